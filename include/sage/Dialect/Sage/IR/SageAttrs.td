@@ -1,0 +1,218 @@
+//===- SageAttrs.td - sage attributes ----------------------*- tablegen -*-===//
+
+#ifndef SAGE_DIALECT_SAGE_IR_SAGEATTRS_TD
+#define SAGE_DIALECT_SAGE_IR_SAGEATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "sage/Dialect/Sage/IR/SageBase.td"
+include "sage/Dialect/Sage/IR/SageEnums.td"
+
+class Sage_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Sage_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// QuantAttr
+//===----------------------------------------------------------------------===//
+
+def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
+  let summary = "symmetric quantization of a tensor: format, groups, scale";
+  let description = [{
+    Describes `x_hat = round(x / delta)`, `delta = max|x in group| / range`,
+    where the groups follow `granularity` over the two trailing dimensions
+    `[tokens, features]` of the quantized tensor:
+
+    | granularity  | one scale per                                  | keys                  |
+    |--------------|------------------------------------------------|-----------------------|
+    | `per_tensor` | leading index (e.g. one per head)              |                       |
+    | `per_token`  | token                                          |                       |
+    | `per_channel`| feature column, over all tokens (V)            |                       |
+    | `per_block`  | `block` consecutive tokens                     | `block`               |
+    | `per_warp`   | `warp` consecutive tokens                      | `warp`                |
+    | `per_thread` | operand `a` (Q): tokens of one warp's rows with the same `r mod 8`; operand `b` (K): tokens `8k+2t`, `8k+2t+1` of one block | `operand`, `block`, `warp` (a) |
+    | `microscale` | `block` consecutive features of one token      | `block`, `scale`      |
+
+    `per_thread` follows the mma.sync m16n8kX accumulator layout (lane `l`
+    holds rows `l/4` and `l/4+8`, columns `2(l%4)` and `2(l%4)+1`), so each
+    thread needs one scale of Q and one of K: `warp` must be a multiple of
+    the mma M (16) and `block` a multiple of the mma N (8).
+    `range` defaults to the largest finite value of the format (127, 7, 448,
+    57344, 6); narrower ranges (e.g. 224 for P with an f16 accumulator) are
+    allowed. `scale` is `f32` except for microscaling, where NVFP4 uses
+    `f8E4M3FN` scales over 16 elements and MX formats `f8E8M0FNU` over 32.
+
+    Example:
+
+    ```mlir
+    #sage.quant<i8, per_thread, operand = a, block = 128, warp = 32>
+    #sage.quant<f8E4M3FN, per_channel>
+    #sage.quant<f8E4M3FN, per_tensor, range = 224.0>
+    #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::Type":$elementType,
+    EnumParameter<Sage_Granularity>:$granularity,
+    "::std::optional<::mlir::sage::MmaOperand>":$operand,
+    "int64_t":$block,
+    "int64_t":$warp,
+    "::mlir::Type":$scaleType,
+    APFloatParameter<"largest magnitude mapped onto the format">:$range
+  );
+  let builders = [
+    AttrBuilderWithInferredContext<(ins "::mlir::Type":$elementType,
+        "Granularity":$granularity, CArg<"int64_t", "0">:$block,
+        CArg<"int64_t", "0">:$warp,
+        CArg<"::std::optional<MmaOperand>", "std::nullopt">:$operand), [{
+      return $_get(elementType.getContext(), elementType, granularity,
+                   operand, block, warp,
+                   ::mlir::Float32Type::get(elementType.getContext()),
+                   ::llvm::APFloat(getLargestFinite(elementType)));
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Largest finite magnitude of a supported element format, 0 otherwise.
+    static double getLargestFinite(::mlir::Type elementType);
+    /// Number of elements of the contraction dimension one mma.sync consumes
+    /// for this format (32 for 8-bit, 64 for 4-bit).
+    int64_t getMmaK() const;
+    /// Shape of the scale tensor for an input of `shape` (trailing dims are
+    /// [tokens, features]); dynamic extents propagate.
+    ::llvm::SmallVector<int64_t> getScaleShape(::llvm::ArrayRef<int64_t> shape) const;
+    double getRangeValue() const { return getRange().convertToDouble(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// AccumAttr
+//===----------------------------------------------------------------------===//
+
+def Sage_AccumAttr : Sage_Attr<"Accum", "accum"> {
+  let summary = "two-level accumulation scheme of the P*V product";
+  let description = [{
+    The MMA accumulator of `P_hat * V_hat` is flushed into an FP32 buffer
+    `O = diag(alpha) * O + R`:
+
+    * `#sage.accum<f32>`: the f32 accumulator of the FP8 MMA (which keeps
+      about 22 bits on hardware) holds one K/V block's product `R_ij` and is
+      added to the FP32 buffer once per K/V block (SageAttention2).
+    * `#sage.accum<f16, every = N>`: the f16 accumulator is converted and
+      added to the FP32 buffer every `N` MMAs (SageAttention2++'s delayed
+      buffering, N = 2). One m16n8k32 MMA sums 32 products, so the ranges of
+      P and V must satisfy `32 * N * P_r * V_r <= 65504`.
+
+    Example:
+
+    ```mlir
+    #sage.accum<f32>
+    #sage.accum<f16, every = 2>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$accType,
+                        DefaultValuedParameter<"unsigned", "0">:$every);
+  let assemblyFormat = "`<` $accType (`,` `every` `=` $every^)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Largest P_r * V_r that cannot overflow the MMA accumulator.
+    double getMaxRangeProduct() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+def Sage_LayoutAttr : Sage_Attr<"Layout", "layout"> {
+  let summary = "roles of the dimensions of attention operands";
+  let description = [{
+    Names the role of each dimension of Q, K, V and the output, outermost
+    first. `tokens` and `features` are required; `batch` and `heads` are
+    optional. No layout is assumed anywhere in sage: passes read the
+    positions from this attribute.
+
+    Example:
+
+    ```mlir
+    #sage.layout<[batch, heads, tokens, features]>
+    #sage.layout<[batch, tokens, heads, features]>
+    #sage.layout<[batch, tokens, features]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"DimRole">:$dims);
+  let assemblyFormat = "`<` `[` $dims `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Position of `role`, if the layout has it.
+    ::std::optional<unsigned> getPosition(DimRole role) const;
+    unsigned getRank() const { return getDims().size(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// RecipeAttr
+//===----------------------------------------------------------------------===//
+
+def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
+  let summary = "quantization recipe of one attention";
+  let description = [{
+    The variant fixes the formats; the other keys refine it:
+
+    | variant             | Q, K        | P, V                 | PV accumulator        |
+    |---------------------|-------------|----------------------|-----------------------|
+    | `"int8-fp8"`        | i8 (127)    | f8E4M3FN (448, 448)  | `#sage.accum<f32>`    |
+    | `"int4-fp8"`        | i4 (7)      | f8E4M3FN (448, 448)  | `#sage.accum<f32>`    |
+    | `"int8-fp8-f16acc"` | i8 (127)    | f8E4M3FN (224, 4.5)  | `#sage.accum<f16, every = 2>` |
+    | `"int4-fp8-f16acc"` | i4 (7)      | f8E4M3FN (224, 4.5)  | `#sage.accum<f16, every = 2>` |
+    | `"nvfp4"`           | f4E2M1FN, 1x16 blocks, f8E4M3FN scales | same, P with a per-row f32 scale first | `#sage.accum<f32>` |
+
+    * `qk`: granularity of the Q and K scales (default `per_thread`; `nvfp4`
+      requires `microscale`).
+    * `smooth`: which of `q`, `k`, `v` are smoothed (default `[q, k]`).
+    * `p_range`, `v_range`: the FP8 ranges `P_r`, `V_r` of the FP8 variants
+      (`P_hat = P~ * P_r`, `delta_V[d] = max|V[:, d]| / V_r`).
+
+    Example:
+
+    ```mlir
+    #sage.recipe<"int8-fp8">
+    #sage.recipe<"int4-fp8", qk = per_warp, smooth = [k]>
+    #sage.recipe<"int8-fp8-f16acc", p_range = 448.0, v_range = 2.25>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Sage_Variant>:$variant,
+    EnumParameter<Sage_Granularity>:$qkGranularity,
+    "bool":$smoothQ, "bool":$smoothK, "bool":$smoothV,
+    APFloatParameter<"P_r">:$pRange,
+    APFloatParameter<"V_r">:$vRange
+  );
+  let builders = [
+    AttrBuilder<(ins "Variant":$variant)>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The defaults the variant implies for `qk`, `p_range` and `v_range`.
+    static Granularity getDefaultQKGranularity(Variant variant);
+    static double getDefaultPRange(Variant variant);
+    static double getDefaultVRange(Variant variant);
+
+    /// Format of the Q and K values (i8, i4 or f4E2M1FN).
+    ::mlir::Type getQKElementType() const;
+    /// Accumulation scheme of the P*V product.
+    AccumAttr getPVAccum() const;
+    /// Quantization of Q (mma operand a), for Q blocks of `block` rows split
+    /// into warps of `warp` rows.
+    QuantAttr getQueryQuant(int64_t block, int64_t warp) const;
+    /// Quantization of K (mma operand b), for K blocks of `block` tokens.
+    QuantAttr getKeyQuant(int64_t block) const;
+    /// Quantization of P~ and V.
+    QuantAttr getProbQuant() const;
+    QuantAttr getValueQuant() const;
+  }];
+}
+
+#endif // SAGE_DIALECT_SAGE_IR_SAGEATTRS_TD

@@ -1,0 +1,59 @@
+//===- SageEnums.td - sage enumerations --------------------*- tablegen -*-===//
+
+#ifndef SAGE_DIALECT_SAGE_IR_SAGEENUMS_TD
+#define SAGE_DIALECT_SAGE_IR_SAGEENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "sage/Dialect/Sage/IR/SageBase.td"
+
+def Sage_Granularity : I32EnumAttr<"Granularity",
+    "which elements share one quantization scale", [
+  I32EnumAttrCase<"PerTensor", 0, "per_tensor">,
+  I32EnumAttrCase<"PerBlock", 1, "per_block">,
+  I32EnumAttrCase<"PerWarp", 2, "per_warp">,
+  I32EnumAttrCase<"PerThread", 3, "per_thread">,
+  I32EnumAttrCase<"PerToken", 4, "per_token">,
+  I32EnumAttrCase<"PerChannel", 5, "per_channel">,
+  I32EnumAttrCase<"Microscale", 6, "microscale">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
+def Sage_MmaOperand : I32EnumAttr<"MmaOperand",
+    "which operand of an mma.sync a quantized tensor feeds", [
+  I32EnumAttrCase<"A", 0, "a">,
+  I32EnumAttrCase<"B", 1, "b">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
+// Spelled like the `variant=` option of the pipeline. The spellings contain
+// '-', which is not a keyword character, so they print as strings.
+def Sage_Variant : I32EnumAttr<"Variant",
+    "a SageAttention quantization recipe", [
+  I32EnumAttrCase<"Int8Fp8", 0, "int8-fp8">,
+  I32EnumAttrCase<"Int4Fp8", 1, "int4-fp8">,
+  I32EnumAttrCase<"Int8Fp8F16Acc", 2, "int8-fp8-f16acc">,
+  I32EnumAttrCase<"Int4Fp8F16Acc", 3, "int4-fp8-f16acc">,
+  I32EnumAttrCase<"NvFp4", 4, "nvfp4">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+  let parameterPrinter =
+      "$_printer.printKeywordOrString(stringifyVariant($_self))";
+}
+
+def Sage_DimRole : I32EnumAttr<"DimRole",
+    "the role of one dimension of an attention operand", [
+  I32EnumAttrCase<"Batch", 0, "batch">,
+  I32EnumAttrCase<"Heads", 1, "heads">,
+  I32EnumAttrCase<"Tokens", 2, "tokens">,
+  I32EnumAttrCase<"Features", 3, "features">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
+#endif // SAGE_DIALECT_SAGE_IR_SAGEENUMS_TD

@@ -1,0 +1,260 @@
+//===- SageOps.td - sage operations ------------------------*- tablegen -*-===//
+
+#ifndef SAGE_DIALECT_SAGE_IR_SAGEOPS_TD
+#define SAGE_DIALECT_SAGE_IR_SAGEOPS_TD
+
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "sage/Dialect/Sage/IR/SageAttrs.td"
+include "sage/Dialect/Sage/IR/SageBase.td"
+
+def Sage_FloatTensor : RankedTensorOf<[F16, BF16, F32]>;
+def Sage_F32Tensor : RankedTensorOf<[F32]>;
+def Sage_QuantTensor
+    : RankedTensorOf<[I8, I<4>, F8E4M3FN, F8E5M2, F4E2M1FN]>;
+def Sage_ScaleTensor : RankedTensorOf<[F32, F8E4M3FN, F8E8M0FNU]>;
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+def Sage_AttentionOp : Sage_Op<"attention", [Pure]> {
+  let summary = "attention computed with a SageAttention quantization recipe";
+  let description = [{
+    Computes, for every batch and head,
+
+      `O = softmax(scale * Q K^T + mask) V`, `scale` defaulting to `1/sqrt(D)`,
+
+    with the quantized algorithm `recipe` names (smoothing, INT8/INT4 or NVFP4
+    Q and K, FP8 P and V, two-level accumulation). `layout` gives the role of
+    each dimension of `query`, `key`, `value` and the result, which share it;
+    rank 3 or 4.
+
+    * GQA / MQA: the query head count is a multiple of the key/value head
+      count; query head `h` reads key/value head `h / (Hq / Hkv)`.
+    * `mask`: `i1` (true = keep) or additive float, shaped like the scores
+      (the result's shape with `features` replaced by the key count); its
+      batch and heads dimensions may be 1 to broadcast.
+    * `causal`: query `i` sees key `j` iff `j <= i + (Nk - Nq)` (aligned to
+      the bottom-right corner, which is the usual convention for equal
+      lengths); a query row that sees no key yields zeros.
+    * `lse`: the optional second result is `log(sum_j exp(scale * s_ij))`
+      per query row, in f32, shaped like the result without `features`.
+
+    The result element type may differ from the inputs' (e.g. f16 inputs
+    with an f32 result) when the raised computation produced that type.
+
+    Example:
+
+    ```mlir
+    %o = sage.attention %q, %k, %v {
+        layout = #sage.layout<[batch, heads, tokens, features]>,
+        recipe = #sage.recipe<"int8-fp8">, scale = 0.088388 : f64, causal}
+      : (tensor<2x32x?x128xf16>, tensor<2x8x?x128xf16>, tensor<2x8x?x128xf16>)
+        -> tensor<2x32x?x128xf16>
+    ```
+  }];
+  let arguments = (ins Sage_FloatTensor:$query, Sage_FloatTensor:$key,
+                       Sage_FloatTensor:$value,
+                       Optional<RankedTensorOf<[I1, F16, BF16, F32]>>:$mask,
+                       Sage_LayoutAttr:$layout, Sage_RecipeAttr:$recipe,
+                       OptionalAttr<F64Attr>:$scale, UnitAttr:$causal);
+  let results = (outs Sage_FloatTensor:$result,
+                      Optional<Sage_F32Tensor>:$lse);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` `(` $mask^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The scale applied to Q K^T: the attribute, or 1/sqrt(D).
+    double getScaleValue();
+    /// Number of query heads per key/value head (1 without a heads dim).
+    int64_t getHeadRatio();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks. Operands are tensors whose two trailing dimensions are
+// [tokens, features]; leading dimensions (batch, heads) are carried along.
+//===----------------------------------------------------------------------===//
+
+def Sage_SmoothOp : Sage_Op<"smooth",
+    [Pure, AllTypesMatch<["input", "smoothed"]>]> {
+  let summary = "subtract the mean over tokens";
+  let description = [{
+    `mean[g, :] = mean of input[t, :] over the tokens t of group g` and
+    `smoothed[t, :] = input[t, :] - mean[group(t), :]`, where the groups are
+    `block` consecutive tokens, or all tokens when `block` is absent.
+
+    For K, the global mean is softmax-invariant and simply dropped; for Q,
+    the per-block mean `qbar_i` returns as the correction
+    `dS_ij = qbar_i gamma(K_j)^T`; for V, `O = P gamma(V) + mean(V)`.
+    The mean is f32 whatever the input type; a trailing partial block
+    averages only the tokens it has.
+
+    Example:
+
+    ```mlir
+    %qs, %qbar = sage.smooth %q {block = 128}
+      : tensor<2x32x1000x128xf16> -> tensor<2x32x8x128xf32>
+    ```
+  }];
+  let arguments = (ins Sage_FloatTensor:$input,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block);
+  let results = (outs Sage_FloatTensor:$smoothed, Sage_F32Tensor:$mean);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($mean)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
+  let summary = "quantize a tensor into values and scales";
+  let description = [{
+    `scales[g] = max|input[i] for i in g| / range` and
+    `values[i] = round_to_format(input[i] / scales[group(i)])`, with the groups
+    and format of `quant` (see `#sage.quant`). Integer formats round to
+    nearest even and clamp to `[-range, range]`; float formats round to
+    nearest even and saturate. A group of zeros gets scale 0 and values 0.
+
+    The scale tensor has the leading dimensions of the input and two
+    trailing ones: `[token groups, feature groups]`, e.g. `[N, 1]` per token,
+    `[1, D]` per channel, `[N, D / 16]` for NVFP4.
+
+    Example:
+
+    ```mlir
+    %qv, %qs = sage.quantize %q
+        {quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 32>}
+      : tensor<2x32x1024x128xf16> -> tensor<2x32x1024x128xi8>, tensor<2x32x256x1xf32>
+    ```
+  }];
+  let arguments = (ins Sage_FloatTensor:$input, Sage_QuantAttr:$quant);
+  let results = (outs Sage_QuantTensor:$values, Sage_ScaleTensor:$scales);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->`
+    type($values) `,` type($scales)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_DequantizeOp : Sage_Op<"dequantize", [Pure]> {
+  let summary = "expand quantized values with their scales";
+  let description = [{
+    `result[i] = values[i] * scales[group(i)]`: the inverse of
+    `sage.quantize` up to rounding, with the same `quant` rules.
+
+    Example:
+
+    ```mlir
+    %v = sage.dequantize %vv, %vs {quant = #sage.quant<f8E4M3FN, per_channel>}
+      : tensor<1024x128xf8E4M3FN>, tensor<1x128xf32> -> tensor<1024x128xf32>
+    ```
+  }];
+  let arguments = (ins Sage_QuantTensor:$values, Sage_ScaleTensor:$scales,
+                       Sage_QuantAttr:$quant);
+  let results = (outs Sage_FloatTensor:$result);
+  let assemblyFormat = [{
+    $values `,` $scales attr-dict `:` type($values) `,`
+    type($scales) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "quantized matrix multiply-accumulate on tiles";
+  let description = [{
+    `result[m, n] = acc[m, n] + sum_k (a[m, k] * a_scales[m, k])
+                                     * (b[n, k] * b_scales[n, k])`
+
+    with `b` in the `col` layout of mma.sync (`[N, K]`: contraction on the
+    last dimension of both operands). Scales broadcast: `[M or 1, 1]` for
+    row-wise scales, `[M, K / block]` for microscaling; likewise for `b`.
+    The products are summed in `accumulator`: `i32` (exact) for `i8` and
+    `i4` operands, where the scales apply once to the integer sum; `f32`
+    (about 22 significant bits on hardware) or `f16` for FP8 operands;
+    `f32` for `f4E2M1FN`. The result is f32, or f16 with an f16 accumulator.
+    Leading dimensions, if any, are batch dimensions shared by all operands.
+
+    Example:
+
+    ```mlir
+    %s = sage.qmma %qv scaled %qs, %kv scaled %ks, %acc {accumulator = i32}
+      : tensor<128x128xi8>, tensor<128x1xf32>, tensor<64x128xi8>,
+        tensor<64x1xf32> -> tensor<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Sage_QuantTensor:$a, Sage_ScaleTensor:$a_scales,
+                       Sage_QuantTensor:$b, Sage_ScaleTensor:$b_scales,
+                       RankedTensorOf<[F32, F16]>:$acc,
+                       TypeAttr:$accumulator);
+  let results = (outs RankedTensorOf<[F32, F16]>:$result);
+  let assemblyFormat = [{
+    $a `scaled` $a_scales `,` $b `scaled` $b_scales `,` $acc attr-dict `:`
+    type($a) `,` type($a_scales) `,` type($b) `,` type($b_scales) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
+    AllTypesMatch<["scores", "probs"]>,
+    AllTypesMatch<["max", "sum", "new_max", "new_sum", "rescale"]>]> {
+  let summary = "one step of the online softmax over a K/V block";
+  let description = [{
+    For the scores `S` of one K/V block and the running row max `m` and row
+    sum `l` of the previous blocks:
+
+      `m' = max(m, rowmax(S))`, `P~ = exp(S - m')`,
+      `alpha = exp(m - m')`, `l' = alpha * l + rowsum(P~)`.
+
+    `alpha` rescales the output buffer (`sage.accumulate`). A row whose
+    scores are all `-inf` keeps `m' = -inf` and yields `P~ = 0` and
+    `alpha = 1`, never NaN.
+
+    Example:
+
+    ```mlir
+    %p, %m1, %l1, %alpha = sage.online_softmax %s, %m0, %l0
+      : tensor<128x64xf32>, tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Sage_F32Tensor:$scores, Sage_F32Tensor:$max,
+                       Sage_F32Tensor:$sum);
+  let results = (outs Sage_F32Tensor:$probs, Sage_F32Tensor:$new_max,
+                      Sage_F32Tensor:$new_sum, Sage_F32Tensor:$rescale);
+  let assemblyFormat = [{
+    $scores `,` $max `,` $sum attr-dict `:` type($scores) `,` type($max)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_AccumulateOp : Sage_Op<"accumulate",
+    [Pure, AllTypesMatch<["buffer", "result"]>]> {
+  let summary = "two-level accumulation of a partial P*V product";
+  let description = [{
+    `result = diag(rescale) * buffer + partial`, in f32: the second level of
+    SageAttention2's two-level accumulation. `partial` is the MMA
+    accumulator (`R_ij`, f32 or f16 as `scheme` says), `buffer` the FP32
+    output buffer, `rescale` the per-row `exp(m_old - m_new)` of
+    `sage.online_softmax`.
+
+    Example:
+
+    ```mlir
+    %o1 = sage.accumulate %r into %o0 rescale %alpha
+        {scheme = #sage.accum<f32>} : tensor<128x128xf32>, tensor<128xf32> -> tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32, F16]>:$partial,
+                       Sage_F32Tensor:$buffer, Sage_F32Tensor:$rescale,
+                       Sage_AccumAttr:$scheme);
+  let results = (outs Sage_F32Tensor:$result);
+  let assemblyFormat = [{
+    $partial `into` $buffer `rescale` $rescale attr-dict `:` type($partial)
+    `,` type($rescale) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // SAGE_DIALECT_SAGE_IR_SAGEOPS_TD

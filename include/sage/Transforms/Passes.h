@@ -1,0 +1,31 @@
+//===- Passes.h - sage transformation passes --------------------*- C++ -*-===//
+
+#ifndef SAGE_TRANSFORMS_PASSES_H
+#define SAGE_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "sage/Dialect/Sage/IR/SageAttrs.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
+namespace sage {
+class SageDialect;
+
+#define GEN_PASS_DECL
+#include "sage/Transforms/Passes.h.inc"
+
+/// Adds the patterns that raise upstream attention forms into sage.attention
+/// with `recipe`.
+void populateRaiseAttentionPatterns(RewritePatternSet &patterns,
+                                    RecipeAttr recipe);
+
+#define GEN_PASS_REGISTRATION
+#include "sage/Transforms/Passes.h.inc"
+
+} // namespace sage
+} // namespace mlir
+
+#endif // SAGE_TRANSFORMS_PASSES_H

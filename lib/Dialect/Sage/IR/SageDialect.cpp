@@ -1,0 +1,17 @@
+//===- SageDialect.cpp - sage dialect registration ------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageDialect.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+#include "sage/Dialect/Sage/IR/SageDialect.cpp.inc"
+
+void SageDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "sage/Dialect/Sage/IR/SageOps.cpp.inc"
+      >();
+}

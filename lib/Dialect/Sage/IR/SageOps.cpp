@@ -1,0 +1,401 @@
+//===- SageOps.cpp - sage operations: verifiers ---------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::sage;
+
+#define GET_OP_CLASSES
+#include "sage/Dialect/Sage/IR/SageOps.cpp.inc"
+
+/// Two extents agree unless both are static and differ.
+static bool compatible(int64_t lhs, int64_t rhs) {
+  return ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) ||
+         lhs == rhs;
+}
+
+/// Prints an extent the way tensor types do ("?" when dynamic).
+static std::string extent(int64_t size) {
+  return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::interleave(
+      shape, [&](int64_t size) { text += extent(size); },
+      [&] { text += ", "; });
+  return text + "]";
+}
+
+static bool compatibleShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  return lhs.size() == rhs.size() &&
+         llvm::all_of(llvm::zip_equal(lhs, rhs), [](auto pair) {
+           return compatible(std::get<0>(pair), std::get<1>(pair));
+         });
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One operand of sage.attention with its name, for diagnostics.
+struct NamedTensor {
+  StringRef name;
+  RankedTensorType type;
+  int64_t dim(std::optional<unsigned> pos) const {
+    return pos ? type.getDimSize(*pos) : 1;
+  }
+};
+} // namespace
+
+LogicalResult AttentionOp::verify() {
+  LayoutAttr layout = getLayout();
+  unsigned rank = layout.getRank();
+  if (rank != 3 && rank != 4)
+    return emitOpError("expects a layout of rank 3 or 4, got ") << rank;
+  NamedTensor query{"query", getQuery().getType()};
+  NamedTensor key{"key", getKey().getType()};
+  NamedTensor value{"value", getValue().getType()};
+  NamedTensor result{"result", getResult().getType()};
+  for (const NamedTensor &t : {query, key, value, result})
+    if (t.type.getRank() != rank)
+      return emitOpError() << "expected " << t.name << " of rank " << rank
+                           << " to match the layout, got " << t.type;
+  for (const NamedTensor &t : {key, value})
+    if (t.type.getElementType() != query.type.getElementType())
+      return emitOpError() << "expected " << t.name << " element type "
+                           << query.type.getElementType()
+                           << " (the query's), got "
+                           << t.type.getElementType();
+
+  std::optional<unsigned> batch = layout.getPosition(DimRole::Batch);
+  std::optional<unsigned> heads = layout.getPosition(DimRole::Heads);
+  unsigned tokens = *layout.getPosition(DimRole::Tokens);
+  unsigned features = *layout.getPosition(DimRole::Features);
+
+  for (const NamedTensor &t : {query, key, value, result})
+    if (t.type.isDynamicDim(features))
+      return emitOpError() << "expected a static features dimension in "
+                           << t.name << ", got " << t.type;
+  auto mismatch = [&](StringRef what, const NamedTensor &lhs,
+                      const NamedTensor &rhs, int64_t lhsSize,
+                      int64_t rhsSize) -> LogicalResult {
+    if (compatible(lhsSize, rhsSize))
+      return success();
+    return emitOpError() << what << " of " << lhs.name << " and " << rhs.name
+                         << " differ: " << extent(lhsSize) << " vs "
+                         << extent(rhsSize);
+  };
+  if (failed(mismatch("feature sizes", query, key, query.dim(features),
+                      key.dim(features))) ||
+      failed(mismatch("feature sizes", value, result, value.dim(features),
+                      result.dim(features))) ||
+      failed(mismatch("token counts", key, value, key.dim(tokens),
+                      value.dim(tokens))) ||
+      failed(mismatch("token counts", query, result, query.dim(tokens),
+                      result.dim(tokens))) ||
+      failed(mismatch("head counts", key, value, key.dim(heads),
+                      value.dim(heads))) ||
+      failed(mismatch("head counts", query, result, query.dim(heads),
+                      result.dim(heads))))
+    return failure();
+  for (const NamedTensor &t : {key, value, result})
+    if (failed(mismatch("batch sizes", query, t, query.dim(batch),
+                        t.dim(batch))))
+      return failure();
+
+  int64_t queryHeads = query.dim(heads), kvHeads = key.dim(heads);
+  if (!ShapedType::isDynamic(queryHeads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads == 0 || queryHeads % kvHeads != 0))
+    return emitOpError() << "query heads (" << queryHeads
+                         << ") must be a multiple of key/value heads ("
+                         << kvHeads << ")";
+
+  if (Value mask = getMask()) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> expected(query.type.getShape());
+    expected[features] = key.dim(tokens);
+    if (maskType.getRank() != rank)
+      return emitOpError() << "expected mask of rank " << rank << ", got "
+                           << maskType;
+    for (unsigned i = 0; i < rank; ++i) {
+      int64_t size = maskType.getDimSize(i);
+      bool broadcastable = i != tokens && i != features && size == 1;
+      if (!broadcastable && !compatible(size, expected[i]))
+        return emitOpError()
+               << "mask dimension " << i << " has size " << extent(size)
+               << ", expected " << extent(expected[i])
+               << (i != tokens && i != features ? " or 1" : "")
+               << " (scores are " << shapeString(expected) << ")";
+    }
+  }
+
+  if (Value lse = getLse()) {
+    auto lseType = cast<RankedTensorType>(lse.getType());
+    SmallVector<int64_t> expected(result.type.getShape());
+    expected.erase(expected.begin() + features);
+    if (!compatibleShapes(lseType.getShape(), expected))
+      return emitOpError() << "expected lse of shape " << shapeString(expected)
+                           << " (the result without features), got "
+                           << lseType;
+  }
+
+  if (FloatAttr scale = getScaleAttr())
+    if (!std::isfinite(scale.getValueAsDouble()) ||
+        scale.getValueAsDouble() == 0)
+      return emitOpError() << "scale must be finite and non-zero, got "
+                           << scale.getValueAsDouble();
+  return success();
+}
+
+double AttentionOp::getScaleValue() {
+  if (FloatAttr scale = getScaleAttr())
+    return scale.getValueAsDouble();
+  unsigned features = *getLayout().getPosition(DimRole::Features);
+  return 1.0 / std::sqrt(double(getQuery().getType().getDimSize(features)));
+}
+
+int64_t AttentionOp::getHeadRatio() {
+  std::optional<unsigned> heads = getLayout().getPosition(DimRole::Heads);
+  if (!heads)
+    return 1;
+  int64_t queryHeads = getQuery().getType().getDimSize(*heads);
+  int64_t kvHeads = getKey().getType().getDimSize(*heads);
+  if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(kvHeads))
+    return ShapedType::kDynamic;
+  return queryHeads / kvHeads;
+}
+
+//===----------------------------------------------------------------------===//
+// SmoothOp
+//===----------------------------------------------------------------------===//
+
+/// Building blocks work on [..., tokens, features].
+static LogicalResult verifyTokensFeatures(Operation *op, StringRef name,
+                                          RankedTensorType type) {
+  if (type.getRank() < 2)
+    return op->emitOpError() << "expected " << name
+                             << " of rank >= 2 ([..., tokens, features]), got "
+                             << type;
+  return success();
+}
+
+LogicalResult SmoothOp::verify() {
+  RankedTensorType inputType = getInput().getType();
+  RankedTensorType meanType = getMean().getType();
+  if (failed(verifyTokensFeatures(*this, "input", inputType)))
+    return failure();
+  SmallVector<int64_t> expected(inputType.getShape());
+  int64_t &tokens = expected[expected.size() - 2];
+  if (std::optional<uint64_t> block = getBlock())
+    tokens = ShapedType::isDynamic(tokens)
+                 ? ShapedType::kDynamic
+                 : int64_t(llvm::divideCeil(tokens, *block));
+  else
+    tokens = 1;
+  if (!compatibleShapes(meanType.getShape(), expected))
+    return emitOpError() << "expected mean of shape " << shapeString(expected)
+                         << ", got " << meanType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp / DequantizeOp
+//===----------------------------------------------------------------------===//
+
+/// Checks quantized values and scales against `quant` for a tensor of
+/// `shape`.
+static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
+                                     RankedTensorType valuesType,
+                                     RankedTensorType scalesType,
+                                     QuantAttr quant) {
+  if (shape.size() < 2)
+    return op->emitOpError()
+           << "expected a tensor of rank >= 2 ([..., tokens, features]), got "
+              "rank "
+           << shape.size();
+  if (!compatibleShapes(valuesType.getShape(), shape))
+    return op->emitOpError() << "expected values of shape "
+                             << shapeString(shape) << ", got " << valuesType;
+  if (valuesType.getElementType() != quant.getElementType())
+    return op->emitOpError()
+           << "values element type " << valuesType.getElementType()
+           << " does not match the quantization format "
+           << quant.getElementType();
+  if (scalesType.getElementType() != quant.getScaleType())
+    return op->emitOpError()
+           << "scales element type " << scalesType.getElementType()
+           << " does not match the scale type " << quant.getScaleType();
+  int64_t features = shape.back();
+  if (quant.getGranularity() == Granularity::Microscale &&
+      !ShapedType::isDynamic(features) && features % quant.getBlock() != 0)
+    return op->emitOpError()
+           << "microscale blocks of " << quant.getBlock()
+           << " must divide the features dimension, got " << features;
+  SmallVector<int64_t> expected = quant.getScaleShape(shape);
+  if (!compatibleShapes(scalesType.getShape(), expected))
+    return op->emitOpError()
+           << "expected scales of shape " << shapeString(expected) << " for "
+           << stringifyGranularity(quant.getGranularity()) << ", got "
+           << scalesType;
+  return success();
+}
+
+LogicalResult QuantizeOp::verify() {
+  return verifyQuantized(*this, getInput().getType().getShape(),
+                         getValues().getType(), getScales().getType(),
+                         getQuant());
+}
+
+LogicalResult DequantizeOp::verify() {
+  return verifyQuantized(*this, getResult().getType().getShape(),
+                         getValues().getType(), getScales().getType(),
+                         getQuant());
+}
+
+//===----------------------------------------------------------------------===//
+// QMmaOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The families of mma.sync operand formats.
+enum class MmaFormat { Integer, Fp8, Fp4 };
+} // namespace
+
+static MmaFormat getMmaFormat(Type type) {
+  if (type.isInteger())
+    return MmaFormat::Integer;
+  return isa<Float4E2M1FNType>(type) ? MmaFormat::Fp4 : MmaFormat::Fp8;
+}
+
+/// Checks that `scales` is [..., rows or 1, 1] (one scale per row) or
+/// [..., rows, K / block] (block scales along the contraction).
+static LogicalResult verifyMmaScales(Operation *op, StringRef name,
+                                     RankedTensorType scales, int64_t rows,
+                                     int64_t k, Type format) {
+  int64_t rank = scales.getRank();
+  int64_t scaleRows = scales.getDimSize(rank - 2);
+  int64_t scaleCols = scales.getDimSize(rank - 1);
+  if (scaleRows != 1 && !compatible(scaleRows, rows))
+    return op->emitOpError() << "expected " << name << " rows to be 1 or "
+                             << extent(rows) << ", got " << extent(scaleRows);
+  if (scaleCols == 1) {
+    if (!scales.getElementType().isF32())
+      return op->emitOpError() << "row-wise " << name << " must be f32, got "
+                               << scales.getElementType();
+    return success();
+  }
+  if (getMmaFormat(format) == MmaFormat::Integer)
+    return op->emitOpError() << "block " << name << " need a float format, got "
+                             << format;
+  if (ShapedType::isDynamic(scaleCols) || ShapedType::isDynamic(k))
+    return success();
+  if (k % scaleCols != 0 || (k / scaleCols != 16 && k / scaleCols != 32))
+    return op->emitOpError()
+           << "block " << name << " must cover 16 or 32 elements of K = " << k
+           << ", got " << scaleCols << " scales";
+  return success();
+}
+
+LogicalResult QMmaOp::verify() {
+  RankedTensorType aType = getA().getType(), bType = getB().getType();
+  RankedTensorType resultType = getResult().getType();
+  int64_t rank = aType.getRank();
+  if (rank < 2)
+    return emitOpError() << "expected operands of rank >= 2, got " << aType;
+  for (RankedTensorType type : {bType, resultType, getAScales().getType(),
+                                getBScales().getType()})
+    if (type.getRank() != rank)
+      return emitOpError() << "expected every operand of rank " << rank
+                           << " (a's), got " << type;
+  if (!compatibleShapes(aType.getShape().drop_back(2),
+                        bType.getShape().drop_back(2)) ||
+      !compatibleShapes(aType.getShape().drop_back(2),
+                        resultType.getShape().drop_back(2)))
+    return emitOpError() << "batch dimensions of a " << aType << ", b "
+                         << bType << " and result " << resultType << " differ";
+  int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1);
+  int64_t n = bType.getDimSize(rank - 2), bk = bType.getDimSize(rank - 1);
+  if (!compatible(k, bk))
+    return emitOpError() << "contraction sizes differ: a has K = " << extent(k)
+                         << ", b has K = " << extent(bk);
+  if (!compatible(resultType.getDimSize(rank - 2), m) ||
+      !compatible(resultType.getDimSize(rank - 1), n))
+    return emitOpError() << "expected result of " << extent(m) << "x"
+                         << extent(n) << " (M x N), got " << resultType;
+
+  Type aFormat = aType.getElementType(), bFormat = bType.getElementType();
+  MmaFormat family = getMmaFormat(aFormat);
+  if (family != getMmaFormat(bFormat) ||
+      (family == MmaFormat::Integer && aFormat != bFormat))
+    return emitOpError() << "no mma combines " << aFormat << " and "
+                         << bFormat;
+  Type accumulator = getAccumulator();
+  bool legalAccumulator =
+      family == MmaFormat::Integer ? accumulator.isSignlessInteger(32)
+      : family == MmaFormat::Fp8   ? accumulator.isF32() || accumulator.isF16()
+                                   : accumulator.isF32();
+  if (!legalAccumulator)
+    return emitOpError() << aFormat << " operands cannot accumulate in "
+                         << accumulator << "; expected "
+                         << (family == MmaFormat::Integer ? "i32"
+                             : family == MmaFormat::Fp8   ? "f32 or f16"
+                                                          : "f32");
+  Type expectedResult = accumulator.isF16()
+                            ? Type(Float16Type::get(getContext()))
+                            : Type(Float32Type::get(getContext()));
+  if (resultType.getElementType() != expectedResult)
+    return emitOpError() << "expected a " << expectedResult
+                         << " result for a " << accumulator
+                         << " accumulator, got " << resultType.getElementType();
+  if (failed(verifyMmaScales(*this, "a_scales", getAScales().getType(), m, k,
+                             aFormat)) ||
+      failed(verifyMmaScales(*this, "b_scales", getBScales().getType(), n, k,
+                             bFormat)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OnlineSoftmaxOp / AccumulateOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `rows` is `matrix` without its last dimension.
+static LogicalResult verifyRowVector(Operation *op, StringRef name,
+                                     RankedTensorType rows,
+                                     RankedTensorType matrix) {
+  if (matrix.getRank() < 1 ||
+      !compatibleShapes(rows.getShape(), matrix.getShape().drop_back()))
+    return op->emitOpError()
+           << "expected " << name << " of shape "
+           << shapeString(matrix.getShape().drop_back()) << " (one per row of "
+           << matrix << "), got " << rows;
+  return success();
+}
+
+LogicalResult OnlineSoftmaxOp::verify() {
+  return verifyRowVector(*this, "max", getMax().getType(),
+                         getScores().getType());
+}
+
+LogicalResult AccumulateOp::verify() {
+  RankedTensorType partialType = getPartial().getType();
+  RankedTensorType bufferType = getBuffer().getType();
+  if (!compatibleShapes(partialType.getShape(), bufferType.getShape()))
+    return emitOpError() << "expected partial of shape "
+                         << shapeString(bufferType.getShape())
+                         << " (the buffer's), got " << partialType;
+  Type accType = getScheme().getAccType();
+  if (partialType.getElementType() != accType)
+    return emitOpError() << "expected a " << accType << " partial for "
+                         << getScheme() << ", got "
+                         << partialType.getElementType();
+  return verifyRowVector(*this, "rescale", getRescale().getType(), bufferType);
+}
