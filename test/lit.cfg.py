@@ -6,7 +6,6 @@ import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
-from lit.llvm.subst import ToolSubst
 
 config.name = "SAGE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
@@ -21,7 +20,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.sage_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["sage-opt"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["sage-opt", "not", "count"], tool_dirs)
 
 # ptxas checks of emitted PTX run where the CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (

@@ -40,6 +40,13 @@ static double maxRangeProduct(bool f16Accumulator, unsigned every) {
   return 65504.0 / (32.0 * std::max(every, 1u));
 }
 
+/// Shortest decimal spelling of `value` ("448", "4.5"), for diagnostics.
+static std::string str(double value) {
+  SmallString<16> text;
+  APFloat(value).toString(text);
+  return std::string(text);
+}
+
 /// Prints a float so that it reads back as a float ("4.5", "448.0").
 static void printRange(AsmPrinter &printer, const APFloat &value) {
   SmallString<16> text;
@@ -148,8 +155,9 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "; expected f32, f8E4M3FN or f8E8M0FNU";
   double rangeValue = range.convertToDouble();
   if (!(rangeValue > 0) || rangeValue > largest)
-    return emitError() << "range " << rangeValue << " must be in (0, "
-                       << largest << "], the finite range of " << elementType;
+    return emitError() << "range " << str(rangeValue) << " must be in (0, "
+                       << str(largest) << "], the finite range of "
+                       << elementType;
   if (block < 0 || warp < 0)
     return emitError() << "'block' and 'warp' must be positive, got block = "
                        << block << ", warp = " << warp;
@@ -392,23 +400,32 @@ LogicalResult RecipeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!(pValue > 0) || pValue > e4m3Max || !(vValue > 0) || vValue > e4m3Max)
     return emitError() << "p_range and v_range must be in (0, 448] for "
                           "f8E4M3FN, got "
-                       << pValue << " and " << vValue;
+                       << str(pValue) << " and " << str(vValue);
   // The f16 variants flush to f32 every two MMAs (delayed buffering).
   double limit = maxRangeProduct(isF16Acc(variant), /*every=*/2);
   if (pValue * vValue > limit)
     return emitError() << "f16 PV accumulation needs p_range * v_range <= "
-                       << limit << ", got " << pValue << " * " << vValue
-                       << " = " << pValue * vValue;
+                       << str(limit) << ", got " << str(pValue) << " * "
+                       << str(vValue) << " = " << str(pValue * vValue);
   return success();
 }
 
 Attribute RecipeAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
+  std::string variantName;
   if (parser.parseLess())
     return {};
-  FailureOr<Variant> variant = FieldParser<Variant>::parse(parser);
-  if (failed(variant))
+  SMLoc variantLoc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&variantName))
     return {};
+  std::optional<Variant> variant = symbolizeVariant(variantName);
+  if (!variant) {
+    parser.emitError(variantLoc)
+        << "unknown variant '" << variantName
+        << "'; expected \"int8-fp8\", \"int4-fp8\", \"int8-fp8-f16acc\", "
+           "\"int4-fp8-f16acc\" or \"nvfp4\"";
+    return {};
+  }
   Granularity qk = getDefaultQKGranularity(*variant);
   bool smoothQ = true, smoothK = true, smoothV = false;
   double pRange = getDefaultPRange(*variant);

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 
 #include <cmath>
 
@@ -147,11 +148,15 @@ LogicalResult AttentionOp::verify() {
                            << lseType;
   }
 
-  if (FloatAttr scale = getScaleAttr())
-    if (!std::isfinite(scale.getValueAsDouble()) ||
-        scale.getValueAsDouble() == 0)
+  if (FloatAttr scale = getScaleAttr()) {
+    const APFloat &value = scale.getValue();
+    if (!value.isFinite() || value.isZero()) {
+      SmallString<16> text;
+      value.toString(text);
       return emitOpError() << "scale must be finite and non-zero, got "
-                           << scale.getValueAsDouble();
+                           << text;
+    }
+  }
   return success();
 }
 

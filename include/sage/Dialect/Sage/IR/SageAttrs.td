@@ -52,12 +52,17 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     ```
   }];
   let parameters = (ins
-    "::mlir::Type":$elementType,
+    AttrParameter<"::mlir::Type", "quantized format (i8, i4, f8E4M3FN, "
+                  "f8E5M2, f4E2M1FN)">:$elementType,
     EnumParameter<Sage_Granularity>:$granularity,
-    "::std::optional<::mlir::sage::MmaOperand>":$operand,
-    "int64_t":$block,
-    "int64_t":$warp,
-    "::mlir::Type":$scaleType,
+    AttrParameter<"::std::optional<::mlir::sage::MmaOperand>",
+                  "mma operand (per_thread): a = rows of Q, b = tokens of K"
+                  >:$operand,
+    AttrParameter<"int64_t", "tokens per block, or elements per microscale "
+                  "block; 0 when unused">:$block,
+    AttrParameter<"int64_t", "tokens per warp; 0 when unused">:$warp,
+    AttrParameter<"::mlir::Type", "scale type (f32, f8E4M3FN, f8E8M0FNU)"
+                  >:$scaleType,
     APFloatParameter<"largest magnitude mapped onto the format">:$range
   );
   let builders = [
@@ -111,8 +116,11 @@ def Sage_AccumAttr : Sage_Attr<"Accum", "accum"> {
     #sage.accum<f16, every = 2>
     ```
   }];
-  let parameters = (ins "::mlir::Type":$accType,
-                        DefaultValuedParameter<"unsigned", "0">:$every);
+  let parameters = (ins
+    AttrParameter<"::mlir::Type", "MMA accumulator type (f32 or f16)">:$accType,
+    DefaultValuedParameter<"unsigned", "0",
+                           "MMAs per flush to f32; 0 = once per K/V block"
+                           >:$every);
   let assemblyFormat = "`<` $accType (`,` `every` `=` $every^)? `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -141,7 +149,8 @@ def Sage_LayoutAttr : Sage_Attr<"Layout", "layout"> {
     #sage.layout<[batch, tokens, features]>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"DimRole">:$dims);
+  let parameters = (ins ArrayRefParameter<"DimRole",
+                                          "role of each dimension">:$dims);
   let assemblyFormat = "`<` `[` $dims `]` `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -185,9 +194,11 @@ def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
   let parameters = (ins
     EnumParameter<Sage_Variant>:$variant,
     EnumParameter<Sage_Granularity>:$qkGranularity,
-    "bool":$smoothQ, "bool":$smoothK, "bool":$smoothV,
-    APFloatParameter<"P_r">:$pRange,
-    APFloatParameter<"V_r">:$vRange
+    AttrParameter<"bool", "subtract the per-block mean of Q">:$smoothQ,
+    AttrParameter<"bool", "subtract the mean of K">:$smoothK,
+    AttrParameter<"bool", "subtract the mean of V">:$smoothV,
+    APFloatParameter<"P_r: P_hat = P~ * P_r">:$pRange,
+    APFloatParameter<"V_r: delta_V = max|V[:, d]| / V_r">:$vRange
   );
   let builders = [
     AttrBuilder<(ins "Variant":$variant)>

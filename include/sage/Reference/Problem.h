@@ -1,0 +1,92 @@
+//===- Problem.h - Shape and data of one attention problem ------*- C++ -*-===//
+//
+// Q is [B, Hq, Nq, D] and K, V are [B, Hkv, Nk, D], row-major f32 arrays
+// whose values are already rounded to the input dtype (see roundAll).
+// Query head h reads KV head h / (Hq / Hkv) (grouped-query attention).
+// Causal masking is bottom-right aligned: query i sees key j iff
+// j <= i + (Nk - Nq).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAGE_REFERENCE_PROBLEM_H
+#define SAGE_REFERENCE_PROBLEM_H
+
+#include "sage/Reference/Formats.h"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace sage::ref {
+
+/// The sizes of an attention problem.
+struct AttentionShape {
+  int64_t batch = 1;
+  int64_t headsQ = 1;
+  int64_t headsKV = 1;
+  int64_t seqQ = 1;
+  int64_t seqK = 1;
+  int64_t headDim = 64;
+
+  /// Returns the number of elements of Q (and of O).
+  int64_t qElements() const { return batch * headsQ * seqQ * headDim; }
+  /// Returns the number of elements of K (and of V).
+  int64_t kvElements() const { return batch * headsKV * seqK * headDim; }
+  /// Returns the KV head that query head \p headQ reads.
+  int64_t kvHeadOf(int64_t headQ) const { return headQ / (headsQ / headsKV); }
+  /// Returns the offset of the [Nq x D] slice of Q for (\p b, \p h).
+  int64_t qOffset(int64_t b, int64_t h) const {
+    return (b * headsQ + h) * seqQ * headDim;
+  }
+  /// Returns the offset of the [Nk x D] slice of K or V for (\p b, \p h).
+  int64_t kvOffset(int64_t b, int64_t h) const {
+    return (b * headsKV + h) * seqK * headDim;
+  }
+  /// Returns true if every size is positive and Hkv divides Hq.
+  bool isValid() const {
+    return batch > 0 && headsQ > 0 && headsKV > 0 && seqQ > 0 && seqK > 0 &&
+           headDim > 0 && headsQ % headsKV == 0;
+  }
+};
+
+/// A non-owning view of one problem's inputs.
+struct AttentionProblem {
+  AttentionShape shape;
+  const float *q = nullptr;
+  const float *k = nullptr;
+  const float *v = nullptr;
+};
+
+/// Owned inputs of one problem.
+struct AttentionData {
+  AttentionShape shape;
+  std::vector<float> q;
+  std::vector<float> k;
+  std::vector<float> v;
+
+  /// Returns a view of these inputs.
+  AttentionProblem view() const {
+    return AttentionProblem{shape, q.data(), k.data(), v.data()};
+  }
+};
+
+/// Returns true if query \p i may see key \p j (bottom-right causal).
+inline bool isKeyVisible(bool causal, int64_t i, int64_t j, int64_t seqQ,
+                         int64_t seqK) {
+  return !causal || j <= i + (seqK - seqQ);
+}
+
+/// Returns \p scale, or 1/sqrt(headDim) when \p scale is 0.
+inline double resolveScale(double scale, int64_t headDim) {
+  return scale != 0.0 ? scale : 1.0 / std::sqrt(static_cast<double>(headDim));
+}
+
+/// Rounds every value of \p values to \p format (e.g. F16 or BF16 inputs).
+inline void roundAll(std::vector<float> &values, ElementFormat format) {
+  for (float &x : values)
+    x = roundToFormat(x, format);
+}
+
+} // namespace sage::ref
+
+#endif // SAGE_REFERENCE_PROBLEM_H

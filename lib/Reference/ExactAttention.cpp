@@ -1,0 +1,74 @@
+//===- ExactAttention.cpp - FP64 ground-truth attention -------------------===//
+
+#include "sage/Reference/Attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace sage::ref;
+
+/// Computes one output row: o = softmax(scale * q K^T) V over visible keys.
+/// Returns the row's LSE (natural log), -inf if it sees no key.
+static double exactRow(const float *q, const float *k, const float *v,
+                       int64_t visibleKeys, int64_t headDim, double scale,
+                       std::vector<double> &scores, double *out) {
+  std::fill(out, out + headDim, 0.0);
+  if (visibleKeys <= 0)
+    return -std::numeric_limits<double>::infinity();
+  // Scaled scores and their max, for a stable exponent.
+  double maxScore = -std::numeric_limits<double>::infinity();
+  for (int64_t j = 0; j < visibleKeys; ++j) {
+    double dot = 0.0;
+    for (int64_t d = 0; d < headDim; ++d)
+      dot +=
+          static_cast<double>(q[d]) * static_cast<double>(k[j * headDim + d]);
+    scores[j] = scale * dot;
+    maxScore = std::max(maxScore, scores[j]);
+  }
+  // o = sum_j exp(s_j - max) v_j / sum_j exp(s_j - max).
+  double sum = 0.0;
+  for (int64_t j = 0; j < visibleKeys; ++j) {
+    double p = std::exp(scores[j] - maxScore);
+    sum += p;
+    for (int64_t d = 0; d < headDim; ++d)
+      out[d] += p * static_cast<double>(v[j * headDim + d]);
+  }
+  for (int64_t d = 0; d < headDim; ++d)
+    out[d] /= sum;
+  return maxScore + std::log(sum);
+}
+
+std::vector<double> sage::ref::exactAttention(const AttentionProblem &problem,
+                                              bool causal, double scale,
+                                              std::vector<double> *lse) {
+  const AttentionShape &shape = problem.shape;
+  if (!shape.isValid())
+    return {};
+  const int64_t d = shape.headDim;
+  const double s = resolveScale(scale, d);
+  std::vector<double> out(static_cast<size_t>(shape.qElements()));
+  if (lse)
+    lse->assign(static_cast<size_t>(shape.batch * shape.headsQ * shape.seqQ),
+                0.0);
+  std::vector<double> scores(static_cast<size_t>(shape.seqK));
+  for (int64_t b = 0; b < shape.batch; ++b)
+    for (int64_t h = 0; h < shape.headsQ; ++h) {
+      const float *q = problem.q + shape.qOffset(b, h);
+      int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
+      for (int64_t i = 0; i < shape.seqQ; ++i) {
+        // Keys 0 .. i + (Nk - Nq) are visible under the causal mask.
+        int64_t visible =
+            causal
+                ? std::min(shape.seqK, std::max<int64_t>(0, i + shape.seqK -
+                                                                shape.seqQ + 1))
+                : shape.seqK;
+        double rowLse = exactRow(q + i * d, problem.k + kvOffset,
+                                 problem.v + kvOffset, visible, d, s, scores,
+                                 out.data() + shape.qOffset(b, h) + i * d);
+        if (lse)
+          (*lse)[(b * shape.headsQ + h) * shape.seqQ + i] = rowLse;
+      }
+    }
+  return out;
+}

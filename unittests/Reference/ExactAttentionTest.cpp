@@ -1,0 +1,138 @@
+//===- ExactAttentionTest.cpp - FP64 ground truth -------------------------===//
+
+#include "sage/Reference/Attention.h"
+#include "sage/Reference/Random.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace sage::ref;
+
+/// The textbook formula, written independently of the library: exp of the
+/// raw scores (no max shift), normalized, for one (b, h, i).
+static std::vector<double> naiveRow(const AttentionData &data, int64_t b,
+                                    int64_t h, int64_t i, bool causal,
+                                    double scale) {
+  const AttentionShape &s = data.shape;
+  int64_t hk = h / (s.headsQ / s.headsKV);
+  const float *q =
+      data.q.data() + ((b * s.headsQ + h) * s.seqQ + i) * s.headDim;
+  std::vector<double> num(s.headDim, 0.0);
+  double den = 0.0;
+  for (int64_t j = 0; j < s.seqK; ++j) {
+    if (causal && j > i + s.seqK - s.seqQ)
+      continue;
+    const float *k =
+        data.k.data() + ((b * s.headsKV + hk) * s.seqK + j) * s.headDim;
+    const float *v =
+        data.v.data() + ((b * s.headsKV + hk) * s.seqK + j) * s.headDim;
+    double dot = 0.0;
+    for (int64_t d = 0; d < s.headDim; ++d)
+      dot += static_cast<double>(q[d]) * k[d];
+    double w = std::exp(scale * dot);
+    den += w;
+    for (int64_t d = 0; d < s.headDim; ++d)
+      num[d] += w * v[d];
+  }
+  for (double &x : num)
+    x = den > 0.0 ? x / den : 0.0;
+  return num;
+}
+
+TEST(ExactAttentionTest, HandComputedTwoKeys) {
+  // q = 1, keys 0 and 1, values 1 and 3, scale 1: weights 1 and e.
+  AttentionData data;
+  data.shape = AttentionShape{1, 1, 1, 1, 2, 1};
+  data.q = {1.0f};
+  data.k = {0.0f, 1.0f};
+  data.v = {1.0f, 3.0f};
+  std::vector<double> lse;
+  std::vector<double> o = exactAttention(data.view(), false, 1.0, &lse);
+  const double e = std::exp(1.0);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_NEAR(o[0], (1.0 + 3.0 * e) / (1.0 + e), 1e-15);
+  EXPECT_NEAR(lse[0], std::log(1.0 + e), 1e-15);
+  // Causal with Nq = 1 < Nk = 2: the one query sees both keys.
+  EXPECT_NEAR(exactAttention(data.view(), true, 1.0)[0], o[0], 1e-15);
+}
+
+TEST(ExactAttentionTest, MatchesNaiveFormulaWithGqa) {
+  AttentionShape shape{2, 4, 2, 5, 7, 8};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 11);
+  const double scale = 1.0 / std::sqrt(8.0);
+  for (bool causal : {false, true}) {
+    std::vector<double> o = exactAttention(data.view(), causal);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < 4; ++h)
+        for (int64_t i = 0; i < 5; ++i) {
+          std::vector<double> want = naiveRow(data, b, h, i, causal, scale);
+          for (int64_t d = 0; d < 8; ++d)
+            EXPECT_NEAR(o[shape.qOffset(b, h) + i * 8 + d], want[d], 1e-12);
+        }
+  }
+}
+
+TEST(ExactAttentionTest, CausalBottomRightWithFewerQueries) {
+  // Nq = 3, Nk = 5: query i sees keys 0 .. i + 2.
+  AttentionShape shape{1, 1, 1, 3, 5, 4};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 5);
+  std::vector<double> o = exactAttention(data.view(), true);
+  for (int64_t i = 0; i < 3; ++i) {
+    // The same row, non-causal, over the first i + 3 keys only.
+    AttentionData sub;
+    sub.shape = AttentionShape{1, 1, 1, 1, i + 3, 4};
+    sub.q.assign(data.q.begin() + i * 4, data.q.begin() + i * 4 + 4);
+    sub.k.assign(data.k.begin(), data.k.begin() + (i + 3) * 4);
+    sub.v.assign(data.v.begin(), data.v.begin() + (i + 3) * 4);
+    std::vector<double> want = exactAttention(sub.view(), false);
+    for (int64_t d = 0; d < 4; ++d)
+      EXPECT_NEAR(o[i * 4 + d], want[d], 1e-14);
+  }
+}
+
+TEST(ExactAttentionTest, FullyMaskedRowIsZero) {
+  // Nq = 5 > Nk = 3: rows 0 and 1 see no key (j <= i - 2).
+  AttentionShape shape{1, 2, 1, 5, 3, 4};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 9);
+  std::vector<double> lse;
+  std::vector<double> o = exactAttention(data.view(), true, 0.0, &lse);
+  for (int64_t h = 0; h < 2; ++h) {
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t d = 0; d < 4; ++d) {
+        double x = o[shape.qOffset(0, h) + i * 4 + d];
+        EXPECT_FALSE(std::isnan(x));
+        if (i < 2) {
+          EXPECT_EQ(x, 0.0);
+        }
+      }
+    EXPECT_TRUE(std::isinf(lse[h * 5]) && lse[h * 5] < 0);
+    // Row 2 sees key 0 only: its output is v_0.
+    for (int64_t d = 0; d < 4; ++d)
+      EXPECT_NEAR(o[shape.qOffset(0, h) + 2 * 4 + d], data.v[d], 1e-7);
+  }
+}
+
+TEST(ExactAttentionTest, GqaHeadMapping) {
+  // Hq = 4 over Hkv = 2 equals Hkv = 4 with each KV head duplicated.
+  AttentionShape shape{1, 4, 2, 6, 9, 8};
+  AttentionData gqa = makeAttentionData(shape, DataKind::Randn, 13);
+  AttentionData mha = gqa;
+  mha.shape.headsKV = 4;
+  mha.k.clear();
+  mha.v.clear();
+  for (int64_t h = 0; h < 4; ++h) {
+    int64_t off = shape.kvOffset(0, h / 2);
+    mha.k.insert(mha.k.end(), gqa.k.begin() + off, gqa.k.begin() + off + 72);
+    mha.v.insert(mha.v.end(), gqa.v.begin() + off, gqa.v.begin() + off + 72);
+  }
+  EXPECT_EQ(exactAttention(gqa.view(), true), exactAttention(mha.view(), true));
+  EXPECT_EQ(shape.kvHeadOf(3), 1);
+}
+
+TEST(ExactAttentionTest, InvalidShapeGivesEmpty) {
+  AttentionData data;
+  data.shape = AttentionShape{1, 3, 2, 4, 4, 4};
+  EXPECT_TRUE(exactAttention(data.view(), false).empty());
+}

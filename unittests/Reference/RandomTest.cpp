@@ -1,0 +1,57 @@
+//===- RandomTest.cpp - Deterministic test data ---------------------------===//
+
+#include "sage/Reference/Random.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace sage::ref;
+
+TEST(RandomTest, SplitMixSeedingIsStable) {
+  // The first xoshiro256** output for seed 0 with splitmix64 seeding; a
+  // change here changes every accuracy table.
+  Rng a(0), b(0), c(1);
+  uint64_t first = a.nextU64();
+  EXPECT_EQ(first, b.nextU64());
+  EXPECT_NE(first, c.nextU64());
+  EXPECT_EQ(first, 0x99EC5F36CB75F2B4ull);
+}
+
+TEST(RandomTest, NormalMoments) {
+  Rng rng(42);
+  const int n = 200000;
+  double sum = 0.0, sumSq = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double x = rng.normal();
+    sum += x;
+    sumSq += x * x;
+  }
+  double mean = sum / n;
+  EXPECT_NEAR(mean, 0.0, 0.01);
+  EXPECT_NEAR(sumSq / n - mean * mean, 1.0, 0.02);
+  for (int i = 0; i < 1000; ++i) {
+    double u = rng.uniform();
+    EXPECT_GT(u, 0.0);
+    EXPECT_LT(u, 1.0);
+  }
+}
+
+TEST(RandomTest, OutlierChannelsAreSharedByTokens) {
+  AttentionShape shape{1, 2, 1, 256, 256, 16};
+  AttentionData plain = makeAttentionData(shape, DataKind::Randn, 3);
+  AttentionData biased = makeAttentionData(shape, DataKind::ChannelOutliers, 3);
+  ASSERT_EQ(biased.k.size(), static_cast<size_t>(shape.kvElements()));
+  // The K bias (8 * randn per channel) dominates the token mean of K.
+  double meanAbsBias = 0.0;
+  for (int64_t d = 0; d < 16; ++d) {
+    double mean = 0.0;
+    for (int64_t t = 0; t < 256; ++t)
+      mean += biased.k[t * 16 + d];
+    meanAbsBias += std::fabs(mean / 256) / 16;
+  }
+  EXPECT_GT(meanAbsBias, 3.0);
+  // Inputs are rounded to f16.
+  for (float x : plain.q)
+    EXPECT_EQ(roundToF16(x), x);
+}

@@ -1,0 +1,180 @@
+//===- SageAttentionTest.cpp - Behavior of the quantized model ------------===//
+
+#include "sage/Reference/Attention.h"
+#include "sage/Reference/Formats.h"
+#include "sage/Reference/Metrics.h"
+#include "sage/Reference/Random.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace sage::ref;
+
+static Recipe preset(const char *name) { return *recipeFromVariantName(name); }
+
+static bool allFinite(const std::vector<float> &x) {
+  for (float v : x)
+    if (!std::isfinite(v))
+      return false;
+  return true;
+}
+
+TEST(SageAttentionTest, SingleKeyReturnsItsValue) {
+  // One key: P~ = 1 -> 448; V_hat = +-448 per channel; O comes back as V.
+  AttentionData data;
+  data.shape = AttentionShape{1, 1, 1, 1, 1, 4};
+  data.q = {0.5f, -1.0f, 2.0f, 0.25f};
+  data.k = {1.0f, 1.0f, -1.0f, 0.5f};
+  data.v = {3.0f, -0.1f, 7.5f, -2.0f};
+  std::vector<float> o = sageAttention(data.view(), preset("int8-fp8"));
+  ASSERT_EQ(o.size(), 4u);
+  for (int d = 0; d < 4; ++d)
+    EXPECT_NEAR(o[d], data.v[d], 1e-6 * std::fabs(data.v[d]));
+}
+
+TEST(SageAttentionTest, Fp22TruncationReachesTheOutput) {
+  // Q = 0: every score is 0, so P~ = 1 and P_hat = 448 for all 64 keys of
+  // one block (two MMA chunks of 32). Channel 0 of V: 448 at key 0 and
+  // 1.125 elsewhere, so delta_V = 1 and V_hat = V.
+  AttentionData data;
+  data.shape = AttentionShape{1, 1, 1, 1, 64, 1};
+  data.q = {0.0f};
+  Rng rng(3);
+  data.k = randn(rng, 64);
+  data.v.assign(64, 1.125f);
+  data.v[0] = 448.0f;
+  // Chunk 1: 448 * (448 + 31 * 1.125) = 216328; FP22 spacing there is 16,
+  // so it truncates to 216320. Chunk 2 adds 448 * 32 * 1.125 = 16128.
+  const float r = 216320.0f + 16128.0f;
+  std::vector<float> o = sageAttention(data.view(), preset("int8-fp8"));
+  ASSERT_EQ(o.size(), 1u);
+  // End: O * (1 / l) * (delta_V / P_r) with l = 64.
+  EXPECT_EQ(o[0], r * (1.0f / 64.0f) * (1.0f / 448.0f));
+  // The exact mean of V is larger: the truncation is visible.
+  EXPECT_LT(o[0], (448.0f + 63 * 1.125f) / 64.0f);
+}
+
+TEST(SageAttentionTest, OddLengthsAreFinite) {
+  for (int64_t n : {17, 1000}) {
+    AttentionShape shape{1, 1, 1, n, n, 64};
+    AttentionData data =
+        makeAttentionData(shape, DataKind::ChannelOutliers, 21 + n);
+    for (bool causal : {false, true}) {
+      std::vector<double> ref = exactAttention(data.view(), causal);
+      for (std::string_view name : kVariantNames) {
+        Recipe recipe = *recipeFromVariantName(name);
+        recipe.causal = causal;
+        std::vector<float> o = sageAttention(data.view(), recipe);
+        ASSERT_EQ(o.size(), ref.size()) << name;
+        EXPECT_TRUE(allFinite(o)) << name << " n=" << n;
+        AccuracyMetrics m = compareOutputs(o, ref);
+        EXPECT_GT(m.cosSim, 0.98) << name << " n=" << n << " causal=" << causal;
+      }
+    }
+  }
+}
+
+TEST(SageAttentionTest, FullyMaskedRowsAreZero) {
+  // Causal with Nq = 70 > Nk = 40: rows 0..29 see no key.
+  AttentionShape shape{1, 2, 1, 70, 40, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 4);
+  for (std::string_view name : kVariantNames) {
+    Recipe recipe = *recipeFromVariantName(name);
+    recipe.causal = true;
+    std::vector<float> lse;
+    std::vector<float> o = sageAttention(data.view(), recipe, &lse);
+    ASSERT_TRUE(allFinite(o)) << name;
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t i = 0; i < 30; ++i) {
+        for (int64_t d = 0; d < 64; ++d)
+          ASSERT_EQ(o[shape.qOffset(0, h) + i * 64 + d], 0.0f) << name;
+        EXPECT_TRUE(std::isinf(lse[h * 70 + i])) << name;
+      }
+    // Row 30 sees exactly key 0.
+    EXPECT_NE(o[shape.qOffset(0, 0) + 30 * 64], 0.0f) << name;
+  }
+}
+
+TEST(SageAttentionTest, GqaAndBatchesAreIndependentSlices) {
+  AttentionShape shape{2, 4, 2, 130, 90, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 8);
+  Recipe recipe = preset("int4-fp8");
+  recipe.causal = true;
+  std::vector<float> all = sageAttention(data.view(), recipe);
+  // Batch 1, query head 3 alone, with its KV head 1.
+  AttentionData one;
+  one.shape = AttentionShape{1, 1, 1, 130, 90, 64};
+  int64_t qOff = shape.qOffset(1, 3), kvOff = shape.kvOffset(1, 1);
+  one.q.assign(data.q.begin() + qOff, data.q.begin() + qOff + 130 * 64);
+  one.k.assign(data.k.begin() + kvOff, data.k.begin() + kvOff + 90 * 64);
+  one.v.assign(data.v.begin() + kvOff, data.v.begin() + kvOff + 90 * 64);
+  std::vector<float> single = sageAttention(one.view(), recipe);
+  ASSERT_EQ(single.size(), 130u * 64u);
+  for (size_t i = 0; i < single.size(); ++i)
+    ASSERT_EQ(all[qOff + i], single[i]) << i;
+  // Deterministic: a second run is bit-identical.
+  EXPECT_EQ(sageAttention(data.view(), recipe), all);
+}
+
+TEST(SageAttentionTest, LseMatchesExact) {
+  AttentionShape shape{1, 1, 1, 200, 300, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 6);
+  std::vector<double> refLse;
+  exactAttention(data.view(), true, 0.0, &refLse);
+  Recipe recipe = preset("int8-fp8");
+  recipe.causal = true;
+  std::vector<float> lse;
+  sageAttention(data.view(), recipe, &lse);
+  ASSERT_EQ(lse.size(), refLse.size());
+  // Scores reach about 70 here: INT8 score errors of a few 1e-2 remain, but
+  // the K-smoothing term (tens) must be restored.
+  double meanAbsError = 0.0;
+  for (size_t i = 0; i < lse.size(); ++i) {
+    EXPECT_NEAR(lse[i], refLse[i], 0.05) << i;
+    meanAbsError += std::fabs(lse[i] - refLse[i]) / lse.size();
+  }
+  EXPECT_LT(meanAbsError, 0.01);
+}
+
+TEST(SageAttentionTest, QSmoothingCorrectionCarriesTheMean) {
+  // All queries equal: gamma(Q) = 0, so S is the f32 correction
+  // qbar . gamma(K) alone, with no QK quantization error at all.
+  AttentionShape shape{1, 1, 1, 128, 256, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 2);
+  for (int64_t i = 1; i < 128; ++i)
+    std::copy(data.q.begin(), data.q.begin() + 64, data.q.begin() + i * 64);
+  std::vector<double> ref = exactAttention(data.view(), false);
+  Recipe recipe = preset("int4-fp8");
+  recipe.pvFormat = PVFormat::Fp16;
+  AccuracyMetrics smoothed =
+      compareOutputs(sageAttention(data.view(), recipe), ref);
+  EXPECT_GT(smoothed.cosSim, 0.999999);
+  recipe.smoothQ = false;
+  AccuracyMetrics plain =
+      compareOutputs(sageAttention(data.view(), recipe), ref);
+  EXPECT_LT(plain.cosSim, 0.9999);
+}
+
+TEST(SageAttentionTest, OutputFormatRounding) {
+  AttentionShape shape{1, 1, 1, 64, 64, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 12);
+  Recipe recipe = preset("int8-fp8");
+  recipe.outputFormat = ElementFormat::BF16;
+  std::vector<float> o = sageAttention(data.view(), recipe);
+  recipe.outputFormat = ElementFormat::F32;
+  std::vector<float> f32 = sageAttention(data.view(), recipe);
+  for (size_t i = 0; i < o.size(); ++i)
+    ASSERT_EQ(o[i], roundToBF16(f32[i]));
+}
+
+TEST(SageAttentionTest, InvalidInputsGiveEmpty) {
+  AttentionShape shape{1, 1, 1, 8, 8, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 1);
+  Recipe recipe = preset("int8-fp8-f16acc");
+  recipe.pRange = 448.0f;
+  EXPECT_TRUE(sageAttention(data.view(), recipe).empty());
+  data.shape.headsKV = 3;
+  EXPECT_TRUE(sageAttention(data.view(), preset("int8-fp8")).empty());
+}
