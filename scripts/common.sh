@@ -8,7 +8,7 @@ SAGE_LLVM=/usr/lib/llvm-22
 # Debian packages sage builds and tests with. LLVM/MLIR 22 come from
 # Debian's own archive (bookworm-security carries llvm-toolchain-22).
 SAGE_PACKAGES=(
-  cmake ninja-build ccache g++ python3 libgtest-dev
+  cmake ninja-build ccache g++ python3 libgtest-dev nlohmann-json3-dev
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
 )
 

@@ -7,10 +7,22 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sage/Conversion/Passes.h"
 #include "sage/Dialect/Sage/IR/SageDialect.h"
+#include "sage/Pipelines/Pipelines.h"
 #include "sage/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -74,6 +86,18 @@ static void registerUpstreamDialects(DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
   registerConvertToLLVMDependentDialectLoading(registry);
+  // convert-gpu-to-nvvm and convert-to-llvm find their patterns through
+  // these interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  gpu::registerConvertGpuToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
 }
 
 /// What gpu-module-to-binary needs to turn NVVM into PTX in-process.
@@ -106,6 +130,8 @@ int main(int argc, char **argv) {
   registerNVVMTarget(registry);
   registerUpstreamPasses();
   sage::registerSagePasses();
+  sage::registerSageConversionPasses();
+  sage::registerSagePipelines();
   return asMainReturnCode(
       MlirOptMain(argc, argv, "sage optimizer driver\n", registry));
 }

@@ -22,6 +22,18 @@ class SageDialect;
 void populateRaiseAttentionPatterns(RewritePatternSet &patterns,
                                     RecipeAttr recipe);
 
+/// Tile sizes that fix the quantization groups of a decomposition.
+struct AttentionTiles {
+  int64_t blockQ = 64;
+  int64_t warpQ = 16;
+  int64_t blockK = 64;
+};
+
+/// Adds the pattern that decomposes sage.attention into smoothing,
+/// quantization and sage.quantized_attention.
+void populateDecomposeAttentionPatterns(RewritePatternSet &patterns,
+                                        AttentionTiles tiles);
+
 #define GEN_PASS_REGISTRATION
 #include "sage/Transforms/Passes.h.inc"
 

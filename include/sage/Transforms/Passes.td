@@ -40,4 +40,36 @@ def SageRaiseAttention : Pass<"sage-raise-attention"> {
   ];
 }
 
+def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
+  let summary = "Make the smoothing and quantization steps of sage.attention explicit";
+  let description = [{
+    Rewrites each `sage.attention` into the steps its recipe names, on
+    `[batch, heads, tokens, features]` tensors (rank-3 operands get a unit
+    heads dimension):
+
+      K:  sage.smooth (global mean)        -> sage.quantize (per_thread b)
+      Q:  sage.smooth (per Q block)        -> sage.quantize (per_thread a)
+      V:  [sage.smooth (global mean)]      -> sage.quantize (per_channel E4M3)
+      sage.quantized_attention (the online-softmax loop over K/V blocks)
+
+    The granularities follow the recipe's `qk` key; the tile sizes are the
+    pass options and become the quantization groups. An attention that
+    cannot be decomposed (a mask, an LSE result, a layout whose two
+    innermost dimensions are not tokens and features, the nvfp4 variant) is
+    an error naming the reason.
+  }];
+  let dependentDialects = [
+    "::mlir::sage::SageDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"64",
+           "Query rows per Q block (one CTA)">,
+    Option<"warpQ", "warp-q", "int64_t", /*default=*/"16",
+           "Query rows per warp">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"64",
+           "Key/value tokens per K/V block">
+  ];
+}
+
 #endif // SAGE_TRANSFORMS_PASSES_TD

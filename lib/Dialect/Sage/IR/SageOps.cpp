@@ -404,3 +404,86 @@ LogicalResult AccumulateOp::verify() {
                          << partialType.getElementType();
   return verifyRowVector(*this, "rescale", getRescale().getType(), bufferType);
 }
+
+//===----------------------------------------------------------------------===//
+// QuantizedAttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizedAttentionOp::verify() {
+  auto check = [&](StringRef name, Value value,
+                   ArrayRef<int64_t> expected) -> LogicalResult {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (compatibleShapes(type.getShape(), expected))
+      return success();
+    return emitOpError() << "expected " << name << " of shape "
+                         << shapeString(expected) << ", got " << type;
+  };
+  RankedTensorType queryType = getQValues().getType();
+  RankedTensorType keyType = getKValues().getType();
+  RankedTensorType valueType = getVValues().getType();
+  for (RankedTensorType type : {queryType, keyType, valueType})
+    if (type.getRank() != 4)
+      return emitOpError() << "expected operands laid out [batch, heads, "
+                              "tokens, features], got "
+                           << type;
+  ArrayRef<int64_t> q = queryType.getShape(), k = keyType.getShape();
+  int64_t batch = q[0], heads = q[1], queries = q[2], features = q[3];
+  int64_t kvHeads = k[1], keys = k[2];
+  SmallVector<int64_t> keyShape = {batch, kvHeads, keys, features};
+  SmallVector<int64_t> valueShape = {batch, kvHeads, keys,
+                                     valueType.getDimSize(3)};
+  SmallVector<int64_t> resultShape = {batch, heads, queries,
+                                      valueType.getDimSize(3)};
+  if (failed(check("k_values", getKValues(), keyShape)) ||
+      failed(check("v_values", getVValues(), valueShape)) ||
+      failed(check("result", getResult(), resultShape)))
+    return failure();
+  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads == 0 || heads % kvHeads != 0))
+    return emitOpError() << "query heads (" << heads
+                         << ") must be a multiple of key/value heads ("
+                         << kvHeads << ")";
+  if (failed(verifyQuantized(*this, q, queryType, getQScales().getType(),
+                             getQQuant())) ||
+      failed(verifyQuantized(*this, k, keyType, getKScales().getType(),
+                             getKQuant())) ||
+      failed(verifyQuantized(*this, valueType.getShape(), valueType,
+                             getVScales().getType(), getVQuant())))
+    return failure();
+
+  if (bool(getQMean()) != bool(getKey()))
+    return emitOpError("q_smooth needs both the Q block means and the "
+                       "unquantized key");
+  if (getQMean()) {
+    int64_t block = getQQuant().getBlock();
+    if (block == 0)
+      return emitOpError("Q smoothing needs Q blocks: q_quant has no 'block'");
+    int64_t blocks = ShapedType::isDynamic(queries)
+                         ? ShapedType::kDynamic
+                         : int64_t(llvm::divideCeil(queries, block));
+    if (failed(check("q_mean", getQMean(), {batch, heads, blocks, features})) ||
+        failed(check("key", getKey(), keyShape)))
+      return failure();
+  }
+  if (getKMean() &&
+      failed(check("k_mean", getKMean(), {batch, kvHeads, 1, features})))
+    return failure();
+  if (getVMean() && failed(check("v_mean", getVMean(),
+                                 {batch, kvHeads, 1, valueShape[3]})))
+    return failure();
+
+  QuantAttr probs = getPQuant(), values = getVQuant();
+  if (probs.getGranularity() != Granularity::PerTensor ||
+      values.getGranularity() != Granularity::PerChannel)
+    return emitOpError() << "expected per_tensor P and per_channel V scales, "
+                            "got "
+                         << stringifyGranularity(probs.getGranularity())
+                         << " and "
+                         << stringifyGranularity(values.getGranularity());
+  double product = probs.getRangeValue() * values.getRangeValue();
+  if (product > getPvAccum().getMaxRangeProduct())
+    return emitOpError() << getPvAccum() << " overflows: P_r * V_r = "
+                         << product << " exceeds "
+                         << getPvAccum().getMaxRangeProduct();
+  return success();
+}

@@ -257,4 +257,66 @@ def Sage_AccumulateOp : Sage_Op<"accumulate",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// QuantizedAttentionOp
+//===----------------------------------------------------------------------===//
+
+def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "the attention core on quantized Q, K and V";
+  let description = [{
+    What `sage-decompose-attention` leaves of `sage.attention` once the
+    smoothing and quantization steps are explicit: the online-softmax loop
+    over K/V blocks of `k_quant.block` tokens, for Q blocks of
+    `q_quant.block` rows. Per (batch, head, Q block i, K/V block j):
+
+    1. `S = sage.qmma(Q_hat_i, K_hat_j) * scale` (i32 accumulation, one
+       `delta_Q` and one `delta_K` per thread with per_thread scales), plus
+       `scale * qbar_i . (K_j - k_mean)` when `q_mean` is given (the
+       Q-smoothing correction dS, from the unquantized `key`); masked
+       columns (past `Nk`, or causal) are `-inf`.
+    2. `P~, m, l, alpha = sage.online_softmax(S, m, l)`.
+    3. `P_hat = sage.quantize(P~)` with `p_quant` (static scale 1 / P_r).
+    4. `R = sage.qmma(P_hat, V_hat_j^T)` accumulated as `pv_accum` says;
+       `O = sage.accumulate(R into O rescale alpha)`.
+
+    At the end `O = O / l * delta_V / P_r (+ v_mean)`. Operands are laid
+    out `[batch, heads, tokens, features]`; query head `h` reads key/value
+    head `h / (Hq / Hkv)`. `causal` uses the bottom-right convention of
+    `sage.attention`.
+
+    Example:
+
+    ```mlir
+    %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs)
+        q_smooth(%qbar, %k) k_smooth(%kbar) {
+          q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+          k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+          p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+          v_quant = #sage.quant<f8E4M3FN, per_channel>,
+          pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+      : (...) -> tensor<2x8x?x64xf16>
+    ```
+  }];
+  let arguments = (ins
+    RankedTensorOf<[I8, I<4>]>:$q_values, Sage_F32Tensor:$q_scales,
+    RankedTensorOf<[I8, I<4>]>:$k_values, Sage_F32Tensor:$k_scales,
+    RankedTensorOf<[F8E4M3FN]>:$v_values, Sage_F32Tensor:$v_scales,
+    Optional<Sage_F32Tensor>:$q_mean, Optional<Sage_FloatTensor>:$key,
+    Optional<Sage_F32Tensor>:$k_mean, Optional<Sage_F32Tensor>:$v_mean,
+    Sage_QuantAttr:$q_quant, Sage_QuantAttr:$k_quant,
+    Sage_QuantAttr:$p_quant, Sage_QuantAttr:$v_quant,
+    Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal);
+  let results = (outs Sage_FloatTensor:$result);
+  let assemblyFormat = [{
+    `q` `(` $q_values `,` $q_scales `)` `k` `(` $k_values `,` $k_scales `)`
+    `v` `(` $v_values `,` $v_scales `)`
+    (`q_smooth` `(` $q_mean^ `,` $key `)`)?
+    (`k_smooth` `(` $k_mean^ `)`)?
+    (`v_smooth` `(` $v_mean^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SAGE_DIALECT_SAGE_IR_SAGEOPS_TD

@@ -1,0 +1,47 @@
+//===- Passes.h - sage conversion passes ------------------------*- C++ -*-===//
+
+#ifndef SAGE_CONVERSION_PASSES_H
+#define SAGE_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
+namespace math {
+class MathDialect;
+} // namespace math
+namespace memref {
+class MemRefDialect;
+} // namespace memref
+namespace NVVM {
+class NVVMDialect;
+} // namespace NVVM
+namespace scf {
+class SCFDialect;
+} // namespace scf
+class ModuleOp;
+
+namespace sage {
+
+#define GEN_PASS_DECL
+#include "sage/Conversion/Passes.h.inc"
+
+/// The SM version of `chip` (89 for "sm_89", 90 for "sm_90a"), or
+/// std::nullopt when `chip` is not of that form.
+std::optional<int> parseSmVersion(StringRef chip);
+
+#define GEN_PASS_REGISTRATION
+#include "sage/Conversion/Passes.h.inc"
+
+} // namespace sage
+} // namespace mlir
+
+#endif // SAGE_CONVERSION_PASSES_H

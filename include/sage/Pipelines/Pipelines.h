@@ -1,0 +1,48 @@
+//===- Pipelines.h - sage pass pipelines ------------------------*- C++ -*-===//
+
+#ifndef SAGE_PIPELINES_PIPELINES_H
+#define SAGE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+namespace sage {
+
+/// Options of --sage-to-ptx.
+struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU: sm_89, sm_90, sm_90a, sm_100a, sm_120a"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> variant{
+      *this, "variant",
+      llvm::cl::desc("Recipe every sage.attention must have (int8-fp8, "
+                     "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4); "
+                     "empty accepts each op's own"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> blockQ{
+      *this, "block-q", llvm::cl::desc("Query rows per CTA"),
+      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> warpQ{
+      *this, "warp-q", llvm::cl::desc("Query rows per warp"),
+      llvm::cl::init(16)};
+  PassOptions::Option<int64_t> blockK{
+      *this, "block-k", llvm::cl::desc("Key/value tokens per K/V block"),
+      llvm::cl::init(64)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// sage.attention -> decomposition -> GPU kernels and launch plan -> NVVM ->
+/// gpu.binary holding PTX.
+void buildSageToPTXPipeline(OpPassManager &pm, const SageToPTXOptions &options);
+
+/// Registers --sage-to-ptx.
+void registerSagePipelines();
+
+} // namespace sage
+} // namespace mlir
+
+#endif // SAGE_PIPELINES_PIPELINES_H

@@ -1,0 +1,47 @@
+//===- ParallelReference.h - The CPU oracles on every core ------*- C++ -*-===//
+//
+// The FP64 attention and the CPU model of the quantized kernel
+// (sage/Reference) are single-threaded; a runner checking a 4k x 4k
+// problem calls them here, split into independent (batch, head) slices
+// (and, for FP64, row blocks) on std::thread workers. The results are
+// identical to one call over the whole problem.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAGE_RUNTIME_PARALLELREFERENCE_H
+#define SAGE_RUNTIME_PARALLELREFERENCE_H
+
+#include "sage/Reference/Attention.h"
+#include "sage/Reference/Recipe.h"
+#include "sage/Runtime/Plan.h"
+
+#include <string>
+#include <vector>
+
+namespace sage::rt {
+
+/// Returns the number of worker threads to use (hardware concurrency, at
+/// least 1).
+unsigned defaultThreads();
+
+/// exactAttention of \p problem on \p threads workers; \p lse as there.
+std::vector<double> parallelExactAttention(const sage::ref::AttentionProblem &problem,
+                                           bool causal, double scale,
+                                           std::vector<double> *lse,
+                                           unsigned threads);
+
+/// sageAttention of \p problem with \p recipe on \p threads workers. An
+/// invalid recipe or shape gives an empty vector, as sageAttention.
+std::vector<float> parallelSageAttention(const sage::ref::AttentionProblem &problem,
+                                         const sage::ref::Recipe &recipe,
+                                         unsigned threads);
+
+/// Builds the CPU model's recipe for \p plan: the variant's preset with
+/// the plan's tiles (block_q, warp_q, block_k), smoothing, causal flag,
+/// scale and output type. Returns an empty string or why the model cannot
+/// follow the plan.
+std::string recipeForPlan(const LaunchPlan &plan, sage::ref::Recipe &recipe);
+
+} // namespace sage::rt
+
+#endif // SAGE_RUNTIME_PARALLELREFERENCE_H

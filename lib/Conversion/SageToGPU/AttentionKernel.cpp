@@ -1,0 +1,338 @@
+//===- AttentionKernel.cpp - the online-softmax loop with two mma.sync ----===//
+//
+// One CTA per (Q block i, head, batch); warp w owns rows 16w..16w+15 of the
+// block, and lane (g = lane / 4, t = lane % 4) the accumulator rows g, g+8
+// and columns 2t, 2t+1 of every 8-column tile of the m16n8k32 layout. Per
+// K/V block j (ALGORITHMS.md sections 1-3):
+//
+//   S   = (Q_hat K_hat_j^T) * dq * dk * scale * log2(e)   INT8 mma.sync
+//       + qbar_i . (K_j - mean K) * scale * log2(e)        Q-smoothing dS
+//   m'  = max(m, rowmax S);  P~ = 2^(S - m');  alpha = 2^(m - m')
+//   l   = alpha * l + rowsum P~
+//   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 mma.sync
+//   O   = alpha * O + R                                    FP32 buffer
+//
+// and at the end O = O / l * delta_V / P_r (+ mean V).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SageToGPUInternal.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::sage;
+
+namespace {
+/// The thread's place in the CTA and in the mma.sync layout.
+struct Lane {
+  Value tid, warp, g, t;
+  Lane(KernelBuilder &kb) {
+    tid = kb.threadId();
+    warp = kb.divu(tid, kb.i32(32));
+    Value lane = kb.remu(tid, kb.i32(32));
+    g = kb.divu(lane, kb.i32(4));
+    t = kb.remu(lane, kb.i32(4));
+  }
+};
+
+/// The loop-carried state: running max and sum of the two rows, and the
+/// FP32 output buffer (valueDim / 8 tiles of four accumulators).
+struct SoftmaxState {
+  std::array<Value, 2> max, sum;
+  SmallVector<MmaAcc> out;
+
+  SmallVector<Value> flatten() const {
+    SmallVector<Value> values = {max[0], max[1], sum[0], sum[1]};
+    for (const MmaAcc &tile : out)
+      values.append(tile.begin(), tile.end());
+    return values;
+  }
+  static SoftmaxState unflatten(ValueRange values) {
+    SoftmaxState state;
+    state.max = {values[0], values[1]};
+    state.sum = {values[2], values[3]};
+    for (size_t i = 4; i < values.size(); i += 4)
+      state.out.push_back({values[i], values[i + 1], values[i + 2],
+                           values[i + 3]});
+    return state;
+  }
+};
+} // namespace
+
+/// Accumulator element e of a tile belongs to row g (e < 2) or g + 8.
+static int64_t rowOf(int64_t e) { return e < 2 ? 0 : 1; }
+
+static Value maxOverQuad(KernelBuilder &kb, Value value) {
+  value = kb.maxf(value, kb.shuffleXor(value, 1));
+  return kb.maxf(value, kb.shuffleXor(value, 2));
+}
+static Value sumOverQuad(KernelBuilder &kb, Value value) {
+  value = kb.addf(value, kb.shuffleXor(value, 1));
+  return kb.addf(value, kb.shuffleXor(value, 2));
+}
+
+void mlir::sage::buildAttentionKernel(KernelModule &km,
+                                      const AttentionConfig &config) {
+  using namespace buffers;
+  SmallVector<KernelParam> params = {{kQueryInt, true}, {kQueryScale, true}};
+  if (config.smoothQ)
+    params.append({{kQueryMean, true}, {kKey, true}});
+  if (config.smoothQ && config.smoothK)
+    params.push_back({kKeySum, true});
+  params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueFp8, true},
+                 {kValueAbsMax, true}});
+  if (config.smoothV)
+    params.push_back({kValueSum, true});
+  params.append({{kOutput, true}, {"Nq", false}, {"Nk", false}, {"H", false},
+                 {"Hkv", false}});
+  int64_t dim = config.headDim, valueDim = config.valueDim;
+  int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
+  KernelFunc kernel = km.addKernel("sage_attention", params, config.threads(),
+                                   /*sharedF32=*/{dim, dim, config.blockK});
+  KernelBuilder kb(km.builder, km.loc);
+  Lane lane(kb);
+  Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
+  Value block = kb.blockId(gpu::Dimension::x);
+  Value headIndex = kb.blockId(gpu::Dimension::y);
+  Value batch = kb.blockId(gpu::Dimension::z);
+  Value headRatio = kb.divu(kernel.arg("H"), kernel.arg("Hkv"));
+  Value queryHead = kb.add(kb.mul(batch, kernel.arg("H")), headIndex);
+  Value kvHead = kb.add(kb.mul(batch, kernel.arg("Hkv")),
+                        kb.divu(headIndex, headRatio));
+  Value queryBlocks = kb.ceilDiv(queries, config.blockQ);
+  Value keyBlocks = kb.ceilDiv(keys, config.blockK);
+  Value paddedQueries = kb.mul(queryBlocks, kb.i32(config.blockQ));
+  Value paddedKeys = kb.mul(keyBlocks, kb.i32(config.blockK));
+  Value firstRow = kb.add(kb.mul(block, kb.i32(config.blockQ)),
+                          kb.mul(lane.warp, kb.i32(config.warpQ)));
+  std::array<Value, 2> rows = {kb.add(firstRow, lane.g),
+                               kb.add(firstRow, kb.add(lane.g, kb.i32(8)))};
+  Value quad4 = kb.mul(lane.t, kb.i32(4));
+  Value quad2 = kb.mul(lane.t, kb.i32(2));
+
+  // Q_hat fragments stay in registers for the whole loop.
+  SmallVector<MmaA> queryFragments;
+  for (int64_t kc = 0; kc < dim / 32; ++kc) {
+    auto at = [&](int64_t row, int64_t extra) {
+      Value offset =
+          linearOffset(kb, queryHead, paddedQueries, rows[row], kb.i32(dim),
+                       kb.add(quad4, kb.i32(kc * 32 + extra)));
+      return kb.load(kb.i32Type(), kernel.arg(kQueryInt), offset, 4);
+    };
+    queryFragments.push_back({at(0, 0), at(1, 0), at(0, 16), at(1, 16)});
+  }
+  // Rows g and g + 8 of a warp segment share one delta_Q (per-thread).
+  Value queryScale = kb.loadAsF32(
+      kb.f32Type(), kernel.arg(kQueryScale),
+      linearOffset(kb, queryHead, queryBlocks, block,
+                   kb.i32(config.blockQ / config.warpQ * 8),
+                   kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
+
+  Value queryMean = kernel.shared[0], keyMean = kernel.shared[1],
+        correction = kernel.shared[2];
+  if (config.smoothQ) {
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, lane.tid, kb.i32(dim)), [&] {
+      kb.storeShared(kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryMean),
+                                  linearOffset(kb, queryHead, queryBlocks,
+                                               block, kb.i32(dim), lane.tid)),
+                     queryMean, lane.tid);
+      Value mean = kb.f32(0);
+      if (config.smoothK)
+        mean = kb.divf(
+            kb.loadAsF32(kb.f32Type(), kernel.arg(kKeySum),
+                         kb.toI64(kb.add(kb.mul(kvHead, kb.i32(dim)),
+                                         lane.tid))),
+            kb.sitofp(keys));
+      kb.storeShared(mean, keyMean, lane.tid);
+    });
+  }
+
+  // Causal: the last key block any row of this Q block sees (bottom-right
+  // alignment: row r sees keys <= r + Nk - Nq).
+  Value blockEnd = keyBlocks;
+  Value diagonal = kb.sub(keys, queries);
+  if (config.causal) {
+    Value visible = kb.add(kb.mul(kb.add(block, kb.i32(1)),
+                                  kb.i32(config.blockQ)),
+                           diagonal);
+    visible = kb.minsi(kb.maxsi(visible, kb.i32(0)), keys);
+    blockEnd = kb.ceilDiv(visible, config.blockK);
+  }
+
+  double log2e = 1.4426950408889634;
+  Value scaleLog2 = kb.f32(config.scale * log2e);
+  Value negInf = kb.f32(-std::numeric_limits<double>::infinity());
+  SoftmaxState init;
+  init.max = {negInf, negInf};
+  init.sum = {kb.f32(0), kb.f32(0)};
+  for (int64_t dt = 0; dt < valueDim / 8; ++dt)
+    init.out.push_back({kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)});
+
+  auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
+    SoftmaxState state = SoftmaxState::unflatten(carried);
+    Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
+
+    // dS_j = qbar_i . (K_j - mean K) in f32, two threads per key.
+    if (config.smoothQ) {
+      kb.barrier();
+      Value key = kb.divu(lane.tid, kb.i32(2));
+      Value half = kb.remu(lane.tid, kb.i32(2));
+      Value token = kb.add(blockStart, key);
+      Value valid = kb.cmp(arith::CmpIPredicate::slt, token, keys);
+      Value safeToken = kb.select(valid, token, kb.i32(0));
+      Value dot = kb.f32(0);
+      for (int64_t c = 0; c < dim / 2; ++c) {
+        Value channel = kb.add(kb.mul(half, kb.i32(dim / 2)), kb.i32(c));
+        Value k = kb.loadAsF32(config.inputType, kernel.arg(kKey),
+                               linearOffset(kb, kvHead, keys, safeToken,
+                                            kb.i32(dim), channel));
+        k = kb.subf(k, kb.loadShared(keyMean, channel));
+        dot = kb.addf(dot, kb.mulf(kb.loadShared(queryMean, channel), k));
+      }
+      dot = kb.select(valid, dot, kb.f32(0));
+      dot = kb.addf(dot, kb.shuffleXor(dot, 1));
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
+                [&] { kb.storeShared(dot, correction, key); });
+      kb.barrier();
+    }
+
+    // S = Q_hat K_hat^T with one delta_K per thread: group t of the block.
+    Value keyScale = kb.loadAsF32(
+        kb.f32Type(), kernel.arg(kKeyScale),
+        linearOffset(kb, kvHead, keyBlocks, keyBlock, kb.i32(4), lane.t));
+    Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
+    SmallVector<std::array<Value, 4>> scores;
+    for (int64_t nt = 0; nt < keyTiles; ++nt) {
+      MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
+      Value keyRow = kb.add(blockStart, kb.add(kb.i32(nt * 8), lane.g));
+      for (int64_t kc = 0; kc < dim / 32; ++kc) {
+        auto at = [&](int64_t extra) {
+          Value offset =
+              linearOffset(kb, kvHead, paddedKeys, keyRow, kb.i32(dim),
+                           kb.add(quad4, kb.i32(kc * 32 + extra)));
+          return kb.load(kb.i32Type(), kernel.arg(kKeyInt), offset, 4);
+        };
+        acc = emitMmaS8(kb, queryFragments[kc], {at(0), at(16)}, acc);
+      }
+      std::array<Value, 4> tile;
+      for (int64_t e = 0; e < 4; ++e) {
+        Value column = kb.add(kb.i32(nt * 8 + e % 2), quad2);
+        Value s = kb.mulf(kb.sitofp(acc[e]), factor);
+        if (config.smoothQ)
+          s = kb.addf(s, kb.mulf(kb.loadShared(correction, column), scaleLog2));
+        Value key = kb.add(blockStart, column);
+        Value masked = kb.cmp(arith::CmpIPredicate::sge, key, keys);
+        if (config.causal)
+          masked = arith::OrIOp::create(
+              kb.b, kb.loc, masked,
+              kb.cmp(arith::CmpIPredicate::sgt, key,
+                     kb.add(rows[rowOf(e)], diagonal)));
+        tile[e] = kb.select(masked, negInf, s);
+      }
+      scores.push_back(tile);
+    }
+
+    // Online softmax in base 2; a row with no visible key keeps m = -inf
+    // and uses 0 as its reference, so P~ = 0 and alpha = 0, never NaN.
+    std::array<Value, 2> reference, alpha;
+    for (int64_t row = 0; row < 2; ++row) {
+      Value rowMax = negInf;
+      for (const auto &tile : scores)
+        for (int64_t e = 2 * row; e < 2 * row + 2; ++e)
+          rowMax = kb.maxf(rowMax, tile[e]);
+      Value newMax = kb.maxf(state.max[row], maxOverQuad(kb, rowMax));
+      Value empty = kb.cmpf(arith::CmpFPredicate::OEQ, newMax, negInf);
+      reference[row] = kb.select(empty, kb.f32(0), newMax);
+      alpha[row] = kb.exp2(kb.subf(state.max[row], reference[row]));
+      state.max[row] = newMax;
+    }
+    std::array<Value, 2> rowSum = {kb.f32(0), kb.f32(0)};
+    for (auto &tile : scores)
+      for (int64_t e = 0; e < 4; ++e) {
+        tile[e] = kb.exp2(kb.subf(tile[e], reference[rowOf(e)]));
+        rowSum[rowOf(e)] = kb.addf(rowSum[rowOf(e)], tile[e]);
+      }
+    for (int64_t row = 0; row < 2; ++row)
+      state.sum[row] =
+          kb.addf(kb.mulf(state.sum[row], alpha[row]), rowSum[row]);
+    for (MmaAcc &tile : state.out)
+      for (int64_t e = 0; e < 4; ++e)
+        tile[e] = kb.mulf(tile[e], alpha[rowOf(e)]);
+
+    // P_hat = P~ * P_r in E4M3, laid out as the A operand: chunk c of 32
+    // keys takes tiles 4c..4c+3 (see getValueKeyOrder for V's side).
+    Value pRange = kb.f32(config.pRange);
+    auto p = [&](int64_t tile, int64_t e) {
+      return kb.mulf(scores[tile][e], pRange);
+    };
+    SmallVector<MmaA> probFragments;
+    for (int64_t c = 0; c < keyChunks; ++c) {
+      int64_t n = 4 * c;
+      probFragments.push_back(
+          {kb.packE4M3x4(p(n, 0), p(n, 1), p(n + 1, 0), p(n + 1, 1)),
+           kb.packE4M3x4(p(n, 2), p(n, 3), p(n + 1, 2), p(n + 1, 3)),
+           kb.packE4M3x4(p(n + 2, 0), p(n + 2, 1), p(n + 3, 0), p(n + 3, 1)),
+           kb.packE4M3x4(p(n + 2, 2), p(n + 2, 3), p(n + 3, 2),
+                         p(n + 3, 3))});
+    }
+
+    // R_ij = P_hat V_hat_j in a fresh accumulator, then O += R (two-level
+    // accumulation: the FP8 MMA keeps about 22 bits, the buffer 24).
+    for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
+      MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
+      Value channel = kb.add(kb.i32(dt * 8), lane.g);
+      for (int64_t c = 0; c < keyChunks; ++c) {
+        auto at = [&](int64_t extra) {
+          Value offset = linearOffset(
+              kb, kvHead, kb.i32(valueDim), channel, paddedKeys,
+              kb.add(blockStart, kb.add(quad4, kb.i32(32 * c + extra))));
+          return kb.load(kb.i32Type(), kernel.arg(kValueFp8), offset, 4);
+        };
+        partial = emitMmaE4M3F32(kb, probFragments[c], {at(0), at(16)},
+                                 partial);
+      }
+      for (int64_t e = 0; e < 4; ++e)
+        state.out[dt][e] = kb.addf(state.out[dt][e], partial[e]);
+    }
+    return state.flatten();
+  };
+  SoftmaxState final = SoftmaxState::unflatten(
+      kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), init.flatten(), step));
+
+  // O = O / l * delta_V / P_r (+ mean V); rows that see no key are 0.
+  std::array<Value, 2> sum, empty;
+  for (int64_t row = 0; row < 2; ++row) {
+    sum[row] = sumOverQuad(kb, final.sum[row]);
+    empty[row] = kb.cmpf(arith::CmpFPredicate::OEQ, sum[row], kb.f32(0));
+    sum[row] = kb.select(empty[row], kb.f32(1), sum[row]);
+  }
+  for (int64_t dt = 0; dt < valueDim / 8; ++dt)
+    for (int64_t e = 0; e < 4; ++e) {
+      Value channel = kb.add(kb.i32(dt * 8 + e % 2), quad2);
+      Value channelOffset =
+          kb.toI64(kb.add(kb.mul(kvHead, kb.i32(valueDim)), channel));
+      Value delta = kb.divf(kb.loadAsF32(kb.f32Type(),
+                                         kernel.arg(kValueAbsMax),
+                                         channelOffset),
+                            kb.f32(config.vRange));
+      Value out = kb.mulf(kb.divf(final.out[dt][e], sum[rowOf(e)]),
+                          kb.divf(delta, kb.f32(config.pRange)));
+      if (config.smoothV)
+        out = kb.addf(out, kb.divf(kb.loadAsF32(kb.f32Type(),
+                                                kernel.arg(kValueSum),
+                                                channelOffset),
+                                   kb.sitofp(keys)));
+      out = kb.select(empty[rowOf(e)], kb.f32(0), out);
+      Value row = rows[rowOf(e)];
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, row, queries), [&] {
+        kb.storeFromF32(config.outputType, out, kernel.arg(kOutput),
+                        linearOffset(kb, queryHead, queries, row,
+                                     kb.i32(valueDim), channel));
+      });
+    }
+  km.addLaunch("sage_attention", params,
+               {"cdiv(Nq," + std::to_string(config.blockQ) + ")", "H", "B"},
+               config.threads());
+}

@@ -1,0 +1,222 @@
+//===- KernelBuilder.cpp - SIMT code emission helpers ---------------------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+KernelBuilder::KernelBuilder(OpBuilder &builder, Location loc)
+    : b(builder), loc(loc) {}
+
+Type KernelBuilder::globalPtrType() const {
+  return LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1);
+}
+
+Value KernelBuilder::i32(int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+Value KernelBuilder::i64(int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+Value KernelBuilder::f32(double value) {
+  return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                        APFloat(float(value)));
+}
+
+Value KernelBuilder::add(Value lhs, Value rhs) {
+  return arith::AddIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::sub(Value lhs, Value rhs) {
+  return arith::SubIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::mul(Value lhs, Value rhs) {
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::divu(Value lhs, Value rhs) {
+  return arith::DivUIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::remu(Value lhs, Value rhs) {
+  return arith::RemUIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::minsi(Value lhs, Value rhs) {
+  return arith::MinSIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::maxsi(Value lhs, Value rhs) {
+  return arith::MaxSIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::shl(Value lhs, int64_t bits) {
+  return arith::ShLIOp::create(b, loc, lhs, i32(bits));
+}
+Value KernelBuilder::bitOr(Value lhs, Value rhs) {
+  return arith::OrIOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::bitAnd(Value lhs, int64_t mask) {
+  return arith::AndIOp::create(b, loc, lhs, i32(mask));
+}
+Value KernelBuilder::cmp(arith::CmpIPredicate predicate, Value lhs,
+                         Value rhs) {
+  return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+}
+Value KernelBuilder::toI64(Value value) {
+  return arith::ExtSIOp::create(b, loc, i64Type(), value);
+}
+Value KernelBuilder::ceilDiv(Value value, int64_t divisor) {
+  return divu(add(value, i32(divisor - 1)), i32(divisor));
+}
+
+Value KernelBuilder::addf(Value lhs, Value rhs) {
+  return arith::AddFOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::subf(Value lhs, Value rhs) {
+  return arith::SubFOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::mulf(Value lhs, Value rhs) {
+  return arith::MulFOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::divf(Value lhs, Value rhs) {
+  return arith::DivFOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::maxf(Value lhs, Value rhs) {
+  return arith::MaxNumFOp::create(b, loc, lhs, rhs);
+}
+Value KernelBuilder::absf(Value value) {
+  return math::AbsFOp::create(b, loc, value);
+}
+Value KernelBuilder::cmpf(arith::CmpFPredicate predicate, Value lhs,
+                          Value rhs) {
+  return arith::CmpFOp::create(b, loc, predicate, lhs, rhs);
+}
+Value KernelBuilder::exp2(Value value) {
+  return LLVM::CallIntrinsicOp::create(
+             b, loc, f32Type(), b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"),
+             ValueRange{value})
+      .getResult(0);
+}
+Value KernelBuilder::roundToI32(Value value) {
+  Value rounded = math::RoundEvenOp::create(b, loc, value);
+  return arith::FPToSIOp::create(b, loc, i32Type(), rounded);
+}
+Value KernelBuilder::sitofp(Value value) {
+  return arith::SIToFPOp::create(b, loc, f32Type(), value);
+}
+Value KernelBuilder::select(Value condition, Value ifTrue, Value ifFalse) {
+  return arith::SelectOp::create(b, loc, condition, ifTrue, ifFalse);
+}
+
+Value KernelBuilder::threadId() {
+  Value id = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  return arith::IndexCastUIOp::create(b, loc, i32Type(), id);
+}
+Value KernelBuilder::blockId(gpu::Dimension dim) {
+  Value id = gpu::BlockIdOp::create(b, loc, dim);
+  return arith::IndexCastUIOp::create(b, loc, i32Type(), id);
+}
+
+Value KernelBuilder::load(Type type, Value base, Value byteOffset,
+                          unsigned alignment) {
+  Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), base,
+                                  ValueRange{byteOffset});
+  return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
+}
+void KernelBuilder::store(Value value, Value base, Value byteOffset,
+                          unsigned alignment) {
+  Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), base,
+                                  ValueRange{byteOffset});
+  LLVM::StoreOp::create(b, loc, value, ptr, alignment);
+}
+
+static int64_t byteWidth(Type type) { return type.getIntOrFloatBitWidth() / 8; }
+
+Value KernelBuilder::loadAsF32(Type elementType, Value base,
+                               Value elementOffset) {
+  int64_t width = byteWidth(elementType);
+  Value offset = mul(elementOffset, i64(width));
+  Value value = load(elementType, base, offset, width);
+  if (elementType.isF32())
+    return value;
+  return arith::ExtFOp::create(b, loc, f32Type(), value);
+}
+void KernelBuilder::storeFromF32(Type elementType, Value value, Value base,
+                                 Value elementOffset) {
+  int64_t width = byteWidth(elementType);
+  if (!elementType.isF32())
+    value = arith::TruncFOp::create(b, loc, elementType, value);
+  store(value, base, mul(elementOffset, i64(width)), width);
+}
+void KernelBuilder::atomicAddF32(Value base, Value elementOffset,
+                                 Value value) {
+  Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), f32Type(), base,
+                                  ValueRange{elementOffset});
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr, value,
+                            LLVM::AtomicOrdering::monotonic);
+}
+void KernelBuilder::atomicMaxNonNegativeF32(Value base, Value elementOffset,
+                                            Value value) {
+  // Non-negative floats order like their bit patterns.
+  Value bits = arith::BitcastOp::create(b, loc, i32Type(), value);
+  Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), i32Type(), base,
+                                  ValueRange{elementOffset});
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::umax, ptr, bits,
+                            LLVM::AtomicOrdering::monotonic);
+}
+
+Value KernelBuilder::loadShared(Value memref, Value index) {
+  Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  return memref::LoadOp::create(b, loc, memref, ValueRange{idx});
+}
+void KernelBuilder::storeShared(Value value, Value memref, Value index) {
+  Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  memref::StoreOp::create(b, loc, value, memref, ValueRange{idx});
+}
+void KernelBuilder::barrier() { gpu::BarrierOp::create(b, loc); }
+
+Value KernelBuilder::shuffleXor(Value value, int64_t mask) {
+  return gpu::ShuffleOp::create(b, loc, value, mask, /*width=*/32,
+                                gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+Value KernelBuilder::packE4M3x4(Value x0, Value x1, Value x2, Value x3) {
+  // cvt.rn.satfinite.e4m3x2.f32 d, a, b puts a in the upper byte.
+  auto pair = [&](Value low, Value high) -> Value {
+    MLIRContext *ctx = b.getContext();
+    Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, i16Type(), high, low,
+        NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN),
+        NVVM::SaturationModeAttr::get(ctx, NVVM::SaturationMode::SATFINITE),
+        b.getBoolAttr(false), TypeAttr::get(Float8E4M3FNType::get(ctx)));
+    return arith::ExtUIOp::create(b, loc, i32Type(), packed);
+  };
+  return bitOr(pair(x0, x1), shl(pair(x2, x3), 16));
+}
+
+Value KernelBuilder::packI8x4(Value x0, Value x1, Value x2, Value x3) {
+  Value packed = bitAnd(x0, 0xff);
+  packed = bitOr(packed, shl(bitAnd(x1, 0xff), 8));
+  packed = bitOr(packed, shl(bitAnd(x2, 0xff), 16));
+  return bitOr(packed, shl(x3, 24));
+}
+
+SmallVector<Value> KernelBuilder::forLoop(
+    Value lower, Value upper, Value step, ValueRange inits,
+    function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> results =
+      body(loop.getInductionVar(), loop.getRegionIterArgs());
+  scf::YieldOp::create(b, loc, results);
+  return SmallVector<Value>(loop.getResults());
+}
+
+void KernelBuilder::ifThen(Value condition, function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}

@@ -1,0 +1,132 @@
+//===- KernelBuilder.h - SIMT code emission helpers -------------*- C++ -*-===//
+//
+// The kernels of the SageToGPU conversion are written thread by thread, the
+// way a CUDA kernel is: index arithmetic in i32 (64-bit byte offsets), global
+// memory through !llvm.ptr<1>, shared memory through workgroup memrefs, warp
+// shuffles, and the mma.sync instructions of Mma.cpp. KernelBuilder keeps
+// that code short and readable; it holds no state beyond the insertion point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAGE_LIB_CONVERSION_SAGETOGPU_KERNELBUILDER_H
+#define SAGE_LIB_CONVERSION_SAGETOGPU_KERNELBUILDER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <array>
+#include <functional>
+
+namespace mlir::sage {
+
+/// Builds the body of one gpu.func.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &builder, Location loc);
+
+  OpBuilder &b;
+  Location loc;
+
+  // Types.
+  Type i8Type() const { return b.getI8Type(); }
+  Type i16Type() const { return b.getI16Type(); }
+  Type i32Type() const { return b.getI32Type(); }
+  Type i64Type() const { return b.getI64Type(); }
+  Type f32Type() const { return b.getF32Type(); }
+  /// !llvm.ptr<1>: a pointer to global memory.
+  Type globalPtrType() const;
+
+  // Constants.
+  Value i32(int64_t value);
+  Value i64(int64_t value);
+  Value f32(double value);
+
+  // Integer arithmetic (i32 or i64, by operand type).
+  Value add(Value lhs, Value rhs);
+  Value sub(Value lhs, Value rhs);
+  Value mul(Value lhs, Value rhs);
+  Value divu(Value lhs, Value rhs);
+  Value remu(Value lhs, Value rhs);
+  Value minsi(Value lhs, Value rhs);
+  Value maxsi(Value lhs, Value rhs);
+  Value shl(Value lhs, int64_t bits);
+  Value bitOr(Value lhs, Value rhs);
+  Value bitAnd(Value lhs, int64_t mask);
+  Value cmp(arith::CmpIPredicate predicate, Value lhs, Value rhs);
+  Value toI64(Value value);
+  /// ceil(value / divisor) for non-negative i32 values.
+  Value ceilDiv(Value value, int64_t divisor);
+
+  // Float arithmetic (f32).
+  Value addf(Value lhs, Value rhs);
+  Value subf(Value lhs, Value rhs);
+  Value mulf(Value lhs, Value rhs);
+  Value divf(Value lhs, Value rhs);
+  Value maxf(Value lhs, Value rhs);
+  Value absf(Value value);
+  Value cmpf(arith::CmpFPredicate predicate, Value lhs, Value rhs);
+  /// 2^x through ex2.approx.ftz.f32, as the SageAttention kernels do.
+  Value exp2(Value value);
+  /// Round to nearest even (cvt.rni) and convert to a signed i32.
+  Value roundToI32(Value value);
+  Value sitofp(Value value);
+  Value select(Value condition, Value ifTrue, Value ifFalse);
+
+  // Thread geometry, as i32.
+  Value threadId();
+  Value blockId(gpu::Dimension dim);
+
+  // Global memory; offsets are in bytes (i64).
+  Value load(Type type, Value base, Value byteOffset, unsigned alignment);
+  void store(Value value, Value base, Value byteOffset, unsigned alignment);
+  /// Loads one element of `elementType` (f16, bf16 or f32) as f32.
+  Value loadAsF32(Type elementType, Value base, Value elementOffset);
+  /// Stores an f32 as `elementType` (f16, bf16 or f32).
+  void storeFromF32(Type elementType, Value value, Value base,
+                    Value elementOffset);
+  void atomicAddF32(Value base, Value elementOffset, Value value);
+  /// Atomic max of a non-negative f32, through its bits as u32.
+  void atomicMaxNonNegativeF32(Value base, Value elementOffset, Value value);
+
+  // Shared memory (workgroup memrefs), indexed by i32.
+  Value loadShared(Value memref, Value index);
+  void storeShared(Value value, Value memref, Value index);
+  void barrier();
+
+  /// Butterfly shuffle within a warp (shfl.sync.bfly).
+  Value shuffleXor(Value value, int64_t mask);
+
+  /// Packs four E4M3 values (x0 in the lowest byte) into an i32.
+  Value packE4M3x4(Value x0, Value x1, Value x2, Value x3);
+  /// Packs four i32 values in [-128, 127] into an i32 (x0 lowest).
+  Value packI8x4(Value x0, Value x1, Value x2, Value x3);
+
+  // Control flow.
+  /// scf.for over i32 bounds; `body` gets the induction variable and the
+  /// iteration values, and returns the values to yield.
+  SmallVector<Value>
+  forLoop(Value lower, Value upper, Value step, ValueRange inits,
+          function_ref<SmallVector<Value>(Value, ValueRange)> body);
+  /// scf.if without results.
+  void ifThen(Value condition, function_ref<void()> body);
+};
+
+/// The fragments of one m16n8k32 mma.sync: four A registers, two B
+/// registers, four accumulators.
+using MmaA = std::array<Value, 4>;
+using MmaB = std::array<Value, 2>;
+using MmaAcc = std::array<Value, 4>;
+
+/// mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (nvvm.mma.sync).
+MmaAcc emitMmaS8(KernelBuilder &kb, const MmaA &a, const MmaB &b,
+                 const MmaAcc &c);
+/// mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32, through the LLVM
+/// intrinsic: MLIR 22's nvvm.mma.sync verifier rejects e4m3 operands.
+MmaAcc emitMmaE4M3F32(KernelBuilder &kb, const MmaA &a, const MmaB &b,
+                      const MmaAcc &c);
+
+} // namespace mlir::sage
+
+#endif // SAGE_LIB_CONVERSION_SAGETOGPU_KERNELBUILDER_H

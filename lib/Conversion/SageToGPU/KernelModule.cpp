@@ -1,0 +1,62 @@
+//===- KernelModule.cpp - kernels and their launches ----------------------===//
+
+#include "SageToGPUInternal.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+KernelFunc KernelModule::addKernel(StringRef name, ArrayRef<KernelParam> params,
+                                   int64_t threads,
+                                   ArrayRef<int64_t> sharedF32) {
+  MLIRContext *ctx = builder.getContext();
+  Type ptrType = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
+  SmallVector<Type> argTypes;
+  for (const KernelParam &param : params)
+    argTypes.push_back(param.isBuffer ? ptrType : builder.getI32Type());
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<Type> sharedTypes;
+  for (int64_t size : sharedF32)
+    sharedTypes.push_back(MemRefType::get({size}, builder.getF32Type(),
+                                          MemRefLayoutAttrInterface(),
+                                          workgroup));
+
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = gpu::GPUFuncOp::create(
+      builder, loc, name, FunctionType::get(ctx, argTypes, {}), sharedTypes);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+
+  KernelFunc kernel;
+  kernel.func = func;
+  for (auto [param, arg] : llvm::zip_equal(params, func.getArguments()))
+    kernel.args[param.name] = arg;
+  kernel.shared.append(func.getWorkgroupAttributions().begin(),
+                       func.getWorkgroupAttributions().end());
+  builder.setInsertionPointToStart(&func.getBody().front());
+  gpu::ReturnOp::create(builder, loc);
+  builder.setInsertionPointToStart(&func.getBody().front());
+  return kernel;
+}
+
+void KernelModule::addLaunch(StringRef name, ArrayRef<KernelParam> params,
+                             std::array<std::string, 3> grid,
+                             int64_t threads) {
+  PlanLaunch launch;
+  launch.kernel = name.str();
+  launch.grid = grid;
+  launch.blockSize = threads;
+  for (const KernelParam &param : params)
+    launch.params.push_back({param.isBuffer, param.name});
+  plan.launches.push_back(std::move(launch));
+}
+
+Value mlir::sage::linearOffset(KernelBuilder &kb, Value outer, Value inner0,
+                               Value i0, Value inner1, Value i1) {
+  Value row = kb.add(kb.mul(kb.toI64(outer), kb.toI64(inner0)), kb.toI64(i0));
+  return kb.add(kb.mul(row, kb.toI64(inner1)), kb.toI64(i1));
+}

@@ -1,0 +1,74 @@
+//===- LaunchPlan.cpp - the launch plan as an attribute -------------------===//
+
+#include "LaunchPlan.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+static ArrayAttr getStrings(Builder &b, ArrayRef<std::string> values) {
+  SmallVector<Attribute> attrs;
+  for (const std::string &value : values)
+    attrs.push_back(b.getStringAttr(value));
+  return b.getArrayAttr(attrs);
+}
+
+DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
+  Builder b(ctx);
+  SmallVector<Attribute> bufferAttrs;
+  for (const PlanBuffer &buffer : buffers) {
+    SmallVector<NamedAttribute> fields = {
+        b.getNamedAttr("name", b.getStringAttr(buffer.name)),
+        b.getNamedAttr("kind", b.getStringAttr(buffer.kind)),
+        b.getNamedAttr("type", b.getStringAttr(buffer.type)),
+        b.getNamedAttr("shape", getStrings(b, buffer.shape))};
+    if (buffer.zeroInit)
+      fields.push_back(b.getNamedAttr("init", b.getStringAttr("zero")));
+    bufferAttrs.push_back(b.getDictionaryAttr(fields));
+  }
+  SmallVector<Attribute> launchAttrs;
+  for (const PlanLaunch &launch : launches) {
+    SmallVector<Attribute> params;
+    for (const PlanParam &param : launch.params)
+      params.push_back(b.getDictionaryAttr(b.getNamedAttr(
+          param.isBuffer ? "buffer" : "i32", b.getStringAttr(param.value))));
+    launchAttrs.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("name", b.getStringAttr(launch.kernel)),
+        b.getNamedAttr("grid", getStrings(b, launch.grid)),
+        b.getNamedAttr("block", b.getI64ArrayAttr({launch.blockSize, 1, 1})),
+        b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
+        b.getNamedAttr("params", b.getArrayAttr(params)),
+    }));
+  }
+  return b.getDictionaryAttr({
+      b.getNamedAttr("format", b.getStringAttr("sage-launch-plan")),
+      b.getNamedAttr("version", b.getI64IntegerAttr(1)),
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("ptx", b.getStringAttr(name + ".ptx")),
+      b.getNamedAttr("chip", b.getStringAttr(chip)),
+      b.getNamedAttr("variant", b.getStringAttr(variant)),
+      b.getNamedAttr("layout", getStrings(b, layout)),
+      b.getNamedAttr("head_dim", b.getI64IntegerAttr(headDim)),
+      b.getNamedAttr("value_dim", b.getI64IntegerAttr(valueDim)),
+      b.getNamedAttr("input_type", b.getStringAttr(inputType)),
+      b.getNamedAttr("output_type", b.getStringAttr(outputType)),
+      b.getNamedAttr("causal", b.getBoolAttr(causal)),
+      b.getNamedAttr("scale", b.getF64FloatAttr(scale)),
+      b.getNamedAttr("smooth",
+                     b.getDictionaryAttr({
+                         b.getNamedAttr("q", b.getBoolAttr(smoothQ)),
+                         b.getNamedAttr("k", b.getBoolAttr(smoothK)),
+                         b.getNamedAttr("v", b.getBoolAttr(smoothV)),
+                     })),
+      b.getNamedAttr("tiles",
+                     b.getDictionaryAttr({
+                         b.getNamedAttr("block_q", b.getI64IntegerAttr(blockQ)),
+                         b.getNamedAttr("warp_q", b.getI64IntegerAttr(warpQ)),
+                         b.getNamedAttr("block_k", b.getI64IntegerAttr(blockK)),
+                         b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
+                     })),
+      b.getNamedAttr("buffers", b.getArrayAttr(bufferAttrs)),
+      b.getNamedAttr("kernels", b.getArrayAttr(launchAttrs)),
+  });
+}

@@ -1,0 +1,323 @@
+//===- QuantizeKernels.cpp - Q, K and V into the MMA formats --------------===//
+//
+// One CTA of 128 threads per (block, head, batch). Q and K blocks: thread
+// 2r + half owns half of the channels of token r, finds its max |x|, the
+// CTA reduces the maxima over each per-thread group in shared memory
+// (ALGORITHMS.md section 2), and the thread writes its INT8 values. V: one
+// thread per (channel, 32 keys) writes E4M3 values transposed, [D, Nk], in
+// the key order the PV mma.sync reads (see getValueKeyOrder).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SageToGPUInternal.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// f32 element `offset` of a workspace buffer.
+static Value loadF32(KernelBuilder &kb, Value buffer, Value offset) {
+  return kb.loadAsF32(kb.f32Type(), buffer, offset);
+}
+
+/// round(x / delta) clamped to [-qmax, qmax]; 0 where delta is 0.
+static Value quantizeToInt(KernelBuilder &kb, Value x, Value delta,
+                           double qmax) {
+  Value zeroDelta = kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0));
+  Value q = kb.roundToI32(kb.divf(x, kb.select(zeroDelta, kb.f32(1), delta)));
+  q = kb.minsi(kb.maxsi(q, kb.i32(-int64_t(qmax))), kb.i32(int64_t(qmax)));
+  return kb.select(zeroDelta, kb.i32(0), q);
+}
+
+namespace {
+/// Thread 2r + half of a 128-thread CTA: token r of a 64-token block, half of
+/// its channels.
+struct TokenHalf {
+  Value tid, row, half, firstChannel;
+  int64_t channels; // per thread
+
+  TokenHalf(KernelBuilder &kb, int64_t dim) : channels(dim / 2) {
+    tid = kb.threadId();
+    row = kb.divu(tid, kb.i32(2));
+    half = kb.remu(tid, kb.i32(2));
+    firstChannel = kb.mul(half, kb.i32(channels));
+  }
+
+  /// Loads this thread's channels of `token` (zeros where !valid) and
+  /// subtracts `mean` (shared array of D floats, or null).
+  SmallVector<Value> load(KernelBuilder &kb, Type type, Value buffer,
+                          Value head, Value tokens, Value token, Value valid,
+                          int64_t dim, function_ref<Value(Value)> mean) const {
+    Value safeToken = kb.select(valid, token, kb.i32(0));
+    SmallVector<Value> values;
+    for (int64_t c = 0; c < channels; ++c) {
+      Value channel = kb.add(firstChannel, kb.i32(c));
+      Value x = kb.loadAsF32(type, buffer,
+                             linearOffset(kb, head, tokens, safeToken,
+                                          kb.i32(dim), channel));
+      if (mean)
+        x = kb.subf(x, mean(channel));
+      values.push_back(kb.select(valid, x, kb.f32(0)));
+    }
+    return values;
+  }
+
+  /// Quantizes `values` with `delta` and stores them as packed INT8 at
+  /// token `row` of the [head, paddedTokens, dim] buffer.
+  void storeInt8(KernelBuilder &kb, ArrayRef<Value> values, Value delta,
+                 double qmax, Value buffer, Value head, Value paddedTokens,
+                 Value token, int64_t dim) const {
+    for (int64_t c = 0; c < channels; c += 4) {
+      Value packed = kb.packI8x4(quantizeToInt(kb, values[c], delta, qmax),
+                                 quantizeToInt(kb, values[c + 1], delta, qmax),
+                                 quantizeToInt(kb, values[c + 2], delta, qmax),
+                                 quantizeToInt(kb, values[c + 3], delta, qmax));
+      Value offset = linearOffset(kb, head, paddedTokens, token, kb.i32(dim),
+                                  kb.add(firstChannel, kb.i32(c)));
+      kb.store(packed, buffer, offset, 4);
+    }
+  }
+};
+} // namespace
+
+static Value absMax(KernelBuilder &kb, ArrayRef<Value> values) {
+  Value result = kb.f32(0);
+  for (Value value : values)
+    result = kb.maxf(result, kb.absf(value));
+  return result;
+}
+
+static Value maxOfShared(KernelBuilder &kb, Value shared,
+                         ArrayRef<Value> indices) {
+  Value result = kb.f32(0);
+  for (Value index : indices)
+    result = kb.maxf(result, kb.loadShared(shared, index));
+  return result;
+}
+
+void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
+                                        const AttentionConfig &config) {
+  using namespace buffers;
+  SmallVector<KernelParam> params = {{kKey, true}};
+  if (config.smoothK)
+    params.push_back({kKeySum, true});
+  params.append({{kKeyInt, true}, {kKeyScale, true}, {"Nk", false},
+                 {"Hkv", false}});
+  KernelFunc kernel = km.addKernel("sage_quantize_k", params, config.threads(),
+                                   /*sharedF32=*/{config.threads()});
+  KernelBuilder kb(km.builder, km.loc);
+  int64_t dim = config.headDim;
+  TokenHalf thread(kb, dim);
+  Value tokens = kernel.arg("Nk");
+  Value block = kb.blockId(gpu::Dimension::x);
+  Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("Hkv")),
+                      kb.blockId(gpu::Dimension::y));
+  Value blocks = kb.ceilDiv(tokens, config.blockK);
+  Value token = kb.add(kb.mul(block, kb.i32(config.blockK)), thread.row);
+  Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
+
+  // gamma(K) = K - mean(K), the mean over all tokens of the head.
+  Value tokenCount = kb.sitofp(tokens);
+  auto mean = [&](Value channel) {
+    Value offset = kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
+    return kb.divf(loadF32(kb, kernel.arg(kKeySum), offset), tokenCount);
+  };
+  SmallVector<Value> values =
+      thread.load(kb, config.inputType, kernel.arg(kKey), head, tokens, token,
+                  valid, dim, config.smoothK ? function_ref<Value(Value)>(mean)
+                                             : function_ref<Value(Value)>());
+
+  // Per-thread groups of K (operand b): tokens 8k + 2t and 8k + 2t + 1 of
+  // the block share delta_K, t = (r mod 8) / 2.
+  Value shared = kernel.shared[0];
+  kb.storeShared(absMax(kb, values), shared, thread.tid);
+  kb.barrier();
+  Value group = kb.divu(kb.remu(thread.row, kb.i32(8)), kb.i32(2));
+  SmallVector<Value> members;
+  for (int64_t k = 0; k < config.blockK / 8; ++k)
+    for (int64_t e = 0; e < 4; ++e) // two tokens x two halves
+      members.push_back(kb.add(kb.mul(group, kb.i32(4)), kb.i32(16 * k + e)));
+  Value delta = kb.divf(maxOfShared(kb, shared, members),
+                        kb.f32(config.qkRange));
+  // Thread 4t (token 2t, first half) writes group t's scale.
+  Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(16));
+  writer = arith::AndIOp::create(
+      kb.b, kb.loc, writer,
+      kb.cmp(arith::CmpIPredicate::eq, kb.bitAnd(thread.tid, 3), kb.i32(0)));
+  kb.ifThen(writer, [&] {
+    Value offset = linearOffset(kb, head, blocks, block, kb.i32(4), group);
+    kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
+  });
+  thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt),
+                   head, kb.mul(blocks, kb.i32(config.blockK)), token, dim);
+  km.addLaunch("sage_quantize_k", params,
+               {"cdiv(Nk," + std::to_string(config.blockK) + ")", "Hkv", "B"},
+               config.threads());
+}
+
+void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
+                                          const AttentionConfig &config) {
+  using namespace buffers;
+  SmallVector<KernelParam> params = {{kQuery, true}, {kQueryInt, true},
+                                     {kQueryScale, true}};
+  if (config.smoothQ)
+    params.push_back({kQueryMean, true});
+  params.append({{"Nq", false}, {"H", false}});
+  int64_t dim = config.headDim;
+  KernelFunc kernel =
+      km.addKernel("sage_quantize_q", params, config.threads(),
+                   /*sharedF32=*/{config.threads(), config.threads(), dim});
+  KernelBuilder kb(km.builder, km.loc);
+  TokenHalf thread(kb, dim);
+  Value tokens = kernel.arg("Nq");
+  Value block = kb.blockId(gpu::Dimension::x);
+  Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("H")),
+                      kb.blockId(gpu::Dimension::y));
+  Value blocks = kb.ceilDiv(tokens, config.blockQ);
+  Value first = kb.mul(block, kb.i32(config.blockQ));
+  Value token = kb.add(first, thread.row);
+  Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
+  Value absMaxShared = kernel.shared[0], partial = kernel.shared[1],
+        meanShared = kernel.shared[2];
+
+  // qbar_i: mean of the valid rows of the block, thread (stream, c) summing
+  // channel c over every (threads / D)-th row.
+  if (config.smoothQ) {
+    Value channel = kb.remu(thread.tid, kb.i32(dim));
+    Value stream = kb.divu(thread.tid, kb.i32(dim));
+    Value validRows =
+        kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
+    Value sum = kb.forLoop(
+        stream, validRows, kb.i32(config.threads() / dim),
+        ValueRange{kb.f32(0)},
+        [&](Value row, ValueRange acc) -> SmallVector<Value> {
+          Value offset = linearOffset(kb, head, tokens, kb.add(first, row),
+                                      kb.i32(dim), channel);
+          return {kb.addf(acc[0], kb.loadAsF32(config.inputType,
+                                               kernel.arg(kQuery), offset))};
+        })[0];
+    kb.storeShared(sum, partial, thread.tid);
+    kb.barrier();
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(dim)), [&] {
+      Value total = kb.f32(0);
+      for (int64_t s = 0; s < config.threads() / dim; ++s)
+        total = kb.addf(total, kb.loadShared(partial, kb.add(thread.tid,
+                                                             kb.i32(s * dim))));
+      Value mean = kb.divf(total, kb.sitofp(validRows));
+      kb.storeShared(mean, meanShared, thread.tid);
+      kb.storeFromF32(kb.f32Type(), mean, kernel.arg(kQueryMean),
+                      linearOffset(kb, head, blocks, block, kb.i32(dim),
+                                   thread.tid));
+    });
+    kb.barrier();
+  }
+  auto mean = [&](Value channel) { return kb.loadShared(meanShared, channel); };
+  SmallVector<Value> values =
+      thread.load(kb, config.inputType, kernel.arg(kQuery), head, tokens,
+                  token, valid, dim,
+                  config.smoothQ ? function_ref<Value(Value)>(mean)
+                                 : function_ref<Value(Value)>());
+
+  // Per-thread groups of Q (operand a): rows of warp segment w with the same
+  // r mod 8, i.e. rows 16w + g and 16w + g + 8.
+  kb.storeShared(absMax(kb, values), absMaxShared, thread.tid);
+  kb.barrier();
+  Value warp = kb.divu(thread.row, kb.i32(config.warpQ));
+  Value g = kb.remu(thread.row, kb.i32(8));
+  Value top = kb.add(kb.mul(warp, kb.i32(config.warpQ)), g);
+  Value bottom = kb.add(top, kb.i32(8));
+  Value delta = kb.divf(
+      maxOfShared(kb, absMaxShared,
+                  {kb.mul(top, kb.i32(2)), kb.add(kb.mul(top, kb.i32(2)), kb.i32(1)),
+                   kb.mul(bottom, kb.i32(2)),
+                   kb.add(kb.mul(bottom, kb.i32(2)), kb.i32(1))}),
+      kb.f32(config.qkRange));
+  int64_t groupsPerBlock = config.blockQ / config.warpQ * 8;
+  Value writer = arith::AndIOp::create(
+      kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, thread.half, kb.i32(0)),
+      kb.cmp(arith::CmpIPredicate::ult, kb.remu(thread.row, kb.i32(16)),
+             kb.i32(8)));
+  kb.ifThen(writer, [&] {
+    Value group = kb.add(kb.mul(warp, kb.i32(8)), g);
+    kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kQueryScale),
+                    linearOffset(kb, head, blocks, block,
+                                 kb.i32(groupsPerBlock), group));
+  });
+  thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
+                   head, kb.mul(blocks, kb.i32(config.blockQ)), token, dim);
+  km.addLaunch("sage_quantize_q", params,
+               {"cdiv(Nq," + std::to_string(config.blockQ) + ")", "H", "B"},
+               config.threads());
+}
+
+/// The key that position p of a 32-key chunk holds. The P fragment of the
+/// PV mma.sync comes from the QK accumulator, where lane (g, t) holds keys
+/// 8n + 2t, 8n + 2t + 1; as an A operand it sits at k = 4t..4t+3 and
+/// 16+4t..16+4t+3. Storing V^T in this order makes the B fragment match
+/// (the sum over keys does not care about their order).
+static int64_t getValueKeyOrder(int64_t p) {
+  int64_t half = p / 16, t = (p % 16) / 4, i = p % 4;
+  return 16 * half + 8 * (i / 2) + 2 * t + i % 2;
+}
+
+void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
+                                          const AttentionConfig &config) {
+  using namespace buffers;
+  SmallVector<KernelParam> params = {{kValue, true}};
+  if (config.smoothV)
+    params.push_back({kValueSum, true});
+  params.append({{kValueAbsMax, true}, {kValueFp8, true}, {"Nk", false},
+                 {"Hkv", false}});
+  KernelFunc kernel =
+      km.addKernel("sage_quantize_v", params, config.threads());
+  KernelBuilder kb(km.builder, km.loc);
+  int64_t dim = config.valueDim;
+  Value tid = kb.threadId();
+  Value tokens = kernel.arg("Nk");
+  Value block = kb.blockId(gpu::Dimension::x);
+  Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("Hkv")),
+                      kb.blockId(gpu::Dimension::y));
+  Value paddedTokens =
+      kb.mul(kb.ceilDiv(tokens, config.blockK), kb.i32(config.blockK));
+  int64_t chunks = config.blockK / 32;
+  for (int64_t task = 0; task < dim * chunks; task += config.threads()) {
+    Value taskId = kb.add(tid, kb.i32(task));
+    Value channel = kb.divu(taskId, kb.i32(chunks));
+    Value chunk = kb.remu(taskId, kb.i32(chunks));
+    Value channelOffset = kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
+    // delta_V[d] = max|V[:, d] - mean| / V_r.
+    Value delta = kb.divf(loadF32(kb, kernel.arg(kValueAbsMax), channelOffset),
+                          kb.f32(config.vRange));
+    Value zeroDelta = kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0));
+    Value safeDelta = kb.select(zeroDelta, kb.f32(1), delta);
+    Value mean;
+    if (config.smoothV)
+      mean = kb.divf(loadF32(kb, kernel.arg(kValueSum), channelOffset),
+                     kb.sitofp(tokens));
+    Value chunkStart = kb.add(kb.mul(block, kb.i32(config.blockK)),
+                              kb.mul(chunk, kb.i32(32)));
+    SmallVector<Value> scaled;
+    for (int64_t p = 0; p < 32; ++p) {
+      Value token = kb.add(chunkStart, kb.i32(getValueKeyOrder(p)));
+      Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
+      Value safeToken = kb.select(valid, token, kb.i32(0));
+      Value x = kb.loadAsF32(config.inputType, kernel.arg(kValue),
+                             linearOffset(kb, head, tokens, safeToken,
+                                          kb.i32(dim), channel));
+      if (mean)
+        x = kb.subf(x, mean);
+      x = kb.divf(x, safeDelta);
+      scaled.push_back(kb.select(valid, kb.select(zeroDelta, kb.f32(0), x),
+                                 kb.f32(0)));
+    }
+    for (int64_t p = 0; p < 32; p += 4) {
+      Value packed = kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2],
+                                   scaled[p + 3]);
+      Value offset = linearOffset(kb, head, kb.i32(dim), channel, paddedTokens,
+                                  kb.add(chunkStart, kb.i32(p)));
+      kb.store(packed, kernel.arg(kValueFp8), offset, 4);
+    }
+  }
+  km.addLaunch("sage_quantize_v", params,
+               {"cdiv(Nk," + std::to_string(config.blockK) + ")", "Hkv", "B"},
+               config.threads());
+}

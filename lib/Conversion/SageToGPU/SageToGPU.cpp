@@ -1,0 +1,287 @@
+//===- SageToGPU.cpp - decomposed attention into kernels and a plan -------===//
+
+#include "SageToGPUInternal.h"
+
+#include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_CONVERTSAGETOGPU
+#include "sage/Conversion/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+std::optional<int> mlir::sage::parseSmVersion(StringRef chip) {
+  int version;
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  chip.consume_back("a");
+  chip.consume_back("f");
+  if (chip.getAsInteger(10, version))
+    return std::nullopt;
+  return version;
+}
+
+/// The plan's spelling of an element type.
+static std::string getTypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  return name;
+}
+
+namespace {
+/// The function arguments a decomposed attention reads, and how.
+struct AttentionSources {
+  BlockArgument query, key, value;
+  SmoothOp querySmooth, keySmooth, valueSmooth;
+};
+} // namespace
+
+/// `value` is a function argument, maybe given a unit heads dimension.
+static BlockArgument getArgument(Value value) {
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    value = expand.getSrc();
+  return dyn_cast<BlockArgument>(value);
+}
+
+/// Follows quantized values back through sage.quantize and sage.smooth to a
+/// function argument.
+static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
+                                 StringRef name, BlockArgument &argument,
+                                 SmoothOp &smooth) {
+  auto quantize = values.getDefiningOp<QuantizeOp>();
+  if (!quantize)
+    return op.emitOpError() << "expected the " << name
+                            << " values to come from sage.quantize";
+  Value input = quantize.getInput();
+  if ((smooth = input.getDefiningOp<SmoothOp>()))
+    input = smooth.getInput();
+  argument = getArgument(input);
+  if (!argument)
+    return op.emitOpError() << "expected " << name
+                            << " to be an argument of the function, as the "
+                               "launch plan fills it";
+  return success();
+}
+
+/// Everything the kernels are specialized on, or an error naming what the
+/// GPU lowering does not implement yet.
+static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
+                                            const AttentionSources &sources) {
+  QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
+  bool perThread = queryQuant.getGranularity() == Granularity::PerThread &&
+                   keyQuant.getGranularity() == Granularity::PerThread;
+  if (!perThread || queryQuant.getBlock() != 64 || queryQuant.getWarp() != 16 ||
+      keyQuant.getBlock() != 64)
+    return op.emitOpError()
+           << "the GPU lowering implements per_thread Q/K scales with "
+              "block-q = 64, warp-q = 16, block-k = 64; got "
+           << queryQuant << " and " << keyQuant;
+  if (!queryQuant.getElementType().isSignlessInteger(8))
+    return op.emitOpError() << "the GPU lowering implements INT8 Q/K, not "
+                            << queryQuant.getElementType();
+  if (!op.getPvAccum().getAccType().isF32())
+    return op.emitOpError() << "the GPU lowering implements the f32 PV "
+                               "accumulator, not "
+                            << op.getPvAccum();
+  AttentionConfig config;
+  config.headDim = op.getQValues().getType().getDimSize(3);
+  config.valueDim = op.getVValues().getType().getDimSize(3);
+  for (int64_t dim : {config.headDim, config.valueDim})
+    if (dim != 32 && dim != 64 && dim != 128)
+      return op.emitOpError() << "the GPU lowering implements head "
+                                 "dimensions 32, 64 and 128, got "
+                              << dim;
+  config.inputType = getElementTypeOrSelf(sources.query.getType());
+  config.outputType = op.getResult().getType().getElementType();
+  config.smoothQ = bool(op.getQMean());
+  config.smoothK = bool(sources.keySmooth);
+  config.smoothV = bool(sources.valueSmooth);
+  config.causal = op.getCausal();
+  config.scale = op.getScale().convertToDouble();
+  config.qkRange = queryQuant.getRangeValue();
+  config.pRange = op.getPQuant().getRangeValue();
+  config.vRange = op.getVQuant().getRangeValue();
+  return config;
+}
+
+/// The plan's buffers for `config`; `rank` is that of the function's
+/// operands (3: [batch, tokens, features], 4: with heads).
+static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
+                                         int64_t rank) {
+  using namespace buffers;
+  std::string d = std::to_string(config.headDim);
+  std::string dv = std::to_string(config.valueDim);
+  std::string input = getTypeName(config.inputType);
+  auto io = [&](StringRef heads, StringRef tokens,
+                StringRef dim) -> SmallVector<std::string> {
+    if (rank == 3)
+      return {"B", tokens.str(), dim.str()};
+    return {"B", heads.str(), tokens.str(), dim.str()};
+  };
+  std::string paddedQ = "cdiv(Nq," + std::to_string(config.blockQ) + ")*" +
+                        std::to_string(config.blockQ);
+  std::string keyBlocks = "cdiv(Nk," + std::to_string(config.blockK) + ")";
+  std::string paddedK = keyBlocks + "*" + std::to_string(config.blockK);
+  std::string queryBlocks = "cdiv(Nq," + std::to_string(config.blockQ) + ")";
+  std::string queryGroups =
+      queryBlocks + "*" +
+      std::to_string(config.blockQ / config.warpQ * 8);
+  SmallVector<PlanBuffer> result = {
+      {kQuery, "input", input, io("H", "Nq", d)},
+      {kKey, "input", input, io("Hkv", "Nk", d)},
+      {kValue, "input", input, io("Hkv", "Nk", dv)},
+      {kOutput, "output", getTypeName(config.outputType), io("H", "Nq", dv)},
+  };
+  if (config.smoothK)
+    result.push_back({kKeySum, "workspace", "f32", {"B", "Hkv", d}, true});
+  if (config.smoothV)
+    result.push_back({kValueSum, "workspace", "f32", {"B", "Hkv", dv}, true});
+  result.push_back({kValueAbsMax, "workspace", "f32", {"B", "Hkv", dv}, true});
+  result.push_back({kKeyInt, "workspace", "i8", {"B", "Hkv", paddedK, d}});
+  result.push_back(
+      {kKeyScale, "workspace", "f32", {"B", "Hkv", keyBlocks + "*4"}});
+  result.push_back({kQueryInt, "workspace", "i8", {"B", "H", paddedQ, d}});
+  result.push_back({kQueryScale, "workspace", "f32", {"B", "H", queryGroups}});
+  if (config.smoothQ)
+    result.push_back(
+        {kQueryMean, "workspace", "f32", {"B", "H", queryBlocks, d}});
+  result.push_back(
+      {kValueFp8, "workspace", "f8E4M3FN", {"B", "Hkv", dv, paddedK}});
+  return result;
+}
+
+/// Ops that may share a function with the attention: they only reshape or
+/// describe its operands.
+static bool isPartOfAttention(Operation *op) {
+  return isa<SmoothOp, QuantizeOp, QuantizedAttentionOp, tensor::ExpandShapeOp,
+             tensor::CollapseShapeOp, tensor::DimOp, arith::ConstantOp,
+             func::ReturnOp>(op);
+}
+
+namespace {
+struct ConvertSageToGPUPass
+    : public sage::impl::ConvertSageToGPUBase<ConvertSageToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<int> sm = parseSmVersion(chip);
+    if (!sm) {
+      module.emitError() << "unknown chip '" << chip
+                         << "'; expected sm_<version>[a], e.g. sm_90";
+      return signalPassFailure();
+    }
+    SmallVector<func::FuncOp> functions;
+    module.walk([&](func::FuncOp func) {
+      if (!func.getOps<QuantizedAttentionOp>().empty())
+        functions.push_back(func);
+    });
+    SmallVector<NamedAttribute> plans;
+    for (func::FuncOp func : functions) {
+      FailureOr<NamedAttribute> plan = convertFunction(func, *sm);
+      if (failed(plan))
+        return signalPassFailure();
+      plans.push_back(*plan);
+    }
+    if (plans.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    if (auto existing =
+            module->getAttrOfType<DictionaryAttr>("sage.launch_plans"))
+      plans.append(existing.begin(), existing.end());
+    module->setAttr("sage.launch_plans",
+                    DictionaryAttr::get(&getContext(), plans));
+  }
+
+  FailureOr<NamedAttribute> convertFunction(func::FuncOp func, int sm) {
+    auto ops = func.getOps<QuantizedAttentionOp>();
+    if (std::next(ops.begin()) != ops.end())
+      return func.emitOpError("computes more than one attention; the GPU "
+                              "lowering takes one per function");
+    QuantizedAttentionOp op = *ops.begin();
+    for (Operation &other : func.getBody().getOps())
+      if (!isPartOfAttention(&other))
+        return other.emitOpError("is not part of the attention; the GPU "
+                                 "lowering compiles functions that only "
+                                 "compute attention");
+    if (sm < 89)
+      return op.emitOpError() << "needs FP8 (e4m3) mma.sync for P*V, which "
+                              << chip << " lacks; use sm_89 or newer";
+
+    AttentionSources sources;
+    if (failed(traceSource(op, op.getQValues(), "query", sources.query,
+                           sources.querySmooth)) ||
+        failed(traceSource(op, op.getKValues(), "key", sources.key,
+                           sources.keySmooth)) ||
+        failed(traceSource(op, op.getVValues(), "value", sources.value,
+                           sources.valueSmooth)))
+      return failure();
+    FailureOr<AttentionConfig> config = getConfig(op, sources);
+    if (failed(config))
+      return failure();
+    for (Type type : {config->inputType, config->outputType})
+      if (!type.isF16() && !type.isBF16() && !type.isF32())
+        return op.emitOpError() << "expected f16, bf16 or f32 operands, got "
+                                << type;
+
+    int64_t rank =
+        cast<RankedTensorType>(sources.query.getType()).getRank();
+    LaunchPlan plan;
+    plan.name = func.getSymName().str();
+    plan.chip = chip;
+    plan.variant = "int8-fp8";
+    plan.layout = rank == 3 ? SmallVector<std::string>{"batch", "tokens",
+                                                       "features"}
+                            : SmallVector<std::string>{"batch", "heads",
+                                                       "tokens", "features"};
+    plan.headDim = config->headDim;
+    plan.valueDim = config->valueDim;
+    plan.inputType = getTypeName(config->inputType);
+    plan.outputType = getTypeName(config->outputType);
+    plan.causal = config->causal;
+    plan.scale = config->scale;
+    plan.smoothQ = config->smoothQ;
+    plan.smoothK = config->smoothK;
+    plan.smoothV = config->smoothV;
+    plan.blockQ = config->blockQ;
+    plan.warpQ = config->warpQ;
+    plan.blockK = config->blockK;
+    plan.warps = config->warps;
+    plan.buffers = getBuffers(*config, rank);
+
+    OpBuilder builder(func);
+    Location loc = op.getLoc();
+    auto gpuModule = gpu::GPUModuleOp::create(builder, loc, plan.name);
+    KernelModule km(builder, loc, gpuModule, plan);
+    using namespace buffers;
+    if (config->smoothK || config->smoothV)
+      buildSumTokensKernel(km, *config);
+    if (config->smoothK)
+      launchSumTokens(km, kKey, kKeySum, "Nk", "Hkv");
+    if (config->smoothV)
+      launchSumTokens(km, kValue, kValueSum, "Nk", "Hkv");
+    buildValueAbsMaxKernel(km, *config);
+    buildQuantizeKeyKernel(km, *config);
+    buildQuantizeValueKernel(km, *config);
+    buildQuantizeQueryKernel(km, *config);
+    buildAttentionKernel(km, *config);
+
+    StringAttr name = gpuModule.getSymNameAttr();
+    func.erase();
+    return NamedAttribute(name, plan.toAttribute(&getContext()));
+  }
+};
+} // namespace

@@ -1,0 +1,105 @@
+//===- SageToGPUInternal.h - shared by the kernel families ------*- C++ -*-===//
+//
+// The SageToGPU conversion turns one sage.quantized_attention (and the
+// smoothing / quantization ops that feed it) into a gpu.module of kernels
+// and a launch plan. Each kernel family lives in its own file:
+//   StatsKernels.cpp     token sums (K, V means) and V channel maxima
+//   QuantizeKernels.cpp  Q, K (INT8 per-thread) and V (E4M3 per-channel)
+//   AttentionKernel.cpp  the online-softmax loop with the two mma.sync
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAGE_LIB_CONVERSION_SAGETOGPU_SAGETOGPUINTERNAL_H
+#define SAGE_LIB_CONVERSION_SAGETOGPU_SAGETOGPUINTERNAL_H
+
+#include "KernelBuilder.h"
+#include "LaunchPlan.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::sage {
+
+/// Everything the kernels of one attention are specialized on.
+struct AttentionConfig {
+  int64_t headDim = 0;  // D of Q and K
+  int64_t valueDim = 0; // D of V and O
+  Type inputType;       // f16, bf16 or f32
+  Type outputType;
+  bool smoothQ = false, smoothK = false, smoothV = false;
+  bool causal = false;
+  double scale = 0;
+  double pRange = 448, vRange = 448, qkRange = 127;
+  // Tiles: a CTA of `warps` warps owns blockQ = 16 * warps query rows; a
+  // K/V block has blockK tokens.
+  int64_t blockQ = 64, warpQ = 16, blockK = 64, warps = 4;
+  int64_t threads() const { return warps * 32; }
+};
+
+/// A kernel parameter: a buffer of the plan (a global pointer) or a size
+/// symbol of the plan (an i32).
+struct KernelParam {
+  std::string name;
+  bool isBuffer;
+};
+
+/// A kernel under construction: its gpu.func, its arguments by name and its
+/// shared arrays.
+struct KernelFunc {
+  gpu::GPUFuncOp func;
+  llvm::StringMap<Value> args;
+  SmallVector<Value> shared;
+  Value arg(StringRef name) const { return args.lookup(name); }
+};
+
+/// Creates kernels in a gpu.module and records their launches in a plan.
+class KernelModule {
+public:
+  KernelModule(OpBuilder &builder, Location loc, gpu::GPUModuleOp module,
+               LaunchPlan &plan)
+      : builder(builder), loc(loc), module(module), plan(plan) {}
+
+  /// Creates kernel `name` with `params` and shared f32 arrays of the
+  /// lengths `sharedF32`, for blocks of `threads`. The builder is left at
+  /// the start of the body.
+  KernelFunc addKernel(StringRef name, ArrayRef<KernelParam> params,
+                       int64_t threads, ArrayRef<int64_t> sharedF32 = {});
+  /// Records a launch of kernel `name` with `params` (plan buffer names and
+  /// size expressions, in the kernel's parameter order).
+  void addLaunch(StringRef name, ArrayRef<KernelParam> params,
+                 std::array<std::string, 3> grid, int64_t threads);
+
+  OpBuilder &builder;
+  Location loc;
+  gpu::GPUModuleOp module;
+  LaunchPlan &plan;
+};
+
+/// Buffer names shared by the kernels and the plan.
+namespace buffers {
+inline constexpr const char *kQuery = "q", *kKey = "k", *kValue = "v",
+                            *kOutput = "o", *kKeySum = "k_sum",
+                            *kValueSum = "v_sum", *kValueAbsMax = "v_amax",
+                            *kQueryInt = "q_q", *kQueryScale = "q_scale",
+                            *kQueryMean = "q_mean", *kKeyInt = "k_q",
+                            *kKeyScale = "k_scale", *kValueFp8 = "v_q";
+} // namespace buffers
+
+/// sum over tokens of src[b, h, :, d] into sum[b, h, d] (atomics).
+void buildSumTokensKernel(KernelModule &km, const AttentionConfig &config);
+void launchSumTokens(KernelModule &km, StringRef source, StringRef sum,
+                     StringRef tokens, StringRef heads);
+/// max over tokens of |v - mean(v)| into v_amax[b, h, d] (atomics).
+void buildValueAbsMaxKernel(KernelModule &km, const AttentionConfig &config);
+void buildQuantizeKeyKernel(KernelModule &km, const AttentionConfig &config);
+void buildQuantizeQueryKernel(KernelModule &km, const AttentionConfig &config);
+void buildQuantizeValueKernel(KernelModule &km, const AttentionConfig &config);
+void buildAttentionKernel(KernelModule &km, const AttentionConfig &config);
+
+/// i64 element offset of ((outer * inner0 + i0) * inner1 + i1) from i32s.
+Value linearOffset(KernelBuilder &kb, Value outer, Value inner0, Value i0,
+                   Value inner1, Value i1);
+
+} // namespace mlir::sage
+
+#endif // SAGE_LIB_CONVERSION_SAGETOGPU_SAGETOGPUINTERNAL_H

@@ -1,0 +1,131 @@
+//===- StatsKernels.cpp - token sums and channel maxima -------------------===//
+//
+// One CTA per (chunk of 256 tokens, head, batch); thread c of each group of
+// D threads walks the chunk's tokens for channel c, then folds its result
+// into the [B, heads, D] buffer atomically. The means of K and V smoothing
+// (ALGORITHMS.md section 1) are sum / N where they are used.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SageToGPUInternal.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+static constexpr int64_t kTokensPerCta = 256;
+
+static std::string getSumKernelName(int64_t dim) {
+  return "sage_sum_tokens_d" + std::to_string(dim);
+}
+
+static std::array<std::string, 3> getChunkGrid(StringRef tokens,
+                                               StringRef heads) {
+  return {"cdiv(" + tokens.str() + "," + std::to_string(kTokensPerCta) + ")",
+          heads.str(), "B"};
+}
+
+namespace {
+/// Where a thread of a chunk kernel works.
+struct ChunkThread {
+  Value head;    // batch * heads + head
+  Value channel; // the channel this thread reduces
+  Value group;   // which of the threads / D token streams it walks
+  Value tokens;  // N
+  int64_t dim, streams;
+
+  ChunkThread(KernelBuilder &kb, const KernelFunc &kernel, int64_t dim,
+              int64_t threads, StringRef tokensArg, StringRef headsArg)
+      : dim(dim), streams(threads / dim) {
+    Value tid = kb.threadId();
+    channel = kb.remu(tid, kb.i32(dim));
+    group = kb.divu(tid, kb.i32(dim));
+    tokens = kernel.arg(tokensArg);
+    head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg(headsArg)),
+                  kb.blockId(gpu::Dimension::y));
+  }
+
+  /// Folds `combine` over this thread's tokens of the CTA's chunk; it gets
+  /// the element offset of (token, channel).
+  Value fold(KernelBuilder &kb, Value init,
+             function_ref<Value(Value, Value)> combine) const {
+    Value start =
+        kb.mul(kb.blockId(gpu::Dimension::x), kb.i32(kTokensPerCta));
+    Value end = kb.minsi(kb.add(start, kb.i32(kTokensPerCta)), tokens);
+    return kb.forLoop(kb.add(start, group), end, kb.i32(streams),
+                      ValueRange{init},
+                      [&](Value token, ValueRange acc) -> SmallVector<Value> {
+                        Value offset = linearOffset(kb, head, tokens, token,
+                                                    kb.i32(dim), channel);
+                        return {combine(acc[0], offset)};
+                      })[0];
+  }
+
+  /// Offset of this thread's channel in a [B, heads, D] buffer.
+  Value channelOffset(KernelBuilder &kb) const {
+    return kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
+  }
+};
+} // namespace
+
+void mlir::sage::buildSumTokensKernel(KernelModule &km,
+                                      const AttentionConfig &config) {
+  SmallVector<int64_t, 2> dims = {config.headDim};
+  if (config.valueDim != config.headDim)
+    dims.push_back(config.valueDim);
+  for (int64_t dim : dims) {
+    KernelFunc kernel = km.addKernel(
+        getSumKernelName(dim),
+        {{"src", true}, {"sum", true}, {"tokens", false}, {"heads", false}},
+        config.threads());
+    KernelBuilder kb(km.builder, km.loc);
+    ChunkThread thread(kb, kernel, dim, config.threads(), "tokens", "heads");
+    Value sum = thread.fold(kb, kb.f32(0), [&](Value acc, Value offset) {
+      return kb.addf(acc,
+                     kb.loadAsF32(config.inputType, kernel.arg("src"), offset));
+    });
+    kb.atomicAddF32(kernel.arg("sum"), thread.channelOffset(kb), sum);
+  }
+}
+
+void mlir::sage::launchSumTokens(KernelModule &km, StringRef source,
+                                 StringRef sum, StringRef tokens,
+                                 StringRef heads) {
+  int64_t dim = source == buffers::kKey ? km.plan.headDim : km.plan.valueDim;
+  km.addLaunch(getSumKernelName(dim),
+               {{source.str(), true},
+                {sum.str(), true},
+                {tokens.str(), false},
+                {heads.str(), false}},
+               getChunkGrid(tokens, heads), km.plan.warps * 32);
+}
+
+void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
+                                        const AttentionConfig &config) {
+  SmallVector<KernelParam> params = {{buffers::kValue, true}};
+  if (config.smoothV)
+    params.push_back({buffers::kValueSum, true});
+  params.append({{buffers::kValueAbsMax, true}, {"Nk", false}, {"Hkv", false}});
+  KernelFunc kernel =
+      km.addKernel("sage_value_absmax", params, config.threads());
+  KernelBuilder kb(km.builder, km.loc);
+  ChunkThread thread(kb, kernel, config.valueDim, config.threads(), "Nk",
+                     "Hkv");
+
+  // max |V - mean(V)| per channel; delta_V = that / V_r (section 3).
+  Value mean;
+  if (config.smoothV)
+    mean = kb.divf(kb.load(kb.f32Type(), kernel.arg(buffers::kValueSum),
+                           kb.mul(thread.channelOffset(kb), kb.i64(4)), 4),
+                   kb.sitofp(thread.tokens));
+  Value absMax = thread.fold(kb, kb.f32(0), [&](Value acc, Value offset) {
+    Value value =
+        kb.loadAsF32(config.inputType, kernel.arg(buffers::kValue), offset);
+    if (mean)
+      value = kb.subf(value, mean);
+    return kb.maxf(acc, kb.absf(value));
+  });
+  kb.atomicMaxNonNegativeF32(kernel.arg(buffers::kValueAbsMax),
+                             thread.channelOffset(kb), absMax);
+  km.addLaunch("sage_value_absmax", params, getChunkGrid("Nk", "Hkv"),
+               config.threads());
+}

@@ -1,0 +1,97 @@
+//===- SageToPTX.cpp - the --sage-to-ptx pipeline -------------------------===//
+
+#include "sage/Pipelines/Pipelines.h"
+
+#include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+namespace {
+/// Fails on a sage.attention whose recipe is not the pipeline's variant.
+struct CheckVariantPass
+    : public PassWrapper<CheckVariantPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckVariantPass)
+
+  explicit CheckVariantPass(std::string variant) : variant(std::move(variant)) {}
+  StringRef getArgument() const final { return "sage-check-variant"; }
+
+  void runOnOperation() override {
+    if (!symbolizeVariant(variant)) {
+      getOperation().emitError()
+          << "unknown variant '" << variant
+          << "'; expected int8-fp8, int4-fp8, int8-fp8-f16acc, "
+             "int4-fp8-f16acc or nvfp4";
+      return signalPassFailure();
+    }
+    getOperation().walk([&](AttentionOp op) {
+      StringRef actual = stringifyVariant(op.getRecipe().getVariant());
+      if (actual != variant) {
+        op.emitOpError() << "has recipe \"" << actual
+                         << "\" but --sage-to-ptx was asked for variant="
+                         << variant;
+        signalPassFailure();
+      }
+    });
+  }
+
+  std::string variant;
+};
+} // namespace
+
+/// PTX ISA version with the FP8 mma.sync (8.4) and what newer chips need.
+static std::string getPtxFeatures(StringRef chip) {
+  std::optional<int> sm = parseSmVersion(chip);
+  return sm && *sm >= 100 ? "+ptx87" : "+ptx84";
+}
+
+void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
+                                        const SageToPTXOptions &options) {
+  if (!options.variant.empty())
+    pm.addPass(std::make_unique<CheckVariantPass>(options.variant));
+  SageDecomposeAttentionOptions tiles;
+  tiles.blockQ = options.blockQ;
+  tiles.warpQ = options.warpQ;
+  tiles.blockK = options.blockK;
+  pm.addPass(createSageDecomposeAttention(tiles));
+  pm.addPass(createCanonicalizerPass());
+  ConvertSageToGPUOptions gpu;
+  gpu.chip = options.chip;
+  pm.addPass(createConvertSageToGPU(gpu));
+
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = getPtxFeatures(options.chip);
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::sage::registerSagePipelines() {
+  PassPipelineRegistration<SageToPTXOptions>(
+      "sage-to-ptx",
+      "Compile sage.attention into PTX kernels and a launch plan "
+      "(docs/LaunchPlan.md)",
+      buildSageToPTXPipeline);
+}

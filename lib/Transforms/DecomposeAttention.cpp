@@ -1,0 +1,192 @@
+//===- DecomposeAttention.cpp - sage.attention into its steps -------------===//
+//
+// One formula step of ALGORITHMS.md per op: K smoothing (section 1), Q
+// smoothing with the dS correction (section 1), per-thread INT quantization
+// of Q and K (section 2), per-channel E4M3 V (section 3), then the
+// online-softmax core.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGEDECOMPOSEATTENTION
+#include "sage/Transforms/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// Why `op` cannot be decomposed, or an empty string.
+static std::string getDecompositionBlocker(AttentionOp op) {
+  if (op.getMask())
+    return "masks are not decomposed yet";
+  if (op.getLse())
+    return "the LSE result is not decomposed yet";
+  if (op.getRecipe().getVariant() == Variant::NvFp4)
+    return "the nvfp4 variant is not decomposed yet";
+  ArrayRef<DimRole> dims = op.getLayout().getDims();
+  bool canonical =
+      (dims.size() == 4 && dims[0] == DimRole::Batch &&
+       dims[1] == DimRole::Heads && dims[2] == DimRole::Tokens &&
+       dims[3] == DimRole::Features) ||
+      (dims.size() == 3 && dims[0] == DimRole::Batch &&
+       dims[1] == DimRole::Tokens && dims[2] == DimRole::Features);
+  if (!canonical)
+    return "layout " + llvm::join(llvm::map_range(dims, stringifyDimRole),
+                                  ", ") +
+           " is not [batch, (heads,) tokens, features]";
+  return "";
+}
+
+/// [B, N, D] -> [B, 1, N, D] (a unit heads dimension) and back.
+static const ReassociationIndices kUnitHeads[] = {{0, 1}, {2}, {3}};
+
+static RankedTensorType withShape(RankedTensorType type,
+                                  ArrayRef<int64_t> shape,
+                                  Type elementType = {}) {
+  return RankedTensorType::get(
+      shape, elementType ? elementType : type.getElementType());
+}
+
+namespace {
+struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
+  DecomposeAttention(MLIRContext *ctx, AttentionTiles tiles)
+      : OpRewritePattern<AttentionOp>(ctx), tiles(tiles) {}
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string blocker = getDecompositionBlocker(op);
+    if (!blocker.empty())
+      return rewriter.notifyMatchFailure(op, blocker);
+    Location loc = op.getLoc();
+    RecipeAttr recipe = op.getRecipe();
+    bool addHeads = op.getLayout().getRank() == 3;
+    auto toRank4 = [&](Value value) -> Value {
+      if (!addHeads)
+        return value;
+      auto type = cast<RankedTensorType>(value.getType());
+      ArrayRef<int64_t> s = type.getShape();
+      return tensor::ExpandShapeOp::create(
+          rewriter, loc, withShape(type, {s[0], 1, s[1], s[2]}), value,
+          kUnitHeads);
+    };
+    Value query = toRank4(op.getQuery());
+    Value key = toRank4(op.getKey());
+    Value value = toRank4(op.getValue());
+
+    // Mean over all tokens (K, V) or over Q blocks.
+    auto smooth = [&](Value input, std::optional<int64_t> block) {
+      auto type = cast<RankedTensorType>(input.getType());
+      SmallVector<int64_t> meanShape(type.getShape());
+      int64_t &tokens = meanShape[2];
+      tokens = !block ? 1
+               : ShapedType::isDynamic(tokens)
+                   ? ShapedType::kDynamic
+                   : int64_t(llvm::divideCeil(tokens, *block));
+      IntegerAttr blockAttr =
+          block ? rewriter.getI64IntegerAttr(*block) : IntegerAttr();
+      return SmoothOp::create(rewriter, loc, type,
+                              withShape(type, meanShape,
+                                        rewriter.getF32Type()),
+                              input, blockAttr);
+    };
+    auto quantize = [&](Value input, QuantAttr quant) {
+      auto type = cast<RankedTensorType>(input.getType());
+      return QuantizeOp::create(
+          rewriter, loc, withShape(type, type.getShape(), quant.getElementType()),
+          withShape(type, quant.getScaleShape(type.getShape()),
+                    quant.getScaleType()),
+          input, quant);
+    };
+
+    // K: gamma(K) = K - mean(K); the mean is softmax-invariant (section 1).
+    Value keyMean, quantKeyInput = key;
+    if (recipe.getSmoothK()) {
+      SmoothOp smoothed = smooth(key, std::nullopt);
+      quantKeyInput = smoothed.getSmoothed();
+      keyMean = smoothed.getMean();
+    }
+    QuantizeOp quantKey = quantize(quantKeyInput, recipe.getKeyQuant(tiles.blockK));
+
+    // Q: gamma(Q_i) = Q_i - qbar_i; dS = qbar_i gamma(K_j)^T is added back.
+    Value queryMean, quantQueryInput = query;
+    if (recipe.getSmoothQ()) {
+      SmoothOp smoothed = smooth(query, tiles.blockQ);
+      quantQueryInput = smoothed.getSmoothed();
+      queryMean = smoothed.getMean();
+    }
+    QuantizeOp quantQuery = quantize(
+        quantQueryInput, recipe.getQueryQuant(tiles.blockQ, tiles.warpQ));
+
+    // V: optional mean removal (O = P gamma(V) + mean(V)), then E4M3.
+    Value valueMean, quantValueInput = value;
+    if (recipe.getSmoothV()) {
+      SmoothOp smoothed = smooth(value, std::nullopt);
+      quantValueInput = smoothed.getSmoothed();
+      valueMean = smoothed.getMean();
+    }
+    QuantizeOp quantValue = quantize(quantValueInput, recipe.getValueQuant());
+
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
+    auto queryType = cast<RankedTensorType>(query.getType());
+    auto valueType = cast<RankedTensorType>(value.getType());
+    RankedTensorType coreType = withShape(
+        resultType, {queryType.getDimSize(0), queryType.getDimSize(1),
+                     queryType.getDimSize(2), valueType.getDimSize(3)});
+    Value result = QuantizedAttentionOp::create(
+        rewriter, loc, coreType, quantQuery.getValues(),
+        quantQuery.getScales(), quantKey.getValues(), quantKey.getScales(),
+        quantValue.getValues(), quantValue.getScales(), queryMean,
+        queryMean ? key : Value(), keyMean, valueMean,
+        quantQuery.getQuant(), quantKey.getQuant(), recipe.getProbQuant(),
+        quantValue.getQuant(), recipe.getPVAccum(),
+        rewriter.getF64FloatAttr(op.getScaleValue()), op.getCausalAttr());
+    if (addHeads)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
+                                               result, kUnitHeads);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  AttentionTiles tiles;
+};
+
+struct SageDecomposeAttentionPass
+    : public sage::impl::SageDecomposeAttentionBase<
+          SageDecomposeAttentionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockQ <= 0 || warpQ <= 0 || blockK <= 0 || blockQ % warpQ != 0) {
+      getOperation()->emitError()
+          << "block-q (" << blockQ << ") must be a positive multiple of "
+          << "warp-q (" << warpQ << "), and block-k (" << blockK
+          << ") positive";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    populateDecomposeAttentionPatterns(patterns, {blockQ, warpQ, blockK});
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // Whatever is left could not be decomposed: say why.
+    WalkResult result = getOperation()->walk([](AttentionOp op) {
+      op.emitOpError("cannot be decomposed: ")
+          << getDecompositionBlocker(op);
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void sage::populateDecomposeAttentionPatterns(RewritePatternSet &patterns,
+                                              AttentionTiles tiles) {
+  patterns.add<DecomposeAttention>(patterns.getContext(), tiles);
+}

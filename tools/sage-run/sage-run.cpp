@@ -1,0 +1,491 @@
+//===- sage-run.cpp - Run, check and time a sage launch plan --------------===//
+//
+// sage-run PLAN.json [options] loads a launch plan and its PTX with the
+// CUDA Driver API, runs it on generated (or .npy) inputs, compares the
+// output with the FP64 attention and the CPU model of the kernel, and
+// optionally times it. See `sage-run --help` and docs/LaunchPlan.md.
+//
+// Exit status: 0 ok, 1 an accuracy check failed, 2 a usage, plan, size or
+// CUDA error (one line "sage-run: MESSAGE" on stderr).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Reference/Attention.h"
+#include "sage/Reference/Metrics.h"
+#include "sage/Reference/Random.h"
+#include "sage/Runtime/CudaDevice.h"
+#include "sage/Runtime/HostData.h"
+#include "sage/Runtime/Npy.h"
+#include "sage/Runtime/ParallelReference.h"
+#include "sage/Runtime/PlanExecutor.h"
+#include "sage/Runtime/RunOptions.h"
+#include "sage/Runtime/Throughput.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+using namespace sage::rt;
+namespace ref = sage::ref;
+
+namespace {
+enum ExitCode { kExitOk = 0, kExitCheckFailed = 1, kExitError = 2 };
+
+/// Inputs in the canonical [B, H, N, D] order and in each buffer's bytes.
+struct Inputs {
+  ref::AttentionData data;
+  std::string description;
+};
+
+/// What came back from the GPU.
+struct DeviceResults {
+  /// O in the plan's layout and in canonical order.
+  std::vector<float> outLayout;
+  std::vector<float> out;
+  /// The LSE ([B, H, Nq] order), empty if the plan has none.
+  std::vector<float> lse;
+  BenchTimes times;
+  int bufferSets = 1;
+};
+} // namespace
+
+/// Prints "sage-run: MESSAGE" on stderr and returns \p code.
+static int fail(const std::string &message, int code = kExitError) {
+  std::fprintf(stderr, "sage-run: %s\n", message.c_str());
+  return code;
+}
+
+/// Prints a line on stdout unless quiet.
+static void say(const RunOptions &options, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const RunOptions &options, const char *format, ...) {
+  if (options.quiet)
+    return;
+  va_list args;
+  va_start(args, format);
+  std::vprintf(format, args);
+  va_end(args);
+  std::fflush(stdout);
+}
+
+/// Returns the folder of \p path with a trailing '/', or "".
+static std::string folderOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+static ref::ElementFormat formatOf(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return ref::ElementFormat::F16;
+  case ElementType::BF16:
+    return ref::ElementFormat::BF16;
+  default:
+    return ref::ElementFormat::F32;
+  }
+}
+
+static bool isFloatType(ElementType type) {
+  return type == ElementType::F16 || type == ElementType::BF16 ||
+         type == ElementType::F32;
+}
+
+/// Returns the canonical extents of tensor \p name ("q", "k", "v", "o").
+static CanonicalDims dimsOf(const LaunchPlan &plan, const SizeBindings &sizes,
+                            const std::string &name) {
+  bool query = name == "q" || name == "o";
+  CanonicalDims dims;
+  dims.batch = sizes.batch;
+  dims.heads = query ? sizes.heads : sizes.headsKV;
+  dims.tokens = query ? sizes.seqQ : sizes.seqK;
+  dims.features = name == "q" || name == "k" ? plan.headDim : plan.valueDim;
+  return dims;
+}
+
+/// Reads input \p name from \p path into \p values (canonical order,
+/// rounded to the plan's input type).
+static std::string readInput(const LaunchPlan &plan, const ResolvedPlan &resolved,
+                             const std::string &name, const std::string &path,
+                             std::vector<float> &values) {
+  NpyArray array;
+  std::string error = readNpy(path, array);
+  if (!error.empty())
+    return error;
+  if (array.type != NpyType::F32 && array.type != NpyType::F16)
+    return path + ": expected float32 or float16 data for --" + name +
+           ", got " + npyDescr(array.type);
+  const std::vector<int64_t> &expected =
+      resolved.buffers[static_cast<size_t>(plan.findBuffer(name))].shape;
+  if (array.shape != expected)
+    return path + ": expected shape " + formatShape(expected) + " for --" +
+           name + " (the plan's layout with " + resolved.sizes.toString() +
+           "), got " + formatShape(array.shape);
+  values = layoutToCanonical(array.toFloat(), plan.layout,
+                             dimsOf(plan, resolved.sizes, name));
+  ref::roundAll(values, formatOf(plan.inputType));
+  return std::string();
+}
+
+/// Generates or reads Q, K and V.
+static std::string prepareInputs(const RunOptions &options,
+                                 const LaunchPlan &plan,
+                                 const ResolvedPlan &resolved, Inputs &inputs) {
+  const ProblemSizes &sizes = options.sizes;
+  ref::AttentionShape shape{sizes.batch, sizes.heads, sizes.headsKV,
+                            sizes.seqQ,  sizes.seqK,  plan.headDim};
+  bool allFromFiles = !options.qPath.empty() && !options.kPath.empty() &&
+                      !options.vPath.empty();
+  if (allFromFiles) {
+    inputs.data.shape = shape;
+    inputs.description = "inputs=npy";
+  } else {
+    inputs.data = ref::makeAttentionData(shape, options.dist, options.seed,
+                                         formatOf(plan.inputType));
+    inputs.description = std::string("dist=") + ref::toString(options.dist) +
+                         " seed=" + std::to_string(options.seed);
+  }
+  const std::pair<const char *, const std::string *> files[] = {
+      {"q", &options.qPath}, {"k", &options.kPath}, {"v", &options.vPath}};
+  for (const auto &[name, path] : files) {
+    if (path->empty())
+      continue;
+    std::vector<float> &target = name[0] == 'q'   ? inputs.data.q
+                                 : name[0] == 'k' ? inputs.data.k
+                                                  : inputs.data.v;
+    std::string error = readInput(plan, resolved, name, *path, target);
+    if (!error.empty())
+      return error;
+    if (!allFromFiles)
+      inputs.description += std::string(" ") + name + "=" + *path;
+  }
+  return std::string();
+}
+
+/// Returns the bytes of input \p name for its plan buffer.
+static std::string encodeInput(const LaunchPlan &plan,
+                               const ResolvedPlan &resolved,
+                               const std::string &name,
+                               const std::vector<float> &canonical,
+                               std::vector<uint8_t> &bytes) {
+  const PlanBuffer &buffer =
+      plan.buffers[static_cast<size_t>(plan.findBuffer(name))];
+  std::vector<float> laid = canonicalToLayout(
+      canonical, plan.layout, dimsOf(plan, resolved.sizes, name));
+  return encodeElements(laid.data(), laid.size(), buffer.type, bytes);
+}
+
+/// Loads the plan on the GPU, runs it once (checked), downloads the
+/// outputs and benchmarks it if asked.
+static std::string runOnDevice(const RunOptions &options,
+                               const LaunchPlan &plan,
+                               const ResolvedPlan &resolved,
+                               const Inputs &inputs, DeviceResults &results) {
+  std::string error;
+  const CudaDriver *driver = CudaDriver::load(error);
+  if (!driver)
+    return error;
+  std::unique_ptr<CudaDevice> device =
+      CudaDevice::open(*driver, options.device, error);
+  if (!device)
+    return error;
+  say(options, "device: %d %s\n", options.device,
+      device->info().describe().c_str());
+  error = device->checkTarget(plan.smVersion, plan.archSpecific);
+  if (!error.empty())
+    return error;
+  std::string ptxPath = options.ptxPath.empty()
+                            ? folderOf(options.planPath) + plan.ptx
+                            : options.ptxPath;
+  std::string ptx;
+  error = readFile(ptxPath, ptx);
+  if (!error.empty())
+    return error;
+  int sets = 1;
+  if (options.bench)
+    sets = chooseBufferSets(resolved.totalBytes(),
+                            static_cast<size_t>(device->info().l2Bytes),
+                            device->freeMemory());
+  std::unique_ptr<PlanExecutor> executor = PlanExecutor::create(
+      *device, plan, resolved, ptx, ptxPath, sets, error);
+  if (!executor)
+    return error;
+  results.bufferSets = executor->bufferSets();
+  if (options.verbose)
+    for (const KernelAttributes &kernel : executor->kernelAttributes())
+      say(options,
+          "kernel: %s registers=%d static_shared=%d local=%d "
+          "max_threads=%d\n",
+          kernel.name.c_str(), kernel.registers, kernel.staticSharedBytes,
+          kernel.localBytes, kernel.maxThreadsPerBlock);
+  const std::pair<const char *, const std::vector<float> *> tensors[] = {
+      {"q", &inputs.data.q}, {"k", &inputs.data.k}, {"v", &inputs.data.v}};
+  for (const auto &[name, values] : tensors) {
+    std::vector<uint8_t> bytes;
+    error = encodeInput(plan, resolved, name, *values, bytes);
+    if (error.empty())
+      error = executor->upload(plan.findBuffer(name), bytes);
+    if (!error.empty())
+      return error;
+  }
+  error = executor->poisonOutputs(0);
+  if (error.empty())
+    error = executor->run(0, /*checkEach=*/true);
+  if (!error.empty())
+    return error;
+  int outIndex = plan.findBuffer("o");
+  std::vector<uint8_t> bytes;
+  error = executor->download(outIndex, 0, bytes);
+  if (error.empty())
+    error = decodeElements(bytes.data(),
+                           static_cast<size_t>(
+                               resolved.buffers[outIndex].elements),
+                           plan.outputType, results.outLayout);
+  if (!error.empty())
+    return error;
+  results.out = layoutToCanonical(results.outLayout, plan.layout,
+                                  dimsOf(plan, resolved.sizes, "o"));
+  int lseIndex = plan.findBuffer("lse");
+  if (lseIndex >= 0) {
+    error = executor->download(lseIndex, 0, bytes);
+    if (error.empty())
+      error = decodeElements(bytes.data(),
+                             static_cast<size_t>(
+                                 resolved.buffers[lseIndex].elements),
+                             ElementType::F32, results.lse);
+    if (!error.empty())
+      return error;
+  }
+  if (options.bench)
+    return executor->bench(options.warmup, options.repeat, results.times);
+  return std::string();
+}
+
+/// Formats metrics as "cossim=.. rel_l1=.. rmse=.. max_abs=.. nonfinite=..".
+static std::string formatMetrics(const ref::AccuracyMetrics &m) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof(buffer),
+                "cossim=%.6f rel_l1=%.4f rmse=%.1e max_abs=%.1e nonfinite=%zu",
+                m.cosSim, m.relL1, m.rmse, m.maxAbsError, m.nonFinite);
+  return buffer;
+}
+
+/// Compares the GPU's LSE with the FP64 one over rows that see a key;
+/// returns the largest difference and counts non-finite GPU values there.
+static double compareLse(const std::vector<float> &lse,
+                         const std::vector<double> &reference,
+                         size_t &nonFinite) {
+  double maxAbs = 0.0;
+  nonFinite = 0;
+  for (size_t i = 0; i < lse.size() && i < reference.size(); ++i) {
+    if (!std::isfinite(reference[i]))
+      continue;
+    if (!std::isfinite(lse[i])) {
+      ++nonFinite;
+      continue;
+    }
+    maxAbs = std::max(maxAbs, std::fabs(lse[i] - reference[i]));
+  }
+  return maxAbs;
+}
+
+/// Writes the f32 outputs asked for.
+static std::string writeOutputs(const RunOptions &options,
+                                const LaunchPlan &plan,
+                                const ResolvedPlan &resolved,
+                                const DeviceResults &results) {
+  if (!options.outPath.empty()) {
+    const ResolvedBuffer &o =
+        resolved.buffers[static_cast<size_t>(plan.findBuffer("o"))];
+    std::string error =
+        writeNpy(options.outPath, makeF32Array(o.shape, results.outLayout));
+    if (!error.empty())
+      return error;
+  }
+  if (!options.lsePath.empty()) {
+    const ResolvedBuffer &lse =
+        resolved.buffers[static_cast<size_t>(plan.findBuffer("lse"))];
+    std::string error =
+        writeNpy(options.lsePath, makeF32Array(lse.shape, results.lse));
+    if (!error.empty())
+      return error;
+  }
+  return std::string();
+}
+
+/// Checks what the plan needs from sage-run before any work is done.
+static std::string checkSupported(const RunOptions &options,
+                                  const LaunchPlan &plan) {
+  for (const PlanBuffer &buffer : plan.buffers)
+    if (buffer.kind == BufferKind::Input && buffer.name == "mask")
+      return "the plan's input buffer 'mask' is not supported: sage-run "
+             "fills only q, k and v";
+  if (!isFloatType(plan.inputType) || !isFloatType(plan.outputType))
+    return std::string("sage-run supports f16, bf16 and f32 inputs and "
+                       "outputs, got input_type ") +
+           toString(plan.inputType) + " and output_type " +
+           toString(plan.outputType);
+  if (plan.valueDim != plan.headDim)
+    return "sage-run needs value_dim == head_dim, got " +
+           std::to_string(plan.valueDim) + " and " +
+           std::to_string(plan.headDim);
+  if (!options.lsePath.empty() && plan.findBuffer("lse") < 0)
+    return "--lse " + options.lsePath + ": the plan has no lse buffer";
+  return std::string();
+}
+
+/// Runs a plan: the whole sage-run except --probe.
+static int runPlan(const RunOptions &options) {
+  LaunchPlan plan;
+  std::string error = loadPlanFile(options.planPath, plan);
+  if (!error.empty())
+    return fail(error);
+  SizeBindings bindings;
+  ResolvedPlan resolved;
+  error = bindSizes(plan, options.sizes, bindings);
+  if (error.empty())
+    error = resolvePlan(plan, bindings, resolved);
+  if (!error.empty())
+    return fail(error);
+  const ProblemSizes &sizes = options.sizes;
+  say(options, "plan: %s (%s, %s, D=%lld, causal=%d)\n",
+      options.planPath.c_str(), plan.variant.c_str(), plan.chip.c_str(),
+      static_cast<long long>(plan.headDim), plan.causal ? 1 : 0);
+  if (options.dryRun) {
+    say(options, "sizes: %s\n%s", bindings.toString().c_str(),
+        describeResolvedPlan(plan, resolved).c_str());
+    return kExitOk;
+  }
+  error = checkSupported(options, plan);
+  if (!error.empty())
+    return fail(error);
+  // The CPU model follows the plan's recipe; an explicit --model insists.
+  ref::Recipe recipe;
+  std::string modelProblem;
+  if (options.modelEnabled()) {
+    modelProblem = recipeForPlan(plan, recipe);
+    if (!modelProblem.empty() && options.model.value_or(false))
+      return fail(modelProblem);
+  }
+  Inputs inputs;
+  error = prepareInputs(options, plan, resolved, inputs);
+  if (!error.empty())
+    return fail(error);
+  say(options, "sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld %s\n",
+      static_cast<long long>(sizes.batch), static_cast<long long>(sizes.heads),
+      static_cast<long long>(sizes.headsKV),
+      static_cast<long long>(sizes.seqQ), static_cast<long long>(sizes.seqK),
+      inputs.description.c_str());
+  DeviceResults results;
+  error = runOnDevice(options, plan, resolved, inputs, results);
+  if (error.empty())
+    error = writeOutputs(options, plan, resolved, results);
+  if (!error.empty())
+    return fail(error);
+
+  std::vector<std::string> failures;
+  size_t nonFinite = countNonFinite(results.out);
+  if (nonFinite)
+    failures.push_back("the output has " + std::to_string(nonFinite) +
+                       " non-finite values");
+  unsigned threads = options.threads ? options.threads : defaultThreads();
+  ref::AttentionProblem problem = inputs.data.view();
+  if (options.reference) {
+    std::vector<double> lseReference;
+    std::vector<double> reference = parallelExactAttention(
+        problem, plan.causal, plan.scale,
+        results.lse.empty() ? nullptr : &lseReference, threads);
+    ref::AccuracyMetrics m = ref::compareOutputs(results.out, reference);
+    say(options, "vs fp64: %s\n", formatMetrics(m).c_str());
+    char buffer[160];
+    if (options.minCosSim && !(m.cosSim >= *options.minCosSim)) {
+      std::snprintf(buffer, sizeof(buffer), "cossim %.6f < %g vs fp64",
+                    m.cosSim, *options.minCosSim);
+      failures.push_back(buffer);
+    }
+    if (options.maxRelL1 && !(m.relL1 <= *options.maxRelL1)) {
+      std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs fp64",
+                    m.relL1, *options.maxRelL1);
+      failures.push_back(buffer);
+    }
+    if (!results.lse.empty()) {
+      size_t lseNonFinite = 0;
+      double maxAbs = compareLse(results.lse, lseReference, lseNonFinite);
+      say(options, "lse vs fp64: max_abs=%.1e nonfinite=%zu\n", maxAbs,
+          lseNonFinite);
+      if (options.maxLseAbs && (lseNonFinite || !(maxAbs <= *options.maxLseAbs))) {
+        std::snprintf(buffer, sizeof(buffer),
+                      "lse max_abs %.1e > %g (or %zu non-finite) vs fp64",
+                      maxAbs, *options.maxLseAbs, lseNonFinite);
+        failures.push_back(buffer);
+      }
+    }
+  }
+  if (options.modelEnabled() && modelProblem.empty()) {
+    std::vector<float> model = parallelSageAttention(problem, recipe, threads);
+    std::vector<double> modelWide(model.begin(), model.end());
+    ref::AccuracyMetrics m = ref::compareOutputs(results.out, modelWide);
+    say(options, "vs model: %s\n", formatMetrics(m).c_str());
+    if (options.maxModelRelL1 && !(m.relL1 <= *options.maxModelRelL1)) {
+      char buffer[160];
+      std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs the model",
+                    m.relL1, *options.maxModelRelL1);
+      failures.push_back(buffer);
+    }
+  } else if (options.modelEnabled()) {
+    say(options, "vs model: skipped (%s)\n", modelProblem.c_str());
+  }
+  if (options.bench) {
+    double ops = attentionOps(bindings.batch, bindings.heads, bindings.seqQ,
+                              bindings.seqK, plan.headDim, plan.valueDim,
+                              plan.causal);
+    double endToEnd = median(results.times.endToEndMs);
+    std::string attention = "attention n/a (no kernel name contains "
+                            "'attention')";
+    if (!results.times.attentionMs.empty()) {
+      double ms = median(results.times.attentionMs);
+      char buffer[96];
+      std::snprintf(buffer, sizeof(buffer), "attention %.3f ms %.1f TOPS", ms,
+                    teraOpsPerSecond(ops, ms));
+      attention = buffer;
+    }
+    say(options,
+        "bench: %s | end-to-end %.3f ms %.1f TOPS (median of %d, %d buffer "
+        "set%s)\n",
+        attention.c_str(), endToEnd, teraOpsPerSecond(ops, endToEnd),
+        options.repeat, results.bufferSets, results.bufferSets == 1 ? "" : "s");
+  }
+  if (failures.empty())
+    return kExitOk;
+  std::string message = "accuracy check failed: ";
+  for (size_t i = 0; i < failures.size(); ++i)
+    message += (i ? "; " : "") + failures[i];
+  return fail(message, kExitCheckFailed);
+}
+
+/// --probe: exit 0 with the device if one is usable, 1 with the reason.
+static int probe(const RunOptions &options) {
+  std::string error;
+  const CudaDriver *driver = CudaDriver::load(error);
+  std::unique_ptr<CudaDevice> device;
+  if (driver)
+    device = CudaDevice::open(*driver, options.device, error);
+  if (!device)
+    return fail("no usable CUDA device: " + error, kExitCheckFailed);
+  std::printf("device %d: %s\n", options.device,
+              device->info().describe().c_str());
+  return kExitOk;
+}
+
+int main(int argc, char **argv) {
+  RunOptions options;
+  std::string error = parseRunOptions(argc, argv, options);
+  if (!error.empty())
+    return fail(error);
+  if (options.help) {
+    std::fputs(runUsage(), stdout);
+    return kExitOk;
+  }
+  if (options.probe)
+    return probe(options);
+  return runPlan(options);
+}

@@ -1,0 +1,123 @@
+//===- sage-translate.cpp - export compiled sage kernels ------------------===//
+//
+// mlir-translate for the output of --sage-to-ptx: writes the PTX of one
+// kernel module (--sage-export-ptx) or its launch plan as JSON
+// (--sage-export-plan, docs/LaunchPlan.md), the two files sage-run reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> kernelModuleName(
+    "sage-kernel-module",
+    llvm::cl::desc("Kernel module to export when the input holds several"),
+    llvm::cl::init(""));
+
+/// The launch plans of `module`, or null after an error.
+static DictionaryAttr getPlans(ModuleOp module) {
+  auto plans = module->getAttrOfType<DictionaryAttr>("sage.launch_plans");
+  if (!plans || plans.empty())
+    module.emitError("no sage.launch_plans: run --sage-to-ptx first");
+  return plans && !plans.empty() ? plans : DictionaryAttr();
+}
+
+/// The name of the kernel module to export.
+static FailureOr<StringRef> getSelectedName(ModuleOp module,
+                                            DictionaryAttr plans) {
+  if (!kernelModuleName.empty()) {
+    if (!plans.get(kernelModuleName))
+      return module.emitError() << "no kernel module '" << kernelModuleName
+                                << "'; the input has " << plans;
+    return StringRef(kernelModuleName);
+  }
+  if (plans.size() != 1) {
+    InFlightDiagnostic diag = module.emitError()
+                              << "the input has " << plans.size()
+                              << " kernel modules; pick one with "
+                                 "--sage-kernel-module:";
+    for (NamedAttribute plan : plans)
+      diag << " " << plan.getName().getValue();
+    return diag;
+  }
+  return plans.begin()->getName().getValue();
+}
+
+static LogicalResult exportPtx(ModuleOp module, raw_ostream &os) {
+  DictionaryAttr plans = getPlans(module);
+  if (!plans)
+    return failure();
+  FailureOr<StringRef> name = getSelectedName(module, plans);
+  if (failed(name))
+    return failure();
+  auto binary = module.lookupSymbol<gpu::BinaryOp>(*name);
+  if (!binary)
+    return module.emitError() << "no gpu.binary @" << *name
+                              << ": the pipeline did not reach "
+                                 "gpu-module-to-binary";
+  for (Attribute object : binary.getObjects()) {
+    auto objectAttr = dyn_cast<gpu::ObjectAttr>(object);
+    if (objectAttr && objectAttr.getFormat() == gpu::CompilationTarget::Assembly) {
+      os << objectAttr.getObject().getValue();
+      return success();
+    }
+  }
+  return binary.emitError("holds no PTX (format=isa) object");
+}
+
+/// Attributes of a launch plan as JSON values.
+static llvm::json::Value toJson(Attribute attr) {
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute entry : dict)
+      object[entry.getName().getValue()] = toJson(entry.getValue());
+    return object;
+  }
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array values;
+    for (Attribute element : array)
+      values.push_back(toJson(element));
+    return values;
+  }
+  if (auto string = dyn_cast<StringAttr>(attr))
+    return string.getValue().str();
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return boolean.getValue();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return real.getValueAsDouble();
+  return nullptr;
+}
+
+static LogicalResult exportPlan(ModuleOp module, raw_ostream &os) {
+  DictionaryAttr plans = getPlans(module);
+  if (!plans)
+    return failure();
+  FailureOr<StringRef> name = getSelectedName(module, plans);
+  if (failed(name))
+    return failure();
+  os << llvm::formatv("{0:2}", toJson(plans.get(*name))) << "\n";
+  return success();
+}
+
+int main(int argc, char **argv) {
+  auto registerDialects = [](DialectRegistry &registry) {
+    registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
+  };
+  TranslateFromMLIRRegistration ptx(
+      "sage-export-ptx", "Write the PTX of a --sage-to-ptx kernel module",
+      exportPtx, registerDialects);
+  TranslateFromMLIRRegistration plan(
+      "sage-export-plan",
+      "Write the launch plan of a --sage-to-ptx kernel module as JSON",
+      exportPlan, registerDialects);
+  return failed(mlirTranslateMain(argc, argv, "sage kernel exporter"));
+}
