@@ -21,7 +21,8 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.sage_tools_dir, config.llvm_tools_dir]
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["sage-opt", "not", "count"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["sage-opt", "sage-translate", "not", "count"], tool_dirs)
 
 # ptxas checks of emitted PTX run where the CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (

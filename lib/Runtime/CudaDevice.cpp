@@ -11,8 +11,8 @@ using namespace sage::rt;
 std::string DeviceInfo::describe() const {
   char buffer[320];
   std::snprintf(buffer, sizeof(buffer),
-                "%s (sm_%d%d, %d SMs, %s, driver %d.%d)", name.c_str(),
-                ccMajor, ccMinor, multiprocessors,
+                "%s (sm_%d%d, %d SMs, %s, driver %d.%d)", name.c_str(), ccMajor,
+                ccMinor, multiprocessors,
                 formatBytes(static_cast<double>(totalMemory)).c_str(),
                 driverVersion / 1000, (driverVersion % 1000) / 10);
   return buffer;
@@ -34,8 +34,8 @@ std::unique_ptr<CudaDevice> CudaDevice::open(const CudaDriver &driver,
   std::unique_ptr<CudaDevice> result(new CudaDevice(driver));
   DeviceInfo &info = result->properties;
   info.ordinal = ordinal;
-  error = driver.check(driver.deviceGet(&result->device, ordinal),
-                       "cuDeviceGet");
+  error =
+      driver.check(driver.deviceGet(&result->device, ordinal), "cuDeviceGet");
   if (!error.empty())
     return nullptr;
   CUdevice device = result->device;
@@ -55,8 +55,7 @@ std::unique_ptr<CudaDevice> CudaDevice::open(const CudaDriver &driver,
   for (const auto &[attribute, value] : attributes) {
     error = driver.check(driver.deviceGetAttribute(value, attribute, device),
                          "cuDeviceGetAttribute(" +
-                             std::to_string(static_cast<int>(attribute)) +
-                             ")");
+                             std::to_string(static_cast<int>(attribute)) + ")");
     if (!error.empty())
       return nullptr;
   }
@@ -105,8 +104,8 @@ std::string CudaDevice::memorySummary() const {
 
 std::string CudaDevice::checkTarget(int smVersion, bool archSpecific) const {
   int device = properties.ccMajor * 10 + properties.ccMinor;
-  std::string chip = "sm_" + std::to_string(smVersion) +
-                     (archSpecific ? "a" : "");
+  std::string chip =
+      "sm_" + std::to_string(smVersion) + (archSpecific ? "a" : "");
   std::string here = "device " + std::to_string(properties.ordinal) + " (" +
                      properties.name + ") is sm_" + std::to_string(device);
   if (archSpecific && device != smVersion)

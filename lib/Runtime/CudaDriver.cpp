@@ -22,8 +22,8 @@ std::string CudaDriver::open() {
   handle = dlopen(libraryName.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *reason = dlerror();
-    return "cannot load the CUDA driver library " + libraryName + ": " +
-           (reason ? reason : "unknown reason");
+    return "cannot load the CUDA driver library: " +
+           std::string(reason ? reason : libraryName + ": unknown reason");
   }
   std::string missing;
   auto need = [&](const char *symbol, auto &pointer) {
@@ -90,8 +90,8 @@ std::string CudaDriver::errorName(CUresult result) const {
 std::string CudaDriver::describe(CUresult result) const {
   std::string text = errorName(result);
   const char *description = nullptr;
-  if (getErrorString &&
-      getErrorString(result, &description) == CUDA_SUCCESS && description)
+  if (getErrorString && getErrorString(result, &description) == CUDA_SUCCESS &&
+      description)
     text += std::string(" (") + description + ")";
   return text;
 }

@@ -69,15 +69,17 @@ static std::vector<float> permute(const std::vector<float> &values,
   return out;
 }
 
-std::vector<float> sage::rt::canonicalToLayout(
-    const std::vector<float> &values, const std::vector<DimRole> &layout,
-    const CanonicalDims &dims) {
+std::vector<float>
+sage::rt::canonicalToLayout(const std::vector<float> &values,
+                            const std::vector<DimRole> &layout,
+                            const CanonicalDims &dims) {
   return permute(values, layout, dims, /*toLayout=*/true);
 }
 
-std::vector<float> sage::rt::layoutToCanonical(
-    const std::vector<float> &values, const std::vector<DimRole> &layout,
-    const CanonicalDims &dims) {
+std::vector<float>
+sage::rt::layoutToCanonical(const std::vector<float> &values,
+                            const std::vector<DimRole> &layout,
+                            const CanonicalDims &dims) {
   return permute(values, layout, dims, /*toLayout=*/false);
 }
 

@@ -234,8 +234,7 @@ private:
 
 /// Maps a descr to a type; returns an empty string or a message.
 static std::string parseDescr(const std::string &descr, NpyType &type) {
-  if (descr.size() >= 2 && descr[0] == '>' && descr != ">i1" &&
-      descr != ">u1")
+  if (descr.size() >= 2 && descr[0] == '>' && descr != ">i1" && descr != ">u1")
     return "big-endian dtype '" + descr + "' is not supported";
   std::string body = descr;
   if (!body.empty() &&
@@ -298,8 +297,8 @@ std::string sage::rt::parseNpy(std::string_view bytes, NpyArray &array) {
     for (size_t i = 0; i < result.shape.size(); ++i)
       shape += (i ? ", " : "") + std::to_string(result.shape[i]);
     shape += ")";
-    return "data holds " + std::to_string(have) + " bytes but shape " +
-           shape + " of " + header.descr + " needs " + std::to_string(need);
+    return "data holds " + std::to_string(have) + " bytes but shape " + shape +
+           " of " + header.descr + " needs " + std::to_string(need);
   }
   const char *data = bytes.data() + prefix + headerLength;
   result.data.assign(data, data + need);
@@ -349,8 +348,7 @@ std::string sage::rt::encodeNpy(const NpyArray &array) {
   return out;
 }
 
-std::string sage::rt::writeNpy(const std::string &path,
-                               const NpyArray &array) {
+std::string sage::rt::writeNpy(const std::string &path, const NpyArray &array) {
   std::string bytes = encodeNpy(array);
   std::ofstream stream(path, std::ios::binary | std::ios::trunc);
   if (!stream)

@@ -62,9 +62,8 @@ sage::rt::parallelExactAttention(const AttentionProblem &problem, bool causal,
     int64_t r1 = std::min(shape.seqQ, r0 + rows);
     // Under the bottom-right causal mask rows [r0, r1) see keys below
     // r1 + Nk - Nq; a slice of that many keys keeps every row's view.
-    int64_t keys =
-        causal ? std::min(shape.seqK, r1 + shape.seqK - shape.seqQ)
-               : shape.seqK;
+    int64_t keys = causal ? std::min(shape.seqK, r1 + shape.seqK - shape.seqQ)
+                          : shape.seqK;
     double *dst = out.data() + shape.qOffset(b, h) + r0 * d;
     double *dstLse = lse ? lse->data() + slice * shape.seqQ + r0 : nullptr;
     if (keys <= 0) {
@@ -104,15 +103,13 @@ sage::rt::parallelSageAttention(const AttentionProblem &problem,
     int64_t b = static_cast<int64_t>(item) / shape.headsQ;
     int64_t h = static_cast<int64_t>(item) % shape.headsQ;
     AttentionProblem part;
-    part.shape = AttentionShape{1, 1, 1, shape.seqQ, shape.seqK,
-                                shape.headDim};
+    part.shape = AttentionShape{1, 1, 1, shape.seqQ, shape.seqK, shape.headDim};
     part.q = problem.q + shape.qOffset(b, h);
     int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
     part.k = problem.k + kvOffset;
     part.v = problem.v + kvOffset;
     std::vector<float> result = sage::ref::sageAttention(part, recipe);
-    std::copy(result.begin(), result.end(),
-              out.begin() + shape.qOffset(b, h));
+    std::copy(result.begin(), result.end(), out.begin() + shape.qOffset(b, h));
   });
   return out;
 }

@@ -56,8 +56,8 @@ const char *sage::rt::toString(ElementType type) {
 }
 
 bool sage::rt::parseElementType(std::string_view text, ElementType &type) {
-  static const ElementType kAll[] = {ElementType::F16, ElementType::BF16,
-                                     ElementType::F32, ElementType::I8,
+  static const ElementType kAll[] = {ElementType::F16,      ElementType::BF16,
+                                     ElementType::F32,      ElementType::I8,
                                      ElementType::F8E4M3FN, ElementType::I32};
   for (ElementType candidate : kAll)
     if (text == toString(candidate)) {
@@ -127,7 +127,8 @@ static std::string describe(const json &value) {
 }
 
 /// Returns "field 'PATH': WHAT".
-static std::string fieldError(const std::string &path, const std::string &what) {
+static std::string fieldError(const std::string &path,
+                              const std::string &what) {
   return "field '" + path + "': " + what;
 }
 
@@ -169,8 +170,8 @@ public:
       error = fieldError(path, what);
   }
 
-  bool readString(const json &object, const std::string &path,
-                  const char *key, std::string &out) {
+  bool readString(const json &object, const std::string &path, const char *key,
+                  std::string &out) {
     const json *value = member(object, path, key);
     if (!value)
       return false;
@@ -204,12 +205,12 @@ public:
     return readIntValue(*value, childPath(path, key), minimum, out);
   }
 
-  bool readIntValue(const json &value, const std::string &path,
-                    int64_t minimum, int64_t &out) {
-    std::string expected =
-        minimum == 0   ? "a non-negative integer"
-        : minimum == 1 ? "a positive integer"
-                       : "an integer >= " + std::to_string(minimum);
+  bool readIntValue(const json &value, const std::string &path, int64_t minimum,
+                    int64_t &out) {
+    std::string expected = minimum == 0 ? "a non-negative integer"
+                           : minimum == 1
+                               ? "a positive integer"
+                               : "an integer >= " + std::to_string(minimum);
     bool isInt = value.is_number_integer() &&
                  !(value.is_number_unsigned() &&
                    value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX));
@@ -221,8 +222,8 @@ public:
     return true;
   }
 
-  bool readNumber(const json &object, const std::string &path,
-                  const char *key, double &out) {
+  bool readNumber(const json &object, const std::string &path, const char *key,
+                  double &out) {
     const json *value = member(object, path, key);
     if (!value)
       return false;
@@ -300,8 +301,8 @@ public:
       return false;
     std::string arrayPath = childPath(path, key);
     if (array->size() != 3) {
-      fail(arrayPath, "expected 3 extents, got " +
-                          std::to_string(array->size()));
+      fail(arrayPath,
+           "expected 3 extents, got " + std::to_string(array->size()));
       return false;
     }
     for (size_t i = 0; i < 3; ++i)
@@ -465,11 +466,11 @@ static void checkBufferRoles(FieldReader &reader, const LaunchPlan &plan) {
       typeSource = name == "o" ? "output_type" : "the lse type";
     } else if (name == "q" || name == "k" || name == "v" || name == "o" ||
                name == "lse") {
-      return reader.fail(childPath(path, "kind"),
-                         "buffer '" + name + "' must be an " +
-                             (name == "o" || name == "lse" ? "output"
-                                                           : "input") +
-                             ", got workspace");
+      return reader.fail(
+          childPath(path, "kind"),
+          "buffer '" + name + "' must be an " +
+              (name == "o" || name == "lse" ? "output" : "input") +
+              ", got workspace");
     }
     if (buffer.type != expected)
       return reader.fail(childPath(path, "type"),
@@ -503,14 +504,13 @@ static void readKernel(FieldReader &reader, const json &entry,
     const json &param = (*params)[i];
     std::string paramPath = indexPath(paramsPath, i);
     if (!param.is_object() || param.size() != 1)
-      return reader.fail(paramPath,
-                         "expected {\"buffer\": NAME} or {\"i32\": EXPR}, "
-                         "got " +
-                             (param.is_object() ? "an object with " +
-                                                      std::to_string(
-                                                          param.size()) +
-                                                      " keys"
-                                                : describe(param)));
+      return reader.fail(
+          paramPath,
+          "expected {\"buffer\": NAME} or {\"i32\": EXPR}, "
+          "got " +
+              (param.is_object()
+                   ? "an object with " + std::to_string(param.size()) + " keys"
+                   : describe(param)));
     PlanParam out;
     if (param.contains("buffer")) {
       out.kind = PlanParam::Kind::Buffer;
@@ -581,8 +581,8 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
   std::string format;
   if (reader.readString(root, "", "format", format) &&
       format != "sage-launch-plan")
-    reader.fail("format", "expected \"sage-launch-plan\", got \"" + format +
-                              "\"");
+    reader.fail("format",
+                "expected \"sage-launch-plan\", got \"" + format + "\"");
   int64_t version = 0;
   if (reader.readInt(root, "", "version", 0, version) && version != 1)
     reader.fail("version", "expected 1, got " + std::to_string(version));
@@ -601,8 +601,8 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
   reader.readBool(root, "", "causal", plan.causal);
   if (reader.readNumber(root, "", "scale", plan.scale) &&
       !(plan.scale >= 0.0 && std::isfinite(plan.scale)))
-    reader.fail("scale", "expected a non-negative number, got " +
-                             root["scale"].dump());
+    reader.fail("scale",
+                "expected a non-negative number, got " + root["scale"].dump());
   if (const json *smooth = reader.readObject(root, "", "smooth")) {
     reader.readBool(*smooth, "smooth", "q", plan.smooth.q);
     reader.readBool(*smooth, "smooth", "k", plan.smooth.k);
@@ -635,8 +635,7 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
   return std::string();
 }
 
-std::string sage::rt::readFile(const std::string &path,
-                               std::string &contents) {
+std::string sage::rt::readFile(const std::string &path, std::string &contents) {
   std::ifstream stream(path, std::ios::binary);
   if (!stream)
     return "cannot read '" + path + "': " + std::strerror(errno);

@@ -60,9 +60,9 @@ public:
   /// Returns the milliseconds between events \p start and \p end.
   std::string elapsed(size_t start, size_t end, double &milliseconds) {
     float ms = 0.0f;
-    std::string error = api.check(
-        api.eventElapsedTime(&ms, events[start], events[end]),
-        "cuEventElapsedTime");
+    std::string error =
+        api.check(api.eventElapsedTime(&ms, events[start], events[end]),
+                  "cuEventElapsedTime");
     milliseconds = ms;
     return error;
   }
@@ -112,14 +112,14 @@ std::string PlanExecutor::loadModule(const std::string &ptx,
       errorLog.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
       infoLog.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1))};
   // The image must be NUL-terminated PTX text: c_str() is.
-  CUresult result = api.moduleLoadDataEx(&module, ptx.c_str(), 4, options,
-                                         values);
+  CUresult result =
+      api.moduleLoadDataEx(&module, ptx.c_str(), 4, options, values);
   if (result == CUDA_SUCCESS)
     return std::string();
   module = nullptr;
   std::string log = oneLine(errorLog.data());
-  return "cuModuleLoadDataEx of '" + ptxName + "' failed: " +
-         api.describe(result) + (log.empty() ? "" : ": " + log);
+  return "cuModuleLoadDataEx of '" + ptxName +
+         "' failed: " + api.describe(result) + (log.empty() ? "" : ": " + log);
 }
 
 /// Returns the expected byte size of a plan parameter.
@@ -171,8 +171,7 @@ std::string PlanExecutor::prepareKernels() {
     int maxThreads = 0, staticShared = 0;
     std::string error = api.check(
         api.funcGetAttribute(&maxThreads,
-                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                             function),
+                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
         "cuFuncGetAttribute of kernel '" + kernel.name + "'");
     if (error.empty())
       error = api.check(
@@ -273,7 +272,8 @@ std::string PlanExecutor::buildArguments() {
   return std::string();
 }
 
-std::string PlanExecutor::upload(int buffer, const std::vector<uint8_t> &bytes) {
+std::string PlanExecutor::upload(int buffer,
+                                 const std::vector<uint8_t> &bytes) {
   size_t expected = resolved.buffers[static_cast<size_t>(buffer)].bytes;
   const std::string &name = plan.buffers[static_cast<size_t>(buffer)].name;
   if (bytes.size() != expected)
@@ -283,10 +283,10 @@ std::string PlanExecutor::upload(int buffer, const std::vector<uint8_t> &bytes) 
   if (expected == 0)
     return std::string();
   for (int set = 0; set < numSets; ++set) {
-    std::string error = api.check(
-        api.memcpyHtoD(pointers[set][static_cast<size_t>(buffer)],
-                       bytes.data(), expected),
-        "cuMemcpyHtoD of buffer '" + name + "'");
+    std::string error =
+        api.check(api.memcpyHtoD(pointers[set][static_cast<size_t>(buffer)],
+                                 bytes.data(), expected),
+                  "cuMemcpyHtoD of buffer '" + name + "'");
     if (!error.empty())
       return error;
   }
@@ -325,9 +325,9 @@ std::string PlanExecutor::enqueue(int set, bool checkEach,
   for (size_t b = 0; b < plan.buffers.size(); ++b) {
     if (!plan.buffers[b].zeroInit || resolved.buffers[b].bytes == 0)
       continue;
-    std::string error = api.check(
-        api.memsetD8(pointers[set][b], 0, resolved.buffers[b].bytes),
-        "cuMemsetD8 of buffer '" + plan.buffers[b].name + "'");
+    std::string error =
+        api.check(api.memsetD8(pointers[set][b], 0, resolved.buffers[b].bytes),
+                  "cuMemsetD8 of buffer '" + plan.buffers[b].name + "'");
     if (!error.empty())
       return error;
   }
@@ -340,9 +340,9 @@ std::string PlanExecutor::enqueue(int set, bool checkEach,
         plan.kernels[static_cast<size_t>(launch.kernel)].name;
     bool timed = attentionEvents && launch.isAttention;
     if (timed) {
-      std::string error = api.check(
-          api.eventRecord(attentionEvents[2 * attention], nullptr),
-          "cuEventRecord");
+      std::string error =
+          api.check(api.eventRecord(attentionEvents[2 * attention], nullptr),
+                    "cuEventRecord");
       if (!error.empty())
         return error;
     }
@@ -467,8 +467,7 @@ std::vector<KernelAttributes> PlanExecutor::kernelAttributes() const {
     api.funcGetAttribute(&attributes.localBytes,
                          CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, functions[k]);
     api.funcGetAttribute(&attributes.maxThreadsPerBlock,
-                         CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                         functions[k]);
+                         CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, functions[k]);
     out.push_back(attributes);
   }
   return out;

@@ -39,9 +39,11 @@ std::string sage::rt::formatBytes(double bytes) {
 std::string sage::rt::bindSizes(const LaunchPlan &plan,
                                 const ProblemSizes &sizes,
                                 SizeBindings &bindings) {
-  const std::pair<const char *, int64_t> named[] = {
-      {"B", sizes.batch},  {"H", sizes.heads}, {"Hkv", sizes.headsKV},
-      {"Nq", sizes.seqQ}, {"Nk", sizes.seqK}};
+  const std::pair<const char *, int64_t> named[] = {{"B", sizes.batch},
+                                                    {"H", sizes.heads},
+                                                    {"Hkv", sizes.headsKV},
+                                                    {"Nq", sizes.seqQ},
+                                                    {"Nk", sizes.seqK}};
   for (const auto &[name, value] : named)
     if (value <= 0)
       return std::string(name) + " must be positive, got " +
@@ -112,8 +114,7 @@ static std::vector<int64_t> expectedShape(const LaunchPlan &plan,
   if (name == "k")
     return layoutShape(plan.layout, s.batch, s.headsKV, s.seqK, plan.headDim);
   if (name == "v")
-    return layoutShape(plan.layout, s.batch, s.headsKV, s.seqK,
-                       plan.valueDim);
+    return layoutShape(plan.layout, s.batch, s.headsKV, s.seqK, plan.valueDim);
   if (name == "o")
     return layoutShape(plan.layout, s.batch, s.heads, s.seqQ, plan.valueDim);
   return {};
@@ -156,8 +157,8 @@ static std::string resolveBuffers(const LaunchPlan &plan,
     if (decl.name == "lse") {
       int64_t rows = sizes.batch * sizes.heads * sizes.seqQ;
       if (buffer.elements != rows)
-        return "buffer 'lse' has shape " + formatShape(buffer.shape) +
-               " (" + std::to_string(buffer.elements) +
+        return "buffer 'lse' has shape " + formatShape(buffer.shape) + " (" +
+               std::to_string(buffer.elements) +
                " elements) but expects B*H*Nq = " + std::to_string(rows) +
                " elements with " + dims;
     }
@@ -177,9 +178,9 @@ static std::string evaluateBounded(const SizeExpr &expr,
   if (!error.empty())
     return "field '" + path + "': " + error;
   if (value > limit)
-    return "field '" + path + "': value " + std::to_string(value) +
-           " of '" + expr.text() + "' exceeds the limit " +
-           std::to_string(limit) + " with " + sizes.toString();
+    return "field '" + path + "': value " + std::to_string(value) + " of '" +
+           expr.text() + "' exceeds the limit " + std::to_string(limit) +
+           " with " + sizes.toString();
   out = static_cast<uint32_t>(value);
   return std::string();
 }
@@ -214,12 +215,11 @@ static std::string resolveLaunches(const LaunchPlan &plan,
                "]': kernel '" + kernel.name + "' has block." + kAxes[a] +
                " = 0 with " + sizes.toString();
     }
-    uint64_t threads = uint64_t(launch.block[0]) * launch.block[1] *
-                       launch.block[2];
+    uint64_t threads =
+        uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
     if (threads > 1024)
-      return "field '" + path + ".block': kernel '" + kernel.name +
-             "' has " + std::to_string(threads) +
-             " threads per block, more than 1024";
+      return "field '" + path + ".block': kernel '" + kernel.name + "' has " +
+             std::to_string(threads) + " threads per block, more than 1024";
     std::string error =
         evaluateBounded(kernel.sharedBytes, sizes, path + ".shared_bytes",
                         UINT32_MAX, launch.sharedBytes);
@@ -233,8 +233,7 @@ static std::string resolveLaunches(const LaunchPlan &plan,
       if (param.kind == PlanParam::Kind::I32) {
         uint32_t bits = 0;
         error = evaluateBounded(param.value, sizes,
-                                path + ".params[" + std::to_string(p) +
-                                    "].i32",
+                                path + ".params[" + std::to_string(p) + "].i32",
                                 INT32_MAX, bits);
         if (!error.empty())
           return error;

@@ -55,8 +55,8 @@ exit status: 0 ok, 1 accuracy check failed, 2 usage, plan or CUDA error
 /// Parses a whole decimal integer in [minimum, maximum].
 static bool parseInteger(const std::string &text, int64_t minimum,
                          int64_t maximum, int64_t &value) {
-  if (text.empty() || (text[0] != '-' && !std::isdigit(
-                                             static_cast<unsigned char>(text[0]))))
+  if (text.empty() ||
+      (text[0] != '-' && !std::isdigit(static_cast<unsigned char>(text[0]))))
     return false;
   errno = 0;
   char *end = nullptr;
@@ -132,6 +132,20 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
       continue;
     }
     // Options with a value.
+    static const char *const kValueOptions[] = {
+        "--B",           "--H",          "--Hkv",
+        "--Nq",          "--Nk",         "--D",
+        "--min-cossim",  "--max-rel-l1", "--max-model-rel-l1",
+        "--max-lse-abs", "--ptx",        "--q",
+        "--k",           "--v",          "--out",
+        "--lse",         "--seed",       "--dist",
+        "--warmup",      "--repeat",     "--device",
+        "--threads"};
+    bool known = false;
+    for (const char *option : kValueOptions)
+      known |= name == option;
+    if (!known)
+      return "unknown option '" + name + "'";
     std::string value;
     if (hasInline) {
       value = inlineValue;
@@ -146,9 +160,9 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
     };
     int64_t integer = 0;
     const std::pair<const char *, int64_t *> sizeOptions[] = {
-        {"--B", &result.sizes.batch},    {"--H", &result.sizes.heads},
+        {"--B", &result.sizes.batch},     {"--H", &result.sizes.heads},
         {"--Hkv", &result.sizes.headsKV}, {"--Nq", &result.sizes.seqQ},
-        {"--Nk", &result.sizes.seqK},    {"--D", &result.sizes.headDim}};
+        {"--Nk", &result.sizes.seqK},     {"--D", &result.sizes.headDim}};
     bool matched = false;
     for (const auto &[optionName, target] : sizeOptions)
       if (name == optionName) {
@@ -218,14 +232,29 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
       if (!parseInteger(value, 0, 4096, integer))
         return badValue("a non-negative integer");
       result.threads = static_cast<unsigned>(integer);
-    } else {
-      return "unknown option '" + name + "'";
     }
   }
   if (!headsKVSet)
     result.sizes.headsKV = result.sizes.heads;
   if (!seqKSet)
     result.sizes.seqK = result.sizes.seqQ;
+  if (!result.reference) {
+    const std::pair<const char *, bool> needReference[] = {
+        {"--min-cossim", result.minCosSim.has_value()},
+        {"--max-rel-l1", result.maxRelL1.has_value()},
+        {"--max-lse-abs", result.maxLseAbs.has_value()}};
+    for (const auto &[optionName, given] : needReference)
+      if (given)
+        return std::string("option '") + optionName +
+               "' checks against the fp64 reference, which --no-reference "
+               "turns off";
+  }
+  if (result.maxModelRelL1) {
+    if (result.model == false)
+      return "option '--max-model-rel-l1' checks against the cpu model, "
+             "which --no-model turns off";
+    result.model = true;
+  }
   if (result.planPath.empty() && !result.probe && !result.help)
     return "no plan given (usage: sage-run PLAN.json [options]; --help)";
   options = std::move(result);

@@ -12,7 +12,8 @@ static const char *const kSymbolNames[] = {"B", "H", "Hkv", "Nq", "Nk"};
 
 std::string SizeBindings::toString() const {
   char buffer[160];
-  std::snprintf(buffer, sizeof(buffer), "B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld",
+  std::snprintf(buffer, sizeof(buffer),
+                "B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld",
                 static_cast<long long>(batch), static_cast<long long>(heads),
                 static_cast<long long>(headsKV), static_cast<long long>(seqQ),
                 static_cast<long long>(seqK));
@@ -52,7 +53,8 @@ public:
 
 private:
   void skipSpaces() {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
       ++pos;
   }
 

@@ -57,8 +57,8 @@ int sage::rt::chooseBufferSets(size_t setBytes, size_t l2Bytes,
   size_t bytes = std::max<size_t>(setBytes, 1);
   size_t sets = (target + bytes - 1) / bytes;
   sets = std::min(sets, static_cast<size_t>(std::max(maxSets, 1)));
-  size_t affordable = static_cast<size_t>(static_cast<double>(freeBytes) *
-                                          0.8 / static_cast<double>(bytes));
+  size_t affordable = static_cast<size_t>(static_cast<double>(freeBytes) * 0.8 /
+                                          static_cast<double>(bytes));
   sets = std::min(sets, affordable);
   return static_cast<int>(std::max<size_t>(sets, 1));
 }

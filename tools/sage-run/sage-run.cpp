@@ -31,12 +31,6 @@ namespace ref = sage::ref;
 namespace {
 enum ExitCode { kExitOk = 0, kExitCheckFailed = 1, kExitError = 2 };
 
-/// Inputs in the canonical [B, H, N, D] order and in each buffer's bytes.
-struct Inputs {
-  ref::AttentionData data;
-  std::string description;
-};
-
 /// What came back from the GPU.
 struct DeviceResults {
   /// O in the plan's layout and in canonical order.
@@ -46,6 +40,12 @@ struct DeviceResults {
   std::vector<float> lse;
   BenchTimes times;
   int bufferSets = 1;
+};
+
+/// The GPU side of a run (the executor goes before the device).
+struct DeviceSession {
+  std::unique_ptr<CudaDevice> device;
+  std::unique_ptr<PlanExecutor> executor;
 };
 } // namespace
 
@@ -104,7 +104,8 @@ static CanonicalDims dimsOf(const LaunchPlan &plan, const SizeBindings &sizes,
 
 /// Reads input \p name from \p path into \p values (canonical order,
 /// rounded to the plan's input type).
-static std::string readInput(const LaunchPlan &plan, const ResolvedPlan &resolved,
+static std::string readInput(const LaunchPlan &plan,
+                             const ResolvedPlan &resolved,
                              const std::string &name, const std::string &path,
                              std::vector<float> &values) {
   NpyArray array;
@@ -126,39 +127,59 @@ static std::string readInput(const LaunchPlan &plan, const ResolvedPlan &resolve
   return std::string();
 }
 
-/// Generates or reads Q, K and V.
-static std::string prepareInputs(const RunOptions &options,
-                                 const LaunchPlan &plan,
-                                 const ResolvedPlan &resolved, Inputs &inputs) {
-  const ProblemSizes &sizes = options.sizes;
-  ref::AttentionShape shape{sizes.batch, sizes.heads, sizes.headsKV,
-                            sizes.seqQ,  sizes.seqK,  plan.headDim};
-  bool allFromFiles = !options.qPath.empty() && !options.kPath.empty() &&
-                      !options.vPath.empty();
-  if (allFromFiles) {
-    inputs.data.shape = shape;
-    inputs.description = "inputs=npy";
-  } else {
-    inputs.data = ref::makeAttentionData(shape, options.dist, options.seed,
-                                         formatOf(plan.inputType));
-    inputs.description = std::string("dist=") + ref::toString(options.dist) +
-                         " seed=" + std::to_string(options.seed);
-  }
+/// Reads the inputs given as .npy files (before the GPU is touched, so a
+/// bad file is reported at once).
+static std::string readInputFiles(const RunOptions &options,
+                                  const LaunchPlan &plan,
+                                  const ResolvedPlan &resolved,
+                                  ref::AttentionData &inputs) {
   const std::pair<const char *, const std::string *> files[] = {
       {"q", &options.qPath}, {"k", &options.kPath}, {"v", &options.vPath}};
   for (const auto &[name, path] : files) {
     if (path->empty())
       continue;
-    std::vector<float> &target = name[0] == 'q'   ? inputs.data.q
-                                 : name[0] == 'k' ? inputs.data.k
-                                                  : inputs.data.v;
+    std::vector<float> &target = name[0] == 'q'   ? inputs.q
+                                 : name[0] == 'k' ? inputs.k
+                                                  : inputs.v;
     std::string error = readInput(plan, resolved, name, *path, target);
     if (!error.empty())
       return error;
-    if (!allFromFiles)
-      inputs.description += std::string(" ") + name + "=" + *path;
   }
   return std::string();
+}
+
+/// Generates the inputs not read from files.
+static void generateInputs(const RunOptions &options, const LaunchPlan &plan,
+                           ref::AttentionData &data) {
+  const ProblemSizes &sizes = options.sizes;
+  ref::AttentionShape shape{sizes.batch, sizes.heads, sizes.headsKV,
+                            sizes.seqQ,  sizes.seqK,  plan.headDim};
+  data.shape = shape;
+  if (!data.q.empty() && !data.k.empty() && !data.v.empty())
+    return;
+  ref::AttentionData generated = ref::makeAttentionData(
+      shape, options.dist, options.seed, formatOf(plan.inputType));
+  for (auto [from, to] : {std::make_pair(&generated.q, &data.q),
+                          std::make_pair(&generated.k, &data.k),
+                          std::make_pair(&generated.v, &data.v)})
+    if (to->empty())
+      *to = std::move(*from);
+}
+
+/// Returns "dist=randn seed=0", with "q=FILE" for inputs read from files
+/// ("inputs=npy" when all three are).
+static std::string describeInputs(const RunOptions &options) {
+  if (!options.qPath.empty() && !options.kPath.empty() &&
+      !options.vPath.empty())
+    return "inputs=npy";
+  std::string text = std::string("dist=") + ref::toString(options.dist) +
+                     " seed=" + std::to_string(options.seed);
+  const std::pair<const char *, const std::string *> files[] = {
+      {"q", &options.qPath}, {"k", &options.kPath}, {"v", &options.vPath}};
+  for (const auto &[name, path] : files)
+    if (!path->empty())
+      text += std::string(" ") + name + "=" + *path;
+  return text;
 }
 
 /// Returns the bytes of input \p name for its plan buffer.
@@ -174,23 +195,22 @@ static std::string encodeInput(const LaunchPlan &plan,
   return encodeElements(laid.data(), laid.size(), buffer.type, bytes);
 }
 
-/// Loads the plan on the GPU, runs it once (checked), downloads the
-/// outputs and benchmarks it if asked.
-static std::string runOnDevice(const RunOptions &options,
-                               const LaunchPlan &plan,
-                               const ResolvedPlan &resolved,
-                               const Inputs &inputs, DeviceResults &results) {
+/// Opens the device, loads the PTX and allocates the buffers: every GPU
+/// error shows before the inputs are generated.
+static std::string openDevice(const RunOptions &options, const LaunchPlan &plan,
+                              const ResolvedPlan &resolved,
+                              DeviceSession &session) {
   std::string error;
   const CudaDriver *driver = CudaDriver::load(error);
   if (!driver)
     return error;
-  std::unique_ptr<CudaDevice> device =
-      CudaDevice::open(*driver, options.device, error);
-  if (!device)
+  session.device = CudaDevice::open(*driver, options.device, error);
+  if (!session.device)
     return error;
+  CudaDevice &device = *session.device;
   say(options, "device: %d %s\n", options.device,
-      device->info().describe().c_str());
-  error = device->checkTarget(plan.smVersion, plan.archSpecific);
+      device.info().describe().c_str());
+  error = device.checkTarget(plan.smVersion, plan.archSpecific);
   if (!error.empty())
     return error;
   std::string ptxPath = options.ptxPath.empty()
@@ -203,60 +223,70 @@ static std::string runOnDevice(const RunOptions &options,
   int sets = 1;
   if (options.bench)
     sets = chooseBufferSets(resolved.totalBytes(),
-                            static_cast<size_t>(device->info().l2Bytes),
-                            device->freeMemory());
-  std::unique_ptr<PlanExecutor> executor = PlanExecutor::create(
-      *device, plan, resolved, ptx, ptxPath, sets, error);
-  if (!executor)
+                            static_cast<size_t>(device.info().l2Bytes),
+                            device.freeMemory());
+  session.executor =
+      PlanExecutor::create(device, plan, resolved, ptx, ptxPath, sets, error);
+  if (!session.executor)
     return error;
-  results.bufferSets = executor->bufferSets();
   if (options.verbose)
-    for (const KernelAttributes &kernel : executor->kernelAttributes())
+    for (const KernelAttributes &kernel : session.executor->kernelAttributes())
       say(options,
           "kernel: %s registers=%d static_shared=%d local=%d "
           "max_threads=%d\n",
           kernel.name.c_str(), kernel.registers, kernel.staticSharedBytes,
           kernel.localBytes, kernel.maxThreadsPerBlock);
+  return std::string();
+}
+
+/// Uploads the inputs, runs the plan once (checked), downloads the outputs
+/// and benchmarks the plan if asked.
+static std::string runOnDevice(const RunOptions &options,
+                               const LaunchPlan &plan,
+                               const ResolvedPlan &resolved,
+                               const ref::AttentionData &inputs,
+                               PlanExecutor &executor, DeviceResults &results) {
+  std::string error;
+  results.bufferSets = executor.bufferSets();
   const std::pair<const char *, const std::vector<float> *> tensors[] = {
-      {"q", &inputs.data.q}, {"k", &inputs.data.k}, {"v", &inputs.data.v}};
+      {"q", &inputs.q}, {"k", &inputs.k}, {"v", &inputs.v}};
   for (const auto &[name, values] : tensors) {
     std::vector<uint8_t> bytes;
     error = encodeInput(plan, resolved, name, *values, bytes);
     if (error.empty())
-      error = executor->upload(plan.findBuffer(name), bytes);
+      error = executor.upload(plan.findBuffer(name), bytes);
     if (!error.empty())
       return error;
   }
-  error = executor->poisonOutputs(0);
+  error = executor.poisonOutputs(0);
   if (error.empty())
-    error = executor->run(0, /*checkEach=*/true);
+    error = executor.run(0, /*checkEach=*/true);
   if (!error.empty())
     return error;
   int outIndex = plan.findBuffer("o");
   std::vector<uint8_t> bytes;
-  error = executor->download(outIndex, 0, bytes);
+  error = executor.download(outIndex, 0, bytes);
   if (error.empty())
-    error = decodeElements(bytes.data(),
-                           static_cast<size_t>(
-                               resolved.buffers[outIndex].elements),
-                           plan.outputType, results.outLayout);
+    error = decodeElements(
+        bytes.data(), static_cast<size_t>(resolved.buffers[outIndex].elements),
+        plan.outputType, results.outLayout);
   if (!error.empty())
     return error;
   results.out = layoutToCanonical(results.outLayout, plan.layout,
                                   dimsOf(plan, resolved.sizes, "o"));
   int lseIndex = plan.findBuffer("lse");
   if (lseIndex >= 0) {
-    error = executor->download(lseIndex, 0, bytes);
+    error = executor.download(lseIndex, 0, bytes);
     if (error.empty())
-      error = decodeElements(bytes.data(),
-                             static_cast<size_t>(
-                                 resolved.buffers[lseIndex].elements),
-                             ElementType::F32, results.lse);
+      error = decodeElements(
+          bytes.data(),
+          static_cast<size_t>(resolved.buffers[lseIndex].elements),
+          ElementType::F32, results.lse);
     if (!error.empty())
       return error;
   }
   if (options.bench)
-    return executor->bench(options.warmup, options.repeat, results.times);
+    return executor.bench(options.warmup, options.repeat, results.times);
   return std::string();
 }
 
@@ -312,6 +342,85 @@ static std::string writeOutputs(const RunOptions &options,
   return std::string();
 }
 
+/// Compares the output (and LSE) with the FP64 attention, printing the
+/// metrics and adding failed thresholds to \p failures.
+static void compareWithReference(const RunOptions &options,
+                                 const LaunchPlan &plan,
+                                 const ref::AttentionProblem &problem,
+                                 const DeviceResults &results, unsigned threads,
+                                 std::vector<std::string> &failures) {
+  std::vector<double> lseReference;
+  std::vector<double> reference = parallelExactAttention(
+      problem, plan.causal, plan.scale,
+      results.lse.empty() ? nullptr : &lseReference, threads);
+  ref::AccuracyMetrics m = ref::compareOutputs(results.out, reference);
+  say(options, "vs fp64: %s\n", formatMetrics(m).c_str());
+  char buffer[160];
+  if (options.minCosSim && !(m.cosSim >= *options.minCosSim)) {
+    std::snprintf(buffer, sizeof(buffer), "cossim %.6f < %g vs fp64", m.cosSim,
+                  *options.minCosSim);
+    failures.push_back(buffer);
+  }
+  if (options.maxRelL1 && !(m.relL1 <= *options.maxRelL1)) {
+    std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs fp64", m.relL1,
+                  *options.maxRelL1);
+    failures.push_back(buffer);
+  }
+  if (results.lse.empty())
+    return;
+  size_t lseNonFinite = 0;
+  double maxAbs = compareLse(results.lse, lseReference, lseNonFinite);
+  say(options, "lse vs fp64: max_abs=%.1e nonfinite=%zu\n", maxAbs,
+      lseNonFinite);
+  if (options.maxLseAbs && (lseNonFinite || !(maxAbs <= *options.maxLseAbs))) {
+    std::snprintf(buffer, sizeof(buffer),
+                  "lse max_abs %.1e > %g (or %zu non-finite) vs fp64", maxAbs,
+                  *options.maxLseAbs, lseNonFinite);
+    failures.push_back(buffer);
+  }
+}
+
+/// Compares the output with the CPU model of the kernel.
+static void compareWithModel(const RunOptions &options,
+                             const ref::AttentionProblem &problem,
+                             const ref::Recipe &recipe,
+                             const DeviceResults &results, unsigned threads,
+                             std::vector<std::string> &failures) {
+  std::vector<float> model = parallelSageAttention(problem, recipe, threads);
+  std::vector<double> modelWide(model.begin(), model.end());
+  ref::AccuracyMetrics m = ref::compareOutputs(results.out, modelWide);
+  say(options, "vs model: %s\n", formatMetrics(m).c_str());
+  if (options.maxModelRelL1 && !(m.relL1 <= *options.maxModelRelL1)) {
+    char buffer[160];
+    std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs the model",
+                  m.relL1, *options.maxModelRelL1);
+    failures.push_back(buffer);
+  }
+}
+
+/// Prints the median times and TOPS of the benchmark.
+static void reportBench(const RunOptions &options, const LaunchPlan &plan,
+                        const SizeBindings &sizes,
+                        const DeviceResults &results) {
+  double ops = attentionOps(sizes.batch, sizes.heads, sizes.seqQ, sizes.seqK,
+                            plan.headDim, plan.valueDim, plan.causal);
+  double endToEnd = median(results.times.endToEndMs);
+  std::string attention = "attention n/a (no kernel name contains "
+                          "'attention')";
+  if (!results.times.attentionMs.empty()) {
+    double ms = median(results.times.attentionMs);
+    char buffer[96];
+    std::snprintf(buffer, sizeof(buffer), "attention %.3f ms %.1f TOPS", ms,
+                  teraOpsPerSecond(ops, ms));
+    attention = buffer;
+  }
+  say(options,
+      "bench: %s | end-to-end %.3f ms %.1f TOPS (median of %d, %d buffer "
+      "set%s)\n",
+      attention.c_str(), endToEnd, teraOpsPerSecond(ops, endToEnd),
+      options.repeat, results.bufferSets, results.bufferSets == 1 ? "" : "s");
+}
+
 /// Checks what the plan needs from sage-run before any work is done.
 static std::string checkSupported(const RunOptions &options,
                                   const LaunchPlan &plan) {
@@ -350,33 +459,39 @@ static int runPlan(const RunOptions &options) {
   say(options, "plan: %s (%s, %s, D=%lld, causal=%d)\n",
       options.planPath.c_str(), plan.variant.c_str(), plan.chip.c_str(),
       static_cast<long long>(plan.headDim), plan.causal ? 1 : 0);
+  say(options, "sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld %s\n",
+      static_cast<long long>(sizes.batch), static_cast<long long>(sizes.heads),
+      static_cast<long long>(sizes.headsKV), static_cast<long long>(sizes.seqQ),
+      static_cast<long long>(sizes.seqK), describeInputs(options).c_str());
   if (options.dryRun) {
-    say(options, "sizes: %s\n%s", bindings.toString().c_str(),
+    say(options, "bindings: %s\n%s", bindings.toString().c_str(),
         describeResolvedPlan(plan, resolved).c_str());
     return kExitOk;
   }
   error = checkSupported(options, plan);
   if (!error.empty())
     return fail(error);
-  // The CPU model follows the plan's recipe; an explicit --model insists.
+  // The CPU model follows the plan's recipe.
   ref::Recipe recipe;
   std::string modelProblem;
   if (options.modelEnabled()) {
     modelProblem = recipeForPlan(plan, recipe);
+    // An explicit --model (or a model threshold) insists.
     if (!modelProblem.empty() && options.model.value_or(false))
       return fail(modelProblem);
   }
-  Inputs inputs;
-  error = prepareInputs(options, plan, resolved, inputs);
+  ref::AttentionData inputs;
+  error = readInputFiles(options, plan, resolved, inputs);
   if (!error.empty())
     return fail(error);
-  say(options, "sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld %s\n",
-      static_cast<long long>(sizes.batch), static_cast<long long>(sizes.heads),
-      static_cast<long long>(sizes.headsKV),
-      static_cast<long long>(sizes.seqQ), static_cast<long long>(sizes.seqK),
-      inputs.description.c_str());
+  DeviceSession session;
+  error = openDevice(options, plan, resolved, session);
+  if (!error.empty())
+    return fail(error);
+  generateInputs(options, plan, inputs);
   DeviceResults results;
-  error = runOnDevice(options, plan, resolved, inputs, results);
+  error =
+      runOnDevice(options, plan, resolved, inputs, *session.executor, results);
   if (error.empty())
     error = writeOutputs(options, plan, resolved, results);
   if (!error.empty())
@@ -388,72 +503,16 @@ static int runPlan(const RunOptions &options) {
     failures.push_back("the output has " + std::to_string(nonFinite) +
                        " non-finite values");
   unsigned threads = options.threads ? options.threads : defaultThreads();
-  ref::AttentionProblem problem = inputs.data.view();
-  if (options.reference) {
-    std::vector<double> lseReference;
-    std::vector<double> reference = parallelExactAttention(
-        problem, plan.causal, plan.scale,
-        results.lse.empty() ? nullptr : &lseReference, threads);
-    ref::AccuracyMetrics m = ref::compareOutputs(results.out, reference);
-    say(options, "vs fp64: %s\n", formatMetrics(m).c_str());
-    char buffer[160];
-    if (options.minCosSim && !(m.cosSim >= *options.minCosSim)) {
-      std::snprintf(buffer, sizeof(buffer), "cossim %.6f < %g vs fp64",
-                    m.cosSim, *options.minCosSim);
-      failures.push_back(buffer);
-    }
-    if (options.maxRelL1 && !(m.relL1 <= *options.maxRelL1)) {
-      std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs fp64",
-                    m.relL1, *options.maxRelL1);
-      failures.push_back(buffer);
-    }
-    if (!results.lse.empty()) {
-      size_t lseNonFinite = 0;
-      double maxAbs = compareLse(results.lse, lseReference, lseNonFinite);
-      say(options, "lse vs fp64: max_abs=%.1e nonfinite=%zu\n", maxAbs,
-          lseNonFinite);
-      if (options.maxLseAbs && (lseNonFinite || !(maxAbs <= *options.maxLseAbs))) {
-        std::snprintf(buffer, sizeof(buffer),
-                      "lse max_abs %.1e > %g (or %zu non-finite) vs fp64",
-                      maxAbs, *options.maxLseAbs, lseNonFinite);
-        failures.push_back(buffer);
-      }
-    }
-  }
-  if (options.modelEnabled() && modelProblem.empty()) {
-    std::vector<float> model = parallelSageAttention(problem, recipe, threads);
-    std::vector<double> modelWide(model.begin(), model.end());
-    ref::AccuracyMetrics m = ref::compareOutputs(results.out, modelWide);
-    say(options, "vs model: %s\n", formatMetrics(m).c_str());
-    if (options.maxModelRelL1 && !(m.relL1 <= *options.maxModelRelL1)) {
-      char buffer[160];
-      std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs the model",
-                    m.relL1, *options.maxModelRelL1);
-      failures.push_back(buffer);
-    }
-  } else if (options.modelEnabled()) {
+  if (options.reference)
+    compareWithReference(options, plan, inputs.view(), results, threads,
+                         failures);
+  if (options.modelEnabled() && modelProblem.empty())
+    compareWithModel(options, inputs.view(), recipe, results, threads,
+                     failures);
+  else if (options.modelEnabled())
     say(options, "vs model: skipped (%s)\n", modelProblem.c_str());
-  }
-  if (options.bench) {
-    double ops = attentionOps(bindings.batch, bindings.heads, bindings.seqQ,
-                              bindings.seqK, plan.headDim, plan.valueDim,
-                              plan.causal);
-    double endToEnd = median(results.times.endToEndMs);
-    std::string attention = "attention n/a (no kernel name contains "
-                            "'attention')";
-    if (!results.times.attentionMs.empty()) {
-      double ms = median(results.times.attentionMs);
-      char buffer[96];
-      std::snprintf(buffer, sizeof(buffer), "attention %.3f ms %.1f TOPS", ms,
-                    teraOpsPerSecond(ops, ms));
-      attention = buffer;
-    }
-    say(options,
-        "bench: %s | end-to-end %.3f ms %.1f TOPS (median of %d, %d buffer "
-        "set%s)\n",
-        attention.c_str(), endToEnd, teraOpsPerSecond(ops, endToEnd),
-        options.repeat, results.bufferSets, results.bufferSets == 1 ? "" : "s");
-  }
+  if (options.bench)
+    reportBench(options, plan, bindings, results);
   if (failures.empty())
     return kExitOk;
   std::string message = "accuracy check failed: ";

@@ -38,8 +38,8 @@ struct DeviceInfo {
 class CudaDevice {
 public:
   /// Opens device \p ordinal. Returns null and sets \p error on failure.
-  static std::unique_ptr<CudaDevice> open(const CudaDriver &driver,
-                                          int ordinal, std::string &error);
+  static std::unique_ptr<CudaDevice> open(const CudaDriver &driver, int ordinal,
+                                          std::string &error);
   ~CudaDevice();
   CudaDevice(const CudaDevice &) = delete;
   CudaDevice &operator=(const CudaDevice &) = delete;

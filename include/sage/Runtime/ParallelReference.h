@@ -25,16 +25,16 @@ namespace sage::rt {
 unsigned defaultThreads();
 
 /// exactAttention of \p problem on \p threads workers; \p lse as there.
-std::vector<double> parallelExactAttention(const sage::ref::AttentionProblem &problem,
-                                           bool causal, double scale,
-                                           std::vector<double> *lse,
-                                           unsigned threads);
+std::vector<double>
+parallelExactAttention(const sage::ref::AttentionProblem &problem, bool causal,
+                       double scale, std::vector<double> *lse,
+                       unsigned threads);
 
 /// sageAttention of \p problem with \p recipe on \p threads workers. An
 /// invalid recipe or shape gives an empty vector, as sageAttention.
-std::vector<float> parallelSageAttention(const sage::ref::AttentionProblem &problem,
-                                         const sage::ref::Recipe &recipe,
-                                         unsigned threads);
+std::vector<float>
+parallelSageAttention(const sage::ref::AttentionProblem &problem,
+                      const sage::ref::Recipe &recipe, unsigned threads);
 
 /// Builds the CPU model's recipe for \p plan: the variant's preset with
 /// the plan's tiles (block_q, warp_q, block_k), smoothing, causal flag,

@@ -18,6 +18,7 @@
 
 #include "SageToGPUInternal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -79,8 +80,6 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   SmallVector<KernelParam> params = {{kQueryInt, true}, {kQueryScale, true}};
   if (config.smoothQ)
     params.append({{kQueryMean, true}, {kKey, true}});
-  if (config.smoothQ && config.smoothK)
-    params.push_back({kKeySum, true});
   params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueFp8, true},
                  {kValueAbsMax, true}});
   if (config.smoothV)
@@ -90,7 +89,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   int64_t dim = config.headDim, valueDim = config.valueDim;
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
   KernelFunc kernel = km.addKernel("sage_attention", params, config.threads(),
-                                   /*sharedF32=*/{dim, dim, config.blockK});
+                                   /*sharedF32=*/{dim, config.blockK});
   KernelBuilder kb(km.builder, km.loc);
   Lane lane(kb);
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
@@ -109,19 +108,30 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                           kb.mul(lane.warp, kb.i32(config.warpQ)));
   std::array<Value, 2> rows = {kb.add(firstRow, lane.g),
                                kb.add(firstRow, kb.add(lane.g, kb.i32(8)))};
-  Value quad4 = kb.mul(lane.t, kb.i32(4));
   Value quad2 = kb.mul(lane.t, kb.i32(2));
 
-  // Q_hat fragments stay in registers for the whole loop.
+  // Q_hat fragments stay in registers for the whole loop. Operands are in
+  // fragment order (getFragmentOrder): per group of 64 (or 32) channels,
+  // lane t loads its words of every k-chunk at once.
+  int64_t group = std::min<int64_t>(64, dim), groupChunks = group / 32;
+  Value groupOffset = kb.toI64(kb.mul(lane.t, kb.i32(8 * groupChunks)));
+  auto loadRowWords = [&](Value buffer, Value rowStart,
+                          int64_t g) -> SmallVector<Value> {
+    Value offset = kb.add(rowStart, kb.add(kb.i64(g * group), groupOffset));
+    return kb.loadWords(buffer, offset, 2 * groupChunks);
+  };
   SmallVector<MmaA> queryFragments;
-  for (int64_t kc = 0; kc < dim / 32; ++kc) {
-    auto at = [&](int64_t row, int64_t extra) {
-      Value offset =
+  for (int64_t g = 0; g < dim / group; ++g) {
+    std::array<SmallVector<Value>, 2> words;
+    for (int64_t row = 0; row < 2; ++row)
+      words[row] = loadRowWords(
+          kernel.arg(kQueryInt),
           linearOffset(kb, queryHead, paddedQueries, rows[row], kb.i32(dim),
-                       kb.add(quad4, kb.i32(kc * 32 + extra)));
-      return kb.load(kb.i32Type(), kernel.arg(kQueryInt), offset, 4);
-    };
-    queryFragments.push_back({at(0, 0), at(1, 0), at(0, 16), at(1, 16)});
+                       kb.i32(0)),
+          g);
+    for (int64_t c = 0; c < groupChunks; ++c)
+      queryFragments.push_back({words[0][2 * c], words[1][2 * c],
+                                words[0][2 * c + 1], words[1][2 * c + 1]});
   }
   // Rows g and g + 8 of a warp segment share one delta_Q (per-thread).
   Value queryScale = kb.loadAsF32(
@@ -130,22 +140,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                    kb.i32(config.blockQ / config.warpQ * 8),
                    kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
 
-  Value queryMean = kernel.shared[0], keyMean = kernel.shared[1],
-        correction = kernel.shared[2];
+  Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
     kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, lane.tid, kb.i32(dim)), [&] {
       kb.storeShared(kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryMean),
                                   linearOffset(kb, queryHead, queryBlocks,
                                                block, kb.i32(dim), lane.tid)),
                      queryMean, lane.tid);
-      Value mean = kb.f32(0);
-      if (config.smoothK)
-        mean = kb.divf(
-            kb.loadAsF32(kb.f32Type(), kernel.arg(kKeySum),
-                         kb.toI64(kb.add(kb.mul(kvHead, kb.i32(dim)),
-                                         lane.tid))),
-            kb.sitofp(keys));
-      kb.storeShared(mean, keyMean, lane.tid);
     });
   }
 
@@ -174,7 +175,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     SoftmaxState state = SoftmaxState::unflatten(carried);
     Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
 
-    // dS_j = qbar_i . (K_j - mean K) in f32, two threads per key.
+    // dS_j = qbar_i . K_j in f32, two threads per key. (qbar_i . mean K
+    // is the same for every key of a row: softmax-invariant, dropped.)
     if (config.smoothQ) {
       kb.barrier();
       Value key = kb.divu(lane.tid, kb.i32(2));
@@ -182,14 +184,19 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value token = kb.add(blockStart, key);
       Value valid = kb.cmp(arith::CmpIPredicate::slt, token, keys);
       Value safeToken = kb.select(valid, token, kb.i32(0));
+      Value firstChannel = kb.mul(half, kb.i32(dim / 2));
+      int64_t perLoad = 16 / (config.inputType.getIntOrFloatBitWidth() / 8);
       Value dot = kb.f32(0);
-      for (int64_t c = 0; c < dim / 2; ++c) {
-        Value channel = kb.add(kb.mul(half, kb.i32(dim / 2)), kb.i32(c));
-        Value k = kb.loadAsF32(config.inputType, kernel.arg(kKey),
-                               linearOffset(kb, kvHead, keys, safeToken,
-                                            kb.i32(dim), channel));
-        k = kb.subf(k, kb.loadShared(keyMean, channel));
-        dot = kb.addf(dot, kb.mulf(kb.loadShared(queryMean, channel), k));
+      for (int64_t c = 0; c < dim / 2; c += perLoad) {
+        Value channel = kb.add(firstChannel, kb.i32(c));
+        SmallVector<Value> k = kb.loadVectorAsF32(
+            config.inputType, kernel.arg(kKey),
+            linearOffset(kb, kvHead, keys, safeToken, kb.i32(dim), channel),
+            perLoad);
+        for (int64_t i = 0; i < perLoad; ++i)
+          dot = kb.addf(dot, kb.mulf(kb.loadShared(queryMean,
+                                                   kb.add(channel, kb.i32(i))),
+                                     k[i]));
       }
       dot = kb.select(valid, dot, kb.f32(0));
       dot = kb.addf(dot, kb.shuffleXor(dot, 1));
@@ -207,14 +214,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     for (int64_t nt = 0; nt < keyTiles; ++nt) {
       MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
       Value keyRow = kb.add(blockStart, kb.add(kb.i32(nt * 8), lane.g));
-      for (int64_t kc = 0; kc < dim / 32; ++kc) {
-        auto at = [&](int64_t extra) {
-          Value offset =
-              linearOffset(kb, kvHead, paddedKeys, keyRow, kb.i32(dim),
-                           kb.add(quad4, kb.i32(kc * 32 + extra)));
-          return kb.load(kb.i32Type(), kernel.arg(kKeyInt), offset, 4);
-        };
-        acc = emitMmaS8(kb, queryFragments[kc], {at(0), at(16)}, acc);
+      Value rowStart = linearOffset(kb, kvHead, paddedKeys, keyRow,
+                                    kb.i32(dim), kb.i32(0));
+      for (int64_t g = 0; g < dim / group; ++g) {
+        SmallVector<Value> words =
+            loadRowWords(kernel.arg(kKeyInt), rowStart, g);
+        for (int64_t c = 0; c < groupChunks; ++c)
+          acc = emitMmaS8(kb, queryFragments[g * groupChunks + c],
+                          {words[2 * c], words[2 * c + 1]}, acc);
       }
       std::array<Value, 4> tile;
       for (int64_t e = 0; e < 4; ++e) {
@@ -280,19 +287,18 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
 
     // R_ij = P_hat V_hat_j in a fresh accumulator, then O += R (two-level
     // accumulation: the FP8 MMA keeps about 22 bits, the buffer 24).
+    Value keyOffset = kb.toI64(kb.add(blockStart,
+                                      kb.mul(lane.t, kb.i32(8 * keyChunks))));
     for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
       MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
       Value channel = kb.add(kb.i32(dt * 8), lane.g);
-      for (int64_t c = 0; c < keyChunks; ++c) {
-        auto at = [&](int64_t extra) {
-          Value offset = linearOffset(
-              kb, kvHead, kb.i32(valueDim), channel, paddedKeys,
-              kb.add(blockStart, kb.add(quad4, kb.i32(32 * c + extra))));
-          return kb.load(kb.i32Type(), kernel.arg(kValueFp8), offset, 4);
-        };
-        partial = emitMmaE4M3F32(kb, probFragments[c], {at(0), at(16)},
-                                 partial);
-      }
+      Value rowStart = linearOffset(kb, kvHead, kb.i32(valueDim), channel,
+                                    paddedKeys, kb.i32(0));
+      SmallVector<Value> words = kb.loadWords(
+          kernel.arg(kValueFp8), kb.add(rowStart, keyOffset), 2 * keyChunks);
+      for (int64_t c = 0; c < keyChunks; ++c)
+        partial = emitMmaE4M3F32(kb, probFragments[c],
+                                 {words[2 * c], words[2 * c + 1]}, partial);
       for (int64_t e = 0; e < 4; ++e)
         state.out[dt][e] = kb.addf(state.out[dt][e], partial[e]);
     }

@@ -3,7 +3,6 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -12,6 +11,8 @@ using namespace mlir::sage;
 
 KernelBuilder::KernelBuilder(OpBuilder &builder, Location loc)
     : b(builder), loc(loc) {}
+
+static int64_t byteWidth(Type type) { return type.getIntOrFloatBitWidth() / 8; }
 
 Type KernelBuilder::globalPtrType() const {
   return LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1);
@@ -81,11 +82,16 @@ Value KernelBuilder::mulf(Value lhs, Value rhs) {
 Value KernelBuilder::divf(Value lhs, Value rhs) {
   return arith::DivFOp::create(b, loc, lhs, rhs);
 }
+// max, abs and rounding avoid math / arith ops and LLVM intrinsics that
+// convert-gpu-to-nvvm turns into libdevice calls: those resolve only where
+// a CUDA toolkit's libdevice is found at compile time.
 Value KernelBuilder::maxf(Value lhs, Value rhs) {
-  return arith::MaxNumFOp::create(b, loc, lhs, rhs);
+  return select(cmpf(arith::CmpFPredicate::OGT, lhs, rhs), lhs, rhs);
 }
 Value KernelBuilder::absf(Value value) {
-  return math::AbsFOp::create(b, loc, value);
+  Value bits = arith::BitcastOp::create(b, loc, i32Type(), value);
+  return arith::BitcastOp::create(b, loc, f32Type(),
+                                  bitAnd(bits, 0x7fffffff));
 }
 Value KernelBuilder::cmpf(arith::CmpFPredicate predicate, Value lhs,
                           Value rhs) {
@@ -98,8 +104,11 @@ Value KernelBuilder::exp2(Value value) {
       .getResult(0);
 }
 Value KernelBuilder::roundToI32(Value value) {
-  Value rounded = math::RoundEvenOp::create(b, loc, value);
-  return arith::FPToSIOp::create(b, loc, i32Type(), rounded);
+  // cvt.rni.s32.f32
+  return LLVM::CallIntrinsicOp::create(b, loc, i32Type(),
+                                       b.getStringAttr("llvm.nvvm.f2i.rn"),
+                                       ValueRange{value})
+      .getResult(0);
 }
 Value KernelBuilder::sitofp(Value value) {
   return arith::SIToFPOp::create(b, loc, f32Type(), value);
@@ -130,7 +139,33 @@ void KernelBuilder::store(Value value, Value base, Value byteOffset,
   LLVM::StoreOp::create(b, loc, value, ptr, alignment);
 }
 
-static int64_t byteWidth(Type type) { return type.getIntOrFloatBitWidth() / 8; }
+SmallVector<Value> KernelBuilder::loadWords(Value base, Value byteOffset,
+                                            int64_t count) {
+  auto vectorType = VectorType::get({count}, i32Type());
+  Value vector = load(vectorType, base, byteOffset, 4 * count);
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < count; ++i)
+    words.push_back(LLVM::ExtractElementOp::create(b, loc, vector, i64(i)));
+  return words;
+}
+
+SmallVector<Value> KernelBuilder::loadVectorAsF32(Type elementType,
+                                                  Value base,
+                                                  Value elementOffset,
+                                                  int64_t count) {
+  int64_t width = byteWidth(elementType);
+  auto vectorType = VectorType::get({count}, elementType);
+  Value vector = load(vectorType, base, mul(elementOffset, i64(width)),
+                      width * count);
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i) {
+    Value element = LLVM::ExtractElementOp::create(b, loc, vector, i64(i));
+    values.push_back(elementType.isF32()
+                         ? element
+                         : arith::ExtFOp::create(b, loc, f32Type(), element));
+  }
+  return values;
+}
 
 Value KernelBuilder::loadAsF32(Type elementType, Value base,
                                Value elementOffset) {

@@ -81,6 +81,13 @@ public:
   // Global memory; offsets are in bytes (i64).
   Value load(Type type, Value base, Value byteOffset, unsigned alignment);
   void store(Value value, Value base, Value byteOffset, unsigned alignment);
+  /// Loads `count` consecutive i32 words (one vector load, `count` * 4-byte
+  /// aligned).
+  SmallVector<Value> loadWords(Value base, Value byteOffset, int64_t count);
+  /// Loads `count` consecutive elements of `elementType` (one vector load of
+  /// up to 16 bytes, aligned to its size) as f32.
+  SmallVector<Value> loadVectorAsF32(Type elementType, Value base,
+                                     Value elementOffset, int64_t count);
   /// Loads one element of `elementType` (f16, bf16 or f32) as f32.
   Value loadAsF32(Type elementType, Value base, Value elementOffset);
   /// Stores an f32 as `elementType` (f16, bf16 or f32).

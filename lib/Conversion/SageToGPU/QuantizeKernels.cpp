@@ -62,18 +62,24 @@ struct TokenHalf {
   }
 
   /// Quantizes `values` with `delta` and stores them as packed INT8 at
-  /// token `row` of the [head, paddedTokens, dim] buffer.
+  /// token `row` of the [head, paddedTokens, dim] buffer, in fragment order.
   void storeInt8(KernelBuilder &kb, ArrayRef<Value> values, Value delta,
                  double qmax, Value buffer, Value head, Value paddedTokens,
                  Value token, int64_t dim) const {
+    Value rowStart =
+        linearOffset(kb, head, paddedTokens, token, kb.i32(dim), kb.i32(0));
     for (int64_t c = 0; c < channels; c += 4) {
       Value packed = kb.packI8x4(quantizeToInt(kb, values[c], delta, qmax),
                                  quantizeToInt(kb, values[c + 1], delta, qmax),
                                  quantizeToInt(kb, values[c + 2], delta, qmax),
                                  quantizeToInt(kb, values[c + 3], delta, qmax));
-      Value offset = linearOffset(kb, head, paddedTokens, token, kb.i32(dim),
-                                  kb.add(firstChannel, kb.i32(c)));
-      kb.store(packed, buffer, offset, 4);
+      // This thread's channels start at half * channels; 4 consecutive
+      // channels stay together in fragment order.
+      Value position = kb.toI64(kb.select(
+          kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
+          kb.i32(getFragmentOrder(c, dim)),
+          kb.i32(getFragmentOrder(channels + c, dim))));
+      kb.store(packed, buffer, kb.add(rowStart, position), 4);
     }
   }
 };
@@ -249,11 +255,12 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
                config.threads());
 }
 
-/// The key that position p of a 32-key chunk holds. The P fragment of the
-/// PV mma.sync comes from the QK accumulator, where lane (g, t) holds keys
-/// 8n + 2t, 8n + 2t + 1; as an A operand it sits at k = 4t..4t+3 and
-/// 16+4t..16+4t+3. Storing V^T in this order makes the B fragment match
-/// (the sum over keys does not care about their order).
+/// The key that A-operand position p of a 32-key chunk holds. The P
+/// fragment of the PV mma.sync comes from the QK accumulator, where lane
+/// (g, t) holds keys 8n + 2t, 8n + 2t + 1; as an A operand they sit at
+/// k = 4t..4t+3 and 16+4t..16+4t+3. V^T's B fragment must follow (the sum
+/// over keys does not care about their order); getFragmentOrder then packs
+/// it for one load.
 static int64_t getValueKeyOrder(int64_t p) {
   int64_t half = p / 16, t = (p % 16) / 4, i = p % 4;
   return 16 * half + 8 * (i / 2) + 2 * t + i % 2;
@@ -309,11 +316,17 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       scaled.push_back(kb.select(valid, kb.select(zeroDelta, kb.f32(0), x),
                                  kb.f32(0)));
     }
+    // Position p of the chunk is A-operand k = 32 * chunk + p of the block.
+    Value blockStart = kb.mul(block, kb.i32(config.blockK));
     for (int64_t p = 0; p < 32; p += 4) {
       Value packed = kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2],
                                    scaled[p + 3]);
+      Value position = kb.select(
+          kb.cmp(arith::CmpIPredicate::eq, chunk, kb.i32(0)),
+          kb.i32(getFragmentOrder(p, config.blockK)),
+          kb.i32(getFragmentOrder(32 + p, config.blockK)));
       Value offset = linearOffset(kb, head, kb.i32(dim), channel, paddedTokens,
-                                  kb.add(chunkStart, kb.i32(p)));
+                                  kb.add(blockStart, position));
       kb.store(packed, kernel.arg(kValueFp8), offset, 4);
     }
   }

@@ -96,6 +96,15 @@ void buildQuantizeQueryKernel(KernelModule &km, const AttentionConfig &config);
 void buildQuantizeValueKernel(KernelModule &km, const AttentionConfig &config);
 void buildAttentionKernel(KernelModule &km, const AttentionConfig &config);
 
+/// Where element k of the contraction axis of an 8-bit mma.sync operand is
+/// stored. The axis is cut into groups of min(64, extent) elements (one or
+/// two 32-wide k-chunks); in a group, the bytes lane t of a quad feeds to
+/// the A or B registers of every chunk c, k = 32c + 16h + 4t + i, are
+/// contiguous, so one 8- or 16-byte load fetches them. The MMAs sum over k
+/// in any order, so Q and K (along D) and V (along keys) are quantized
+/// straight into this order.
+int64_t getFragmentOrder(int64_t k, int64_t extent);
+
 /// i64 element offset of ((outer * inner0 + i0) * inner1 + i1) from i32s.
 Value linearOffset(KernelBuilder &kb, Value outer, Value inner0, Value i0,
                    Value inner1, Value i1);

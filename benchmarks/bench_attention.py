@@ -1,0 +1,81 @@
+"""sage's kernels beside PyTorch SDPA (flash and cuDNN backends), one process.
+
+Usage: python3 bench_attention.py KERNEL_DIR [--quick]
+Prints a markdown table: TOPS of sage's attention kernel alone and end to end
+(quantization kernels included), of SDPA flash and cuDNN in fp16, their
+ratios, and where sage's time goes. Attention FLOPs = 4 B H Nq Nk D, halved
+for causal. CUDA events; median of repeats after warm-up; the inputs are
+rotated over enough copies to exceed the 60 MB L2 several times.
+"""
+
+import math
+import statistics
+import sys
+
+import torch
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from sage_plan import Plan, make_inputs
+
+L2_BYTES = 60 * 2**20
+
+
+def time_ms(fn_for_set, sets, warmup=3, repeat=10):
+    """Median time of fn_for_set(i), rotating i over the input sets."""
+    for i in range(warmup):
+        fn_for_set(i % sets)
+    times = []
+    for i in range(repeat):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn_for_set(i % sets)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def main():
+    kernel_dir = sys.argv[1]
+    quick = "--quick" in sys.argv
+    B, H = 4, 32
+    lengths = [1024, 4096] if quick else [1024, 2048, 4096, 8192, 16384, 32768]
+    print("| D | causal | N | sage attn TOPS | sage e2e TOPS | SDPA flash | SDPA cuDNN "
+          "| attn/flash | attn/cuDNN | e2e/cuDNN | quant share of e2e |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for d in (64, 128):
+        for causal in (False, True):
+            name = f"attention_d{d}_f16" + ("_causal" if causal else "")
+            plan = Plan(f"{kernel_dir}/{name}.json")
+            for n in lengths:
+                set_bytes = 3 * B * H * n * d * 2
+                sets = max(1, math.ceil(4 * L2_BYTES / set_bytes))
+                sizes = plan.sizes(B, H, H, n, n)
+                inputs, bufs, full, attn = [], [], [], []
+                for s in range(sets):
+                    q, k, v = make_inputs(B, H, H, n, n, d, torch.float16, "randn", s)
+                    inputs.append((q, k, v))
+                    b = plan.allocate(sizes, q, k, v)
+                    bufs.append(b)
+                    full.append(plan.launches(sizes, b))
+                    attn.append(plan.launches(sizes, b, only="sage_attention"))
+                t_e2e = time_ms(lambda i: plan.run(full[i], bufs[i]), sets)
+                t_attn = time_ms(lambda i: plan.run(attn[i]), sets)
+                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                    t_flash = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
+                        *inputs[i], is_causal=causal), sets)
+                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                    t_cudnn = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
+                        *inputs[i], is_causal=causal), sets)
+                flops = 4 * B * H * n * n * d / (2 if causal else 1)
+                tops = lambda ms: flops / (ms * 1e-3) / 1e12
+                print(f"| {d} | {int(causal)} | {n} | {tops(t_attn):.0f} | {tops(t_e2e):.0f} "
+                      f"| {tops(t_flash):.0f} | {tops(t_cudnn):.0f} "
+                      f"| {t_flash / t_attn:.2f} | {t_cudnn / t_attn:.2f} | {t_cudnn / t_e2e:.2f} "
+                      f"| {(t_e2e - t_attn) / t_e2e:.0%} |", flush=True)
+                del inputs, bufs, full, attn
+                torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""Runs a sage launch plan (docs/LaunchPlan.md) from Python.
+
+The benchmark needs sage's kernels and PyTorch's attention in one process:
+this executes a plan with the CUDA Driver API (cuda-bindings) on buffers
+that are PyTorch tensors, on PyTorch's current stream.
+"""
+
+import ctypes
+import json
+import math
+import os
+import re
+
+import torch
+from cuda.bindings import driver as cu
+
+TORCH_TYPES = {
+    "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+    "i8": torch.int8, "f8E4M3FN": torch.uint8, "i32": torch.int32,
+}
+
+
+def _check(result):
+    err = result[0] if isinstance(result, tuple) else result
+    if err != cu.CUresult.CUDA_SUCCESS:
+        _, name = cu.cuGetErrorName(err)
+        raise RuntimeError(f"CUDA driver call failed: {name.decode()}")
+    return result[1] if isinstance(result, tuple) and len(result) == 2 else result
+
+
+_TOKEN = re.compile(r"\s*(cdiv\(|[A-Za-z]+|\d+|[()+*,-])")
+
+
+def evaluate(expr, sizes):
+    """Evaluates a size expression: left to right, cdiv(a,b), symbols."""
+    tokens = _TOKEN.findall(str(expr))
+    pos = 0
+
+    def term():
+        nonlocal pos
+        tok = tokens[pos]
+        pos += 1
+        if tok == "cdiv(":
+            a = expression()
+            assert tokens[pos] == ","
+            pos += 1
+            b = expression()
+            assert tokens[pos] == ")"
+            pos += 1
+            return -(-a // b)
+        if tok == "(":
+            value = expression()
+            pos += 1
+            return value
+        if tok.isdigit():
+            return int(tok)
+        return sizes[tok]
+
+    def expression():
+        nonlocal pos
+        value = term()
+        while pos < len(tokens) and tokens[pos] in "+-*":
+            op = tokens[pos]
+            pos += 1
+            rhs = term()
+            value = value + rhs if op == "+" else value - rhs if op == "-" else value * rhs
+        return value
+
+    return expression()
+
+
+class Plan:
+    """A loaded plan: the module, its kernels, and the plan's description."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            self.desc = json.load(f)
+        # PyTorch's first allocation makes the primary context current.
+        torch.zeros(1, device="cuda")
+        _check(cu.cuInit(0))
+        with open(os.path.join(os.path.dirname(path), self.desc["ptx"]), "rb") as f:
+            ptx = f.read() + b"\0"
+        self.module = _check(cu.cuModuleLoadData(ptx))
+        self.functions = {}
+        for k in self.desc["kernels"]:
+            if k["name"] not in self.functions:
+                self.functions[k["name"]] = _check(
+                    cu.cuModuleGetFunction(self.module, k["name"].encode()))
+
+    @property
+    def rank(self):
+        return len(self.desc["layout"])
+
+    def sizes(self, B, H, Hkv, Nq, Nk):
+        if self.rank == 3:
+            assert H == Hkv, "a rank-3 plan needs H == Hkv"
+            return dict(B=B * H, H=1, Hkv=1, Nq=Nq, Nk=Nk)
+        return dict(B=B, H=H, Hkv=Hkv, Nq=Nq, Nk=Nk)
+
+    def allocate(self, sizes, q, k, v):
+        """Buffers for one run; q, k, v are [B, H, N, D] tensors."""
+        buffers = {}
+        for b in self.desc["buffers"]:
+            shape = [evaluate(s, sizes) for s in b["shape"]]
+            if b["name"] in ("q", "k", "v"):
+                buffers[b["name"]] = {"q": q, "k": k, "v": v}[b["name"]].contiguous()
+            elif b["kind"] == "output":
+                buffers[b["name"]] = torch.full(
+                    shape, float("nan"), dtype=TORCH_TYPES[b["type"]], device="cuda")
+            else:
+                buffers[b["name"]] = torch.empty(
+                    shape, dtype=TORCH_TYPES[b["type"]], device="cuda")
+        return buffers
+
+    def launches(self, sizes, buffers, only=None):
+        """(function, grid, block, params) of every launch, for replay."""
+        result = []
+        for k in self.desc["kernels"]:
+            if only and only not in k["name"]:
+                continue
+            grid = [evaluate(g, sizes) for g in k["grid"]]
+            if 0 in grid:
+                continue
+            values, types = [], []
+            for p in k["params"]:
+                if "buffer" in p:
+                    values.append(buffers[p["buffer"]].data_ptr())
+                    types.append(ctypes.c_void_p)
+                else:
+                    values.append(evaluate(p["i32"], sizes))
+                    types.append(ctypes.c_int)
+            result.append((self.functions[k["name"]], grid, k["block"],
+                           (tuple(values), tuple(types))))
+        return result
+
+    def zero(self, buffers):
+        for b in self.desc["buffers"]:
+            if b.get("init") == "zero":
+                buffers[b["name"]].zero_()
+
+    def run(self, launches, buffers=None):
+        if buffers is not None:
+            self.zero(buffers)
+        stream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
+        for func, grid, block, params in launches:
+            _check(cu.cuLaunchKernel(func, *grid, *block, 0, stream, params, 0))
+
+
+def reference(q, k, v, causal, scale):
+    """FP64 attention on the GPU; bottom-right causal alignment."""
+    q, k, v = q.double(), k.double(), v.double()
+    ratio = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(ratio, dim=1)
+    v = v.repeat_interleave(ratio, dim=1)
+    s = torch.matmul(q, k.transpose(-1, -2)) * scale
+    if causal:
+        nq, nk = q.shape[2], k.shape[2]
+        i = torch.arange(nq, device=q.device)[:, None]
+        j = torch.arange(nk, device=q.device)[None, :]
+        s = s.masked_fill(j > i + (nk - nq), float("-inf"))
+    p = torch.softmax(s, dim=-1).nan_to_num(0.0)
+    return torch.matmul(p, v)
+
+
+def metrics(out, ref):
+    o, r = out.double().flatten(), ref.double().flatten()
+    cos = (o @ r / (o.norm() * r.norm())).item()
+    rel_l1 = ((o - r).abs().sum() / r.abs().sum()).item()
+    rmse = (o - r).pow(2).mean().sqrt().item()
+    nonfinite = (~torch.isfinite(out)).sum().item()
+    return cos, rel_l1, rmse, nonfinite
+
+
+def make_inputs(B, H, Hkv, Nq, Nk, D, dtype, dist, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    q = torch.randn(B, H, Nq, D, generator=g, device="cuda")
+    k = torch.randn(B, Hkv, Nk, D, generator=g, device="cuda")
+    v = torch.randn(B, Hkv, Nk, D, generator=g, device="cuda")
+    if dist == "outliers":
+        q += 4 * torch.randn(D, generator=g, device="cuda")
+        k += 8 * torch.randn(D, generator=g, device="cuda")
+        v += 2 * torch.randn(D, generator=g, device="cuda")
+    return q.to(dtype), k.to(dtype), v.to(dtype)

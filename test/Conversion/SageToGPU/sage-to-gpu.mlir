@@ -1,0 +1,91 @@
+// RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90" -split-input-file -verify-diagnostics | FileCheck %s
+
+// The default int8-fp8 recipe, D = 64, causal: six kernels and their plan.
+// CHECK-LABEL: module attributes {gpu.container_module, sage.launch_plans = {attention = {
+//  CHECK-SAME: causal = true, chip = "sm_90"
+//  CHECK-SAME: kernels = [{{.*}}name = "sage_sum_tokens_d64"{{.*}}name = "sage_value_absmax"{{.*}}name = "sage_quantize_k"{{.*}}name = "sage_quantize_v"{{.*}}name = "sage_quantize_q"{{.*}}name = "sage_attention"
+//  CHECK-SAME: smooth = {k = true, q = true, v = false}
+//  CHECK-SAME: tiles = {block_k = 64 : i64, block_q = 64 : i64, warp_q = 16 : i64, warps = 4 : i64}
+//   CHECK-NOT: func.func @attention
+//       CHECK: gpu.module @attention
+//       CHECK: gpu.func @sage_sum_tokens_d64({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+//       CHECK:   llvm.atomicrmw fadd
+//       CHECK: gpu.func @sage_value_absmax
+//       CHECK:   llvm.atomicrmw umax
+//       CHECK: gpu.func @sage_quantize_k
+//       CHECK:   gpu.barrier
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.f2i.rn"
+//       CHECK: gpu.func @sage_quantize_v
+//       CHECK:   nvvm.convert.f32x2.to.f8x2 {{.*}} {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
+//       CHECK: gpu.func @sage_quantize_q
+// The attention kernel: per K/V block of 64 keys and D = 64, 8 key tiles x 2
+// k-chunks of INT8 MMAs, then 8 value tiles x 2 key chunks of FP8 MMAs.
+//       CHECK: gpu.func @sage_attention
+//       CHECK:   scf.for
+// CHECK-COUNT-16:  nvvm.mma.sync {{.*}} {intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+//       CHECK:   gpu.shuffle xor
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-COUNT-16:  llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+//       CHECK:   scf.yield
+func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qs, %qm = sage.smooth %q {block = 64 : i64} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf32>
+  %qv, %qscale = sage.quantize %qs {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) q_smooth(%qm, %k) k_smooth(%km) {
+      causal, k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x?x64xf32>, tensor<?x?x?x64xf16>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}
+
+// -----
+
+// INT4 Q/K (mma m16n8k64) is not lowered yet.
+func.func @negative_int4(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i4, per_thread, operand = b, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi4>, tensor<1x1x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i4, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi4>, tensor<1x1x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering implements INT8 Q/K, not 'i4'}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i4, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i4, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x?x64xi4>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi4>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
+  return %o : tensor<1x1x?x64xf16>
+}
+
+// -----
+
+// Other tiles than the one kernel shape are refused, naming both.
+func.func @negative_tiles(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 32>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{the GPU lowering implements per_thread Q/K scales with block-q = 64, warp-q = 16, block-k = 64; got #sage.quant<i8, per_thread, operand = a, block = 128, warp = 32> and #sage.quant<i8, per_thread, operand = b, block = 64>}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 32>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
+  return %o : tensor<1x1x?x64xf16>
+}
+
+// -----
+
+// The function must only compute attention: its host side becomes the plan.
+func.func @negative_other_work(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
+  // expected-error@+1 {{'math.exp' op is not part of the attention; the GPU lowering compiles functions that only compute attention}}
+  %e = math.exp %q : tensor<1x1x?x64xf16>
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %qv, %qscale = sage.quantize %e {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
+  return %o : tensor<1x1x?x64xf16>
+}

@@ -1,0 +1,53 @@
+// Raised upstream linalg attention through the whole pipeline to PTX, for
+// each FP8-capable chip; ptxas assembles what it emits where it is installed.
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90 variant=int8-fp8" -o %t.sm_90.mlir
+// RUN: sage-translate --sage-export-ptx %t.sm_90.mlir -o %t.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.sm_90.ptx
+// RUN: sage-translate --sage-export-plan %t.sm_90.mlir | FileCheck %s --check-prefix=PLAN
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.sm_90.ptx -o %t.sm_90.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_89" | sage-translate --sage-export-ptx -o %t.sm_89.ptx
+// RUN: FileCheck %s --check-prefix=SM89 < %t.sm_89.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.sm_89.ptx -o %t.sm_89.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a" | sage-translate --sage-export-ptx -o %t.sm_90a.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_120a" | sage-translate --sage-export-ptx -o %t.sm_120a.ptx
+// RUN: FileCheck %s --check-prefix=SM120 < %t.sm_120a.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
+
+// PTX: .version 8.4
+// PTX: .target sm_90
+// PTX-LABEL: .visible .entry sage_sum_tokens_d64(
+// PTX: atom.global.add.f32
+// PTX-LABEL: .visible .entry sage_value_absmax(
+// PTX: atom.global.max.u32
+// PTX-LABEL: .visible .entry sage_quantize_k(
+// PTX: bar.sync
+// PTX: cvt.rni.s32.f32
+// PTX-LABEL: .visible .entry sage_quantize_v(
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX-LABEL: .visible .entry sage_quantize_q(
+// PTX-LABEL: .visible .entry sage_attention(
+// Q fragments: one 16-byte load per row and 64-channel group.
+// PTX: ld.global.v4.b32
+// PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// PTX: shfl.sync.bfly.b32
+// PTX: ex2.approx.ftz.f32
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// PTX: st.global.b16
+
+// PLAN: "chip": "sm_90",
+// PLAN: "kernels": [
+// PLAN: "name": "sage_sum_tokens_d64",
+// PLAN: "name": "sage_attention",
+// PLAN: "layout": [
+// PLAN-NEXT: "batch",
+// PLAN-NEXT: "tokens",
+// PLAN-NEXT: "features"
+// PLAN: "scale": 0.125,
+// PLAN: "variant": "int8-fp8",
+
+// SM89: .target sm_89
+// SM89: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// SM120: .version 8.7
+// SM120: .target sm_120a

@@ -1,0 +1,77 @@
+// RUN: sage-opt %s --sage-decompose-attention -split-input-file -verify-diagnostics | FileCheck %s
+
+// The default recipe: smooth K (global mean) and Q (per Q block), per-thread
+// INT8 Q and K, per-channel E4M3 V, then the quantized core.
+// CHECK-LABEL: func @bhnd_default_recipe
+//  CHECK-SAME: (%[[Q:.*]]: tensor<2x8x?x128xf16>, %[[K:.*]]: tensor<2x4x?x128xf16>, %[[V:.*]]: tensor<2x4x?x128xf16>)
+//       CHECK: %[[KS:.*]], %[[KM:.*]] = sage.smooth %[[K]] : tensor<2x4x?x128xf16> -> tensor<2x4x1x128xf32>
+//       CHECK: %[[KV:.*]], %[[KSC:.*]] = sage.quantize %[[KS]] {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<2x4x?x128xf16> -> tensor<2x4x?x128xi8>, tensor<2x4x?x1xf32>
+//       CHECK: %[[QS:.*]], %[[QM:.*]] = sage.smooth %[[Q]] {block = 64 : i64} : tensor<2x8x?x128xf16> -> tensor<2x8x?x128xf32>
+//       CHECK: %[[QV:.*]], %[[QSC:.*]] = sage.quantize %[[QS]] {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>}
+//       CHECK: %[[VV:.*]], %[[VSC:.*]] = sage.quantize %[[V]] {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<2x4x?x128xf16> -> tensor<2x4x?x128xf8E4M3FN>, tensor<2x4x1x128xf32>
+//       CHECK: %[[O:.*]] = sage.quantized_attention q(%[[QV]], %[[QSC]]) k(%[[KV]], %[[KSC]]) v(%[[VV]], %[[VSC]]) q_smooth(%[[QM]], %[[K]]) k_smooth(%[[KM]])
+//  CHECK-SAME: causal
+//  CHECK-SAME: p_quant = #sage.quant<f8E4M3FN, per_tensor>
+//  CHECK-SAME: pv_accum = #sage.accum<f32>
+//  CHECK-SAME: scale = 0.08838834{{[0-9]+}} : f64
+//   CHECK-NOT: sage.attention
+//       CHECK: return %[[O]]
+func.func @bhnd_default_recipe(%q: tensor<2x8x?x128xf16>, %k: tensor<2x4x?x128xf16>,
+    %v: tensor<2x4x?x128xf16>) -> tensor<2x8x?x128xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8">, causal}
+    : (tensor<2x8x?x128xf16>, tensor<2x4x?x128xf16>, tensor<2x4x?x128xf16>) -> tensor<2x8x?x128xf16>
+  return %o : tensor<2x8x?x128xf16>
+}
+
+// -----
+
+// Rank 3 gets a unit heads dimension; no smoothing; V smoothed; the f16
+// accumulator variant narrows P and V.
+// CHECK-LABEL: func @rank3_smooth_v_f16acc
+//       CHECK: %[[Q4:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] {{.*}} into tensor<4x1x100x64xbf16>
+//   CHECK-NOT: sage.smooth %[[Q4]]
+//       CHECK: sage.quantize {{.*}} {quant = #sage.quant<i8, per_warp, warp = 16>}
+//       CHECK: %{{.*}}, %[[VM:.*]] = sage.smooth
+//       CHECK: sage.quantize {{.*}} {quant = #sage.quant<f8E4M3FN, per_channel, range = 4.5>}
+//       CHECK: sage.quantized_attention {{.*}} v_smooth(%[[VM]])
+//  CHECK-SAME: p_quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>
+//  CHECK-SAME: pv_accum = #sage.accum<f16, every = 2>
+//       CHECK: tensor.collapse_shape {{.*}} into tensor<4x100x64xbf16>
+func.func @rank3_smooth_v_f16acc(%q: tensor<4x100x64xbf16>, %k: tensor<4x70x64xbf16>,
+    %v: tensor<4x70x64xbf16>) -> tensor<4x100x64xbf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8-f16acc", qk = per_warp, smooth = [v]>}
+    : (tensor<4x100x64xbf16>, tensor<4x70x64xbf16>, tensor<4x70x64xbf16>) -> tensor<4x100x64xbf16>
+  return %o : tensor<4x100x64xbf16>
+}
+
+// -----
+
+func.func @negative_mask(%q: tensor<1x1x16x64xf16>, %m: tensor<1x1x16x16xi1>) -> tensor<1x1x16x64xf16> {
+  // expected-error@+1 {{'sage.attention' op cannot be decomposed: masks are not decomposed yet}}
+  %o = sage.attention %q, %q, %q mask(%m) {layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x16xi1>) -> tensor<1x1x16x64xf16>
+  return %o : tensor<1x1x16x64xf16>
+}
+
+// -----
+
+func.func @negative_layout(%q: tensor<1x16x2x64xf16>) -> tensor<1x16x2x64xf16> {
+  // expected-error@+1 {{'sage.attention' op cannot be decomposed: layout batch, tokens, heads, features is not [batch, (heads,) tokens, features]}}
+  %o = sage.attention %q, %q, %q {layout = #sage.layout<[batch, tokens, heads, features]>,
+      recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<1x16x2x64xf16>, tensor<1x16x2x64xf16>, tensor<1x16x2x64xf16>) -> tensor<1x16x2x64xf16>
+  return %o : tensor<1x16x2x64xf16>
+}
+
+// -----
+
+func.func @negative_nvfp4(%q: tensor<1x1x16x64xf16>) -> tensor<1x1x16x64xf16> {
+  // expected-error@+1 {{'sage.attention' op cannot be decomposed: the nvfp4 variant is not decomposed yet}}
+  %o = sage.attention %q, %q, %q {layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<nvfp4>}
+    : (tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>) -> tensor<1x1x16x64xf16>
+  return %o : tensor<1x1x16x64xf16>
+}

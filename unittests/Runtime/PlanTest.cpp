@@ -1,0 +1,269 @@
+//===- PlanTest.cpp - Parsing and validation of launch plans --------------===//
+
+#include "sage/Runtime/Plan.h"
+
+#include "gtest/gtest.h"
+
+using namespace sage::rt;
+
+// From TestPlans.cpp.
+std::string samplePlanText();
+std::string replaceOnce(const std::string &text, const std::string &from,
+                        const std::string &to);
+
+/// Returns the error of parsing \p text (empty if it parses).
+static std::string parseError(const std::string &text) {
+  LaunchPlan plan;
+  return parsePlan(text, plan);
+}
+
+/// Returns the error of the sample plan with \p from replaced by \p to.
+static std::string editedError(const std::string &from, const std::string &to) {
+  return parseError(replaceOnce(samplePlanText(), from, to));
+}
+
+TEST(PlanTest, ParsesTheSample) {
+  LaunchPlan plan;
+  ASSERT_EQ(parsePlan(samplePlanText(), plan), "");
+  EXPECT_EQ(plan.name, "attention");
+  EXPECT_EQ(plan.ptx, "attention.ptx");
+  EXPECT_EQ(plan.chip, "sm_90");
+  EXPECT_EQ(plan.smVersion, 90);
+  EXPECT_FALSE(plan.archSpecific);
+  EXPECT_EQ(plan.variant, "int8-fp8");
+  ASSERT_EQ(plan.layout.size(), 4u);
+  EXPECT_EQ(plan.layout[0], DimRole::Batch);
+  EXPECT_EQ(plan.layout[3], DimRole::Features);
+  EXPECT_TRUE(plan.hasHeads());
+  EXPECT_EQ(plan.headDim, 128);
+  EXPECT_EQ(plan.valueDim, 128);
+  EXPECT_EQ(plan.inputType, ElementType::F16);
+  EXPECT_EQ(plan.outputType, ElementType::F16);
+  EXPECT_FALSE(plan.causal);
+  EXPECT_DOUBLE_EQ(plan.scale, 0.08838834764831845);
+  EXPECT_TRUE(plan.smooth.q);
+  EXPECT_TRUE(plan.smooth.k);
+  EXPECT_FALSE(plan.smooth.v);
+  EXPECT_EQ(plan.tiles.blockQ, 64);
+  EXPECT_EQ(plan.tiles.warpQ, 16);
+  EXPECT_EQ(plan.tiles.blockK, 64);
+  EXPECT_EQ(plan.tiles.warps, 4);
+
+  ASSERT_EQ(plan.buffers.size(), 5u);
+  const PlanBuffer &kSum = plan.buffers[3];
+  EXPECT_EQ(kSum.name, "k_sum");
+  EXPECT_EQ(kSum.kind, BufferKind::Workspace);
+  EXPECT_EQ(kSum.type, ElementType::F32);
+  EXPECT_TRUE(kSum.zeroInit);
+  ASSERT_EQ(kSum.shape.size(), 3u);
+  EXPECT_EQ(kSum.shape[1].text(), "Hkv");
+  // An integer shape entry is a constant expression.
+  EXPECT_TRUE(plan.buffers[1].shape[3].isConstant());
+  EXPECT_EQ(plan.buffers[1].shape[3].text(), "128");
+  EXPECT_FALSE(plan.buffers[0].zeroInit);
+  EXPECT_EQ(plan.findBuffer("o"), 4);
+  EXPECT_EQ(plan.findBuffer("lse"), -1);
+
+  ASSERT_EQ(plan.kernels.size(), 2u);
+  const PlanKernel &quantize = plan.kernels[0];
+  EXPECT_EQ(quantize.name, "sage_quantize_k");
+  EXPECT_EQ(quantize.grid[0].text(), "cdiv(Nk,64)");
+  EXPECT_EQ(quantize.block[0].text(), "128");
+  ASSERT_EQ(quantize.params.size(), 3u);
+  EXPECT_EQ(quantize.params[0].kind, PlanParam::Kind::Buffer);
+  EXPECT_EQ(quantize.params[0].buffer, 1);
+  EXPECT_EQ(quantize.params[1].buffer, 3);
+  EXPECT_EQ(quantize.params[2].kind, PlanParam::Kind::I32);
+  EXPECT_EQ(quantize.params[2].value.text(), "Nk");
+  EXPECT_EQ(plan.kernels[1].sharedBytes.text(), "65536");
+}
+
+TEST(PlanTest, RankThreeLayoutAndArchSpecificChip) {
+  std::string text = samplePlanText();
+  text = replaceOnce(text, R"(["batch", "heads", "tokens", "features"])",
+                     R"(["batch", "tokens", "features"])");
+  text = replaceOnce(text, R"("sm_90")", R"("sm_90a")");
+  LaunchPlan plan;
+  ASSERT_EQ(parsePlan(text, plan), "");
+  EXPECT_FALSE(plan.hasHeads());
+  EXPECT_EQ(plan.smVersion, 90);
+  EXPECT_TRUE(plan.archSpecific);
+}
+
+TEST(PlanTest, ElementTypes) {
+  ElementType type;
+  ASSERT_TRUE(parseElementType("f8E4M3FN", type));
+  EXPECT_EQ(type, ElementType::F8E4M3FN);
+  EXPECT_EQ(elementSize(type), 1u);
+  ASSERT_TRUE(parseElementType("bf16", type));
+  EXPECT_EQ(elementSize(type), 2u);
+  ASSERT_TRUE(parseElementType("i32", type));
+  EXPECT_EQ(elementSize(type), 4u);
+  EXPECT_FALSE(parseElementType("f64", type));
+  EXPECT_STREQ(toString(ElementType::I8), "i8");
+}
+
+TEST(PlanTest, SyntaxErrors) {
+  EXPECT_EQ(parseError("{\"format\": }"),
+            "invalid JSON: parse error at line 1, column 12: syntax error "
+            "while parsing value - unexpected '}'; expected '[', '{', or a "
+            "literal");
+  EXPECT_EQ(parseError(""),
+            "invalid JSON: parse error at line 1, column 1: syntax error "
+            "while parsing value - unexpected end of input; expected '[', "
+            "'{', or a literal");
+  EXPECT_EQ(parseError("[1, 2]"),
+            "expected a JSON object at the top level, got array");
+}
+
+TEST(PlanTest, MissingFields) {
+  EXPECT_EQ(editedError("\"head_dim\": 128,", ""), "field 'head_dim': missing");
+  EXPECT_EQ(editedError(R"("warps": 4)", R"("warpz": 4)"),
+            "field 'tiles.warps': missing");
+  EXPECT_EQ(editedError(R"("block": [128, 1, 1], "shared_bytes": 0,)",
+                        R"("block": [128, 1, 1],)"),
+            "field 'kernels[0].shared_bytes': missing");
+  EXPECT_EQ(editedError(R"({"name": "o", "kind": "output", "type": "f16",)",
+                        R"({"name": "o", "kind": "output",)"),
+            "field 'buffers[4].type': missing");
+}
+
+TEST(PlanTest, WrongTypes) {
+  EXPECT_EQ(editedError(R"("causal": false)", R"("causal": 1)"),
+            "field 'causal': expected a boolean, got number 1");
+  EXPECT_EQ(editedError(R"("head_dim": 128)", R"("head_dim": "128")"),
+            "field 'head_dim': expected a positive integer, got string "
+            "\"128\"");
+  EXPECT_EQ(editedError(R"("head_dim": 128)", R"("head_dim": 128.5)"),
+            "field 'head_dim': expected a positive integer, got number 128.5");
+  EXPECT_EQ(editedError(R"("head_dim": 128)", R"("head_dim": 0)"),
+            "field 'head_dim': expected a positive integer, got number 0");
+  EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)", R"("scale": "x")"),
+            "field 'scale': expected a number, got string \"x\"");
+  EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)", R"("scale": -1)"),
+            "field 'scale': expected a non-negative number, got -1");
+  EXPECT_EQ(editedError(R"("smooth": {"q": true, "k": true, "v": false})",
+                        R"("smooth": [true])"),
+            "field 'smooth': expected an object, got array");
+  EXPECT_EQ(editedError(R"("buffers": [)", R"("buffers": {"a": [)"),
+            "invalid JSON: parse error at line 39, column 2: syntax error "
+            "while parsing object - unexpected end of input; expected '}'");
+  EXPECT_EQ(editedError(R"-("grid": ["cdiv(Nk,64)", "Hkv", "B"])-",
+                        R"-("grid": ["cdiv(Nk,64)", true, "B"])-"),
+            "field 'kernels[0].grid[1]': expected a size expression (a string "
+            "or a non-negative integer), got boolean");
+  EXPECT_EQ(editedError(R"-("grid": ["cdiv(Nk,64)", "Hkv", "B"])-",
+                        R"-("grid": ["cdiv(Nk,64)", "Hkv"])-"),
+            "field 'kernels[0].grid': expected 3 extents, got 2");
+  EXPECT_EQ(editedError(R"("block": [128, 1, 1], "shared_bytes": 0)",
+                        R"("block": [128, -1, 1], "shared_bytes": 0)"),
+            "field 'kernels[0].block[1]': expected a non-negative integer, "
+            "got number -1");
+  EXPECT_EQ(editedError(R"("kernels": [)", R"("kernels": 7, "x": [)"),
+            "field 'kernels': expected an array, got number 7");
+}
+
+TEST(PlanTest, BadValues) {
+  EXPECT_EQ(
+      editedError(R"("format": "sage-launch-plan")", R"("format": "other")"),
+      "field 'format': expected \"sage-launch-plan\", got \"other\"");
+  EXPECT_EQ(editedError(R"("version": 1)", R"("version": 2)"),
+            "field 'version': expected 1, got 2");
+  EXPECT_EQ(editedError(R"("chip": "sm_90")", R"("chip": "gfx90a")"),
+            "field 'chip': expected sm_<NN> with an optional 'a' or 'f', got "
+            "'gfx90a'");
+  EXPECT_EQ(editedError(R"(["batch", "heads", "tokens", "features"])",
+                        R"(["batch", "heads", "tokens"])"),
+            "field 'layout': expected a permutation of [batch, heads, tokens, "
+            "features] or [batch, tokens, features], got [batch, heads, "
+            "tokens]");
+  EXPECT_EQ(editedError(R"(["batch", "heads", "tokens", "features"])",
+                        R"(["batch", "heads", "seq", "features"])"),
+            "field 'layout[2]': unknown dimension 'seq' (expected batch, "
+            "heads, tokens or features)");
+  EXPECT_EQ(editedError(R"("input_type": "f16")", R"("input_type": "f64")"),
+            "field 'input_type': unknown type 'f64' (expected f16, bf16, f32, "
+            "i8, f8E4M3FN or i32)");
+}
+
+TEST(PlanTest, BadBuffers) {
+  EXPECT_EQ(editedError(R"("kind": "workspace")", R"("kind": "scratch")"),
+            "field 'buffers[3].kind': unknown kind 'scratch' (expected input, "
+            "output or workspace)");
+  EXPECT_EQ(editedError(R"("type": "f32")", R"("type": "f64")"),
+            "field 'buffers[3].type': unknown type 'f64' (expected f16, bf16, "
+            "f32, i8, f8E4M3FN or i32)");
+  EXPECT_EQ(editedError(R"("init": "zero")", R"("init": "one")"),
+            "field 'buffers[3].init': expected \"zero\", got string \"one\"");
+  EXPECT_EQ(editedError(R"("shape": ["B", "Hkv", "128"])",
+                        R"("shape": ["B", "Hkv", "D"])"),
+            "field 'buffers[3].shape[2]': invalid size expression 'D': "
+            "unknown symbol 'D' at column 1 (expected B, H, Hkv, Nq, Nk or "
+            "cdiv)");
+  EXPECT_EQ(editedError(R"({"name": "k_sum")", R"({"name": "q")"),
+            "field 'buffers[3].name': duplicate buffer 'q'");
+  EXPECT_EQ(editedError(R"({"name": "k_sum")", R"({"name": "")"),
+            "field 'buffers[3].name': expected a non-empty name");
+  EXPECT_EQ(editedError(R"({"name": "v", "kind": "input")",
+                        R"({"name": "bias", "kind": "input")"),
+            "field 'buffers[2].name': unknown input buffer 'bias' (expected "
+            "q, k, v or mask)");
+  EXPECT_EQ(editedError(R"({"name": "o", "kind": "output")",
+                        R"({"name": "out", "kind": "output")"),
+            "field 'buffers[4].name': unknown output buffer 'out' (expected o "
+            "or lse)");
+  EXPECT_EQ(editedError(R"({"name": "v", "kind": "input")",
+                        R"({"name": "v", "kind": "workspace")"),
+            "field 'buffers[2].kind': buffer 'v' must be an input, got "
+            "workspace");
+  EXPECT_EQ(editedError(R"({"name": "v", "kind": "input", "type": "f16")",
+                        R"({"name": "v", "kind": "input", "type": "bf16")"),
+            "field 'buffers[2].type': buffer 'v' has type bf16 but input_type "
+            "is f16");
+  EXPECT_EQ(editedError(R"({"name": "o", "kind": "output", "type": "f16")",
+                        R"({"name": "lse", "kind": "output", "type": "f16")"),
+            "field 'buffers[4].type': buffer 'lse' has type f16 but the lse "
+            "type is f32");
+  EXPECT_EQ(editedError(R"({"name": "o", "kind": "output", "type": "f16")",
+                        R"({"name": "lse", "kind": "output", "type": "f32")"),
+            "field 'buffers': missing the output buffer 'o'");
+}
+
+TEST(PlanTest, BadKernels) {
+  EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
+                        R"({"buffer": "k_sum2"}, {"i32": "Nk"})"),
+            "field 'kernels[0].params[1].buffer': unknown buffer 'k_sum2'");
+  EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
+                        R"({"buffer": "k_sum"}, {"i64": "Nk"})"),
+            "field 'kernels[0].params[2]': unknown parameter kind 'i64' "
+            "(expected buffer or i32)");
+  EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
+                        R"({"buffer": "k_sum", "i32": "Nk"})"),
+            "field 'kernels[0].params[1]': expected {\"buffer\": NAME} or "
+            "{\"i32\": EXPR}, got an object with 2 keys");
+  EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
+                        R"({"buffer": "k_sum"}, {"i32": "Nk +"})"),
+            "field 'kernels[0].params[2].i32': invalid size expression 'Nk "
+            "+': expected a term at column 5, got the end");
+  EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
+                        R"({"buffer": 3}, {"i32": "Nk"})"),
+            "field 'kernels[0].params[1].buffer': expected a string, got "
+            "number 3");
+  EXPECT_EQ(editedError(R"("name": "sage_quantize_k")", R"("name": "")"),
+            "field 'kernels[0].name': expected a non-empty name");
+}
+
+TEST(PlanTest, EmptyKernelList) {
+  std::string text = samplePlanText();
+  size_t at = text.find("\"kernels\": [");
+  ASSERT_NE(at, std::string::npos);
+  text = text.substr(0, at) + "\"kernels\": []\n}";
+  EXPECT_EQ(parseError(text), "field 'kernels': expected at least one kernel");
+}
+
+TEST(PlanTest, LoadPlanFileNamesTheFile) {
+  LaunchPlan plan;
+  std::string error = loadPlanFile("/nonexistent/plan.json", plan);
+  EXPECT_EQ(error,
+            "cannot read '/nonexistent/plan.json': No such file or directory");
+}
