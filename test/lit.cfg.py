@@ -3,17 +3,19 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
 
 config.name = "SAGE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sage_obj_root, "test")
 # Unit/ has its own configuration (GoogleTest binaries).
-config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -22,7 +24,26 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.sage_tools_dir, config.llvm_tools_dir]
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["sage-opt", "sage-translate", "not", "count"], tool_dirs)
+    ["sage-opt", "sage-translate", "sage-run", "not", "count"], tool_dirs)
+config.substitutions.append(
+    ("%sage_kernels", os.path.join(config.sage_obj_root, "kernels")))
+
+# sage-run is built where cuda.h is found; GPU tests need a usable device.
+# With SAGE_REQUIRE_GPU=1 a failed probe is fatal, so a GPU run can never
+# silently skip its tests.
+sage_run = os.path.join(config.sage_tools_dir, "sage-run")
+if os.path.exists(sage_run):
+    config.available_features.add("sage-run")
+    probe = subprocess.run([sage_run, "--probe"], capture_output=True,
+                           text=True)
+    if probe.returncode == 0:
+        config.available_features.add("cuda-gpu")
+        lit_config.note("GPU tests run on: " + probe.stdout.strip())
+    elif os.environ.get("SAGE_REQUIRE_GPU") == "1":
+        lit_config.fatal("SAGE_REQUIRE_GPU=1 but sage-run --probe failed: " +
+                         (probe.stderr or probe.stdout).strip())
+elif os.environ.get("SAGE_REQUIRE_GPU") == "1":
+    lit_config.fatal("SAGE_REQUIRE_GPU=1 but sage-run was not built")
 
 # ptxas checks of emitted PTX run where the CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (

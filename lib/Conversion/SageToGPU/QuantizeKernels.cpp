@@ -48,15 +48,20 @@ struct TokenHalf {
                           Value head, Value tokens, Value token, Value valid,
                           int64_t dim, function_ref<Value(Value)> mean) const {
     Value safeToken = kb.select(valid, token, kb.i32(0));
+    int64_t perLoad = 16 / (type.getIntOrFloatBitWidth() / 8);
     SmallVector<Value> values;
-    for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t c = 0; c < channels; c += perLoad) {
       Value channel = kb.add(firstChannel, kb.i32(c));
-      Value x = kb.loadAsF32(type, buffer,
-                             linearOffset(kb, head, tokens, safeToken,
-                                          kb.i32(dim), channel));
-      if (mean)
-        x = kb.subf(x, mean(channel));
-      values.push_back(kb.select(valid, x, kb.f32(0)));
+      SmallVector<Value> loaded = kb.loadVectorAsF32(
+          type, buffer,
+          linearOffset(kb, head, tokens, safeToken, kb.i32(dim), channel),
+          perLoad);
+      for (int64_t i = 0; i < perLoad; ++i) {
+        Value x = loaded[i];
+        if (mean)
+          x = kb.subf(x, mean(kb.add(channel, kb.i32(i))));
+        values.push_back(kb.select(valid, x, kb.f32(0)));
+      }
     }
     return values;
   }
