@@ -8,6 +8,9 @@
 
 namespace mlir {
 class RewritePatternSet;
+namespace linalg {
+class LinalgDialect;
+} // namespace linalg
 namespace tensor {
 class TensorDialect;
 } // namespace tensor

@@ -8,33 +8,51 @@ include "mlir/Pass/PassBase.td"
 def SageRaiseAttention : Pass<"sage-raise-attention"> {
   let summary = "Raise generic attention into sage.attention";
   let description = [{
-    Finds attention spelled out in upstream dialects and rewrites it into one
-    `sage.attention` carrying `recipe`, only where the result is the same
-    computation. Recognized today (linalg on tensors):
+    Finds attention in the forms frontends emit and rewrites it into one
+    `sage.attention`, only where the result is the same computation:
 
-      S = Q * K^T   linalg.batch_matmul / linalg.matmul, K transposed through
-                    the indexing maps or by a linalg.transpose
-      S = S * c     optional: an elementwise multiply or divide by a constant
-                    (linalg.generic, linalg.mul / linalg.div with a filled or
-                    splat operand)
-      P = softmax(S) linalg.softmax over the key dimension
-      P = cast(P)   optional elementwise extf / truncf
-      O = P * V     linalg.batch_matmul / linalg.matmul
+    * upstream linalg: Q*K^T (linalg.batch_matmul / linalg.matmul, K
+      transposed by the indexing maps or a linalg.transpose), an optional
+      multiply / divide by a constant, `linalg.softmax` over the keys,
+      optional casts, then *V;
+    * a spelled-out softmax (max-reduce, exp(s - max), sum-reduce, divide),
+      as torch-mlir's decomposition of scaled_dot_product_attention and
+      StableHLO-style chains (dot_general, transposes between BTNH and BNTH
+      layouts) produce it;
+    * torch-mlir's `tm_tensor.attention` and IREE's
+      `iree_linalg_ext.attention`, matched by name and structure, so their
+      generic form works with `--allow-unregistered-dialect` and the same
+      patterns work in a tool that registers those dialects.
 
-    The roles of the operands are inferred from the contractions' indexing
-    maps. Left alone: softmax over another dimension; scores or
-    probabilities with other users (the result must stay exact); feature
-    dimensions that are not static. With `explain`, each candidate that is
-    left alone gets a remark saying why.
+    Operand roles come from indexing maps; operands in another order are
+    transposed to [batch..., tokens, features] and the result back. A
+    materialized causal mask becomes `causal` when Nq = Nk is provable
+    (torch's mask is top-left aligned, sage's bottom-right); other masks
+    become the mask operand.
+
+    Left alone (with `explain`, a remark says why): softmax over another
+    axis; scores or probabilities with other users; dropout or other
+    non-cast ops between the softmax and P*V; contractions into non-zero
+    inits; mismatched element types or dynamic feature dimensions; a
+    non-identity score region; attention the recipe policy excludes.
+
+    Recipe policy (README): a `sage.recipe` attribute on the attention op
+    or its function (a #sage.recipe, or "none"), else the first `policy`
+    rule GLOB=VARIANT whose glob matches the function name or the location
+    (VARIANT may be `none`), else `variant`.
   }];
   let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
     "::mlir::sage::SageDialect",
     "::mlir::tensor::TensorDialect"
   ];
   let options = [
     Option<"variant", "variant", "std::string", /*default=*/"\"int8-fp8\"",
-           "Recipe variant: int8-fp8, int4-fp8, int8-fp8-f16acc, "
+           "Default recipe variant: int8-fp8, int4-fp8, int8-fp8-f16acc, "
            "int4-fp8-f16acc or nvfp4">,
+    ListOption<"rules", "policy", "std::string",
+               "Recipe rules GLOB=VARIANT, matched against the function "
+               "name or the location; VARIANT 'none' leaves it alone">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark on each candidate that is not raised, saying why">
   ];

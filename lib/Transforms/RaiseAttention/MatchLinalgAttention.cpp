@@ -70,8 +70,7 @@ static bool hasRoles(ArrayRef<Role> roles, bool batched, Role first,
   return roles.size() == 2 && roles[0] == first && roles[1] == second;
 }
 
-/// The float a scalar or splat constant holds, looking through linalg.fill.
-static std::optional<double> getSplatValue(Value value) {
+std::optional<double> sage::getSplatValue(Value value) {
   if (auto fill = value.getDefiningOp<linalg::FillOp>())
     return getSplatValue(fill.getInputs()[0]);
   Attribute attr;
@@ -166,10 +165,7 @@ static bool isAttentionElementType(Type type) {
 
 LogicalResult sage::matchLinalgAttention(linalg::LinalgOp root,
                                          AttentionMatch &match) {
-  auto refuse = [&](const Twine &why) {
-    match.refusal = why.str();
-    return failure();
-  };
+  auto refuse = [&](const Twine &why) { return match.refuse(why); };
   linalg::LinalgOp pv =
       root->getNumResults() == 1 ? getContraction(root->getResult(0)) : nullptr;
   if (!pv)
@@ -183,7 +179,7 @@ LogicalResult sage::matchLinalgAttention(linalg::LinalgOp root,
   auto softmax = probsChain.back().getDefiningOp<linalg::SoftmaxOp>();
   if (!softmax)
     return refuse("the left operand is not produced by linalg.softmax");
-  match.softmax = softmax;
+  match.anchor = softmax;
   for (Value value : probsChain)
     if (!value.hasOneUse())
       return refuse("the probabilities have users besides the P*V "
@@ -210,7 +206,7 @@ LogicalResult sage::matchLinalgAttention(linalg::LinalgOp root,
     return refuse("P*V accumulates into a non-zero init");
 
   int64_t keyAxis = batched ? 2 : 1;
-  if (softmax.getDimension() != keyAxis)
+  if (int64_t(softmax.getDimension()) != keyAxis)
     return refuse("softmax runs over dimension " +
                   Twine(softmax.getDimension()) + ", not the key dimension " +
                   Twine(keyAxis));
@@ -285,6 +281,6 @@ LogicalResult sage::matchLinalgAttention(linalg::LinalgOp root,
   match.value = value;
   match.result = pv->getResult(0);
   match.scale = scale;
-  match.unbatched = !batched;
+  match.batchDims = batched ? 1 : 0;
   return success();
 }

@@ -1,14 +1,23 @@
 //===- RaiseAttention.cpp - raise attention into sage.attention -----------===//
+//
+// One pattern tries every frontend form (a matcher per file) on each op,
+// asks the recipe policy which recipe the attention gets, and rewrites the
+// match into sage.attention: operands transposed to [batch..., tokens,
+// features] where the form had another order, the result transposed back.
+//
+//===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/GlobPattern.h"
 
 namespace mlir::sage {
 #define GEN_PASS_DEF_SAGERAISEATTENTION
@@ -17,6 +26,111 @@ namespace mlir::sage {
 
 using namespace mlir;
 using namespace mlir::sage;
+
+/// Tries every form on `op`. A failure with `match.anchor` set is attention
+/// that was refused; without it, `op` is not a candidate.
+static LogicalResult matchAnyForm(Operation *op, AttentionMatch &match) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "tm_tensor.attention")
+    return matchTorchAttention(op, match);
+  if (name == "iree_linalg_ext.attention")
+    return matchIreeAttention(op, match);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return failure();
+  if (succeeded(matchLinalgAttention(linalgOp, match)))
+    return success();
+  if (match.anchor)
+    return failure(); // a refused linalg.softmax form
+  match = AttentionMatch();
+  return failure(); //TMP return matchDecomposedAttention(linalgOp, match);
+}
+
+//===----------------------------------------------------------------------===//
+// Recipe policy
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One `pattern=variant` rule; a null variant leaves the attention alone.
+struct PolicyRule {
+  std::string text;
+  llvm::GlobPattern pattern;
+  std::optional<Variant> variant;
+};
+
+/// Which recipe each attention gets (README, "Recipe policy"):
+/// 1. a `sage.recipe` attribute on the attention op or its function: a
+///    #sage.recipe, or the string "none";
+/// 2. the first rule whose glob matches the function name or the location;
+/// 3. the default recipe.
+struct RecipePolicy {
+  RecipeAttr defaultRecipe;
+  SmallVector<PolicyRule> rules;
+
+  /// The recipe for the attention rooted at `root`, or null to leave it
+  /// alone; `reason` says which part of the policy decided.
+  RecipeAttr select(Operation *root, const AttentionMatch &match,
+                    std::string &reason) const {
+    SmallVector<Operation *, 3> holders = {root};
+    if (match.anchor && match.anchor != root)
+      holders.push_back(match.anchor);
+    auto func = root->getParentOfType<FunctionOpInterface>();
+    if (func)
+      holders.push_back(func);
+    for (Operation *holder : holders) {
+      Attribute attr = holder->getAttr("sage.recipe");
+      if (!attr)
+        continue;
+      if (auto recipe = dyn_cast<RecipeAttr>(attr))
+        return recipe;
+      std::string text;
+      llvm::raw_string_ostream(text) << attr;
+      reason = "its sage.recipe attribute is " + text;
+      return {};
+    }
+    std::string location;
+    llvm::raw_string_ostream os(location);
+    root->getLoc().print(os);
+    StringRef funcName = func ? func.getName() : "";
+    for (const PolicyRule &rule : rules) {
+      if (!rule.pattern.match(funcName) && !rule.pattern.match(location))
+        continue;
+      if (rule.variant)
+        return RecipeAttr::get(root->getContext(), *rule.variant);
+      reason = "policy rule '" + rule.text + "' leaves it alone";
+      return {};
+    }
+    return defaultRecipe;
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Rewrite
+//===----------------------------------------------------------------------===//
+
+static bool isIdentity(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (int64_t(i) != p)
+      return false;
+  return true;
+}
+
+/// linalg.transpose of `value` by `perm` (output dim i = input dim perm[i]).
+static Value transpose(RewriterBase &rewriter, Location loc, Value value,
+                       ArrayRef<int64_t> perm) {
+  if (perm.empty() || isIdentity(perm))
+    return value;
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, value);
+  SmallVector<OpFoldResult> permuted;
+  for (int64_t p : perm)
+    permuted.push_back(sizes[p]);
+  Value init = tensor::EmptyOp::create(rewriter, loc, permuted,
+                                       getElementTypeOrSelf(value.getType()));
+  return linalg::TransposeOp::create(rewriter, loc, value, init, perm)
+      ->getResult(0);
+}
 
 /// [tokens, features] -> [1, tokens, features] and back.
 static const ReassociationIndices kUnitBatch[] = {{0, 1}, {2}};
@@ -35,83 +149,129 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
                                  RecipeAttr recipe) {
   Location loc = root->getLoc();
   MLIRContext *ctx = rewriter.getContext();
-  Value query = match.query, key = match.key, value = match.value;
-  auto resultType = cast<RankedTensorType>(match.result.getType());
-  if (match.unbatched) {
+  Value query = transpose(rewriter, loc, match.query, match.queryPerm);
+  Value key = transpose(rewriter, loc, match.key, match.keyPerm);
+  Value value = transpose(rewriter, loc, match.value, match.valuePerm);
+  Value mask = match.mask ? transpose(rewriter, loc, match.mask, match.maskPerm)
+                          : Value();
+  bool unbatched = match.batchDims == 0;
+  if (unbatched) {
     query = addUnitBatch(rewriter, loc, query);
     key = addUnitBatch(rewriter, loc, key);
     value = addUnitBatch(rewriter, loc, value);
-    resultType = RankedTensorType::get(
-        {1, resultType.getDimSize(0), resultType.getDimSize(1)},
-        resultType.getElementType());
+    if (mask)
+      mask = addUnitBatch(rewriter, loc, mask);
   }
-  auto layout = LayoutAttr::get(
-      ctx, {DimRole::Batch, DimRole::Tokens, DimRole::Features});
-  Value result = AttentionOp::create(
-      rewriter, loc, resultType, /*lse=*/Type(), query, key, value,
-      /*mask=*/Value(), layout, recipe, rewriter.getF64FloatAttr(match.scale),
-      /*causal=*/nullptr).getResult();
-  if (match.unbatched)
+  // The canonical result: the query's shape with the value's features.
+  auto queryType = cast<RankedTensorType>(query.getType());
+  SmallVector<int64_t> shape(queryType.getShape());
+  shape.back() = cast<RankedTensorType>(value.getType()).getShape().back();
+  auto resultType = RankedTensorType::get(
+      shape, getElementTypeOrSelf(match.result.getType()));
+
+  SmallVector<DimRole> dims = {DimRole::Batch};
+  if (queryType.getRank() == 4)
+    dims.push_back(DimRole::Heads);
+  dims.append({DimRole::Tokens, DimRole::Features});
+  Value result =
+      AttentionOp::create(rewriter, loc, resultType, /*lse=*/Type(), query,
+                          key, value, mask, LayoutAttr::get(ctx, dims), recipe,
+                          rewriter.getF64FloatAttr(match.scale),
+                          match.causal ? rewriter.getUnitAttr() : UnitAttr())
+          .getResult();
+  if (unbatched)
     result = tensor::CollapseShapeOp::create(rewriter, loc, result, kUnitBatch);
+  result = transpose(rewriter, loc, result, match.resultPerm);
   rewriter.replaceAllUsesWith(match.result, result);
+  // Ops of unregistered dialects are not known to be dead: erase the root
+  // here. The rest of a matched chain is pure and goes with it.
+  if (root->use_empty())
+    rewriter.eraseOp(root);
 }
 
 namespace {
-/// Raises attention rooted at the P*V contraction of upstream linalg.
-struct RaiseLinalgAttention
-    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  RaiseLinalgAttention(MLIRContext *ctx, RecipeAttr recipe)
-      : OpInterfaceRewritePattern<linalg::LinalgOp>(ctx), recipe(recipe) {}
+/// Raises attention in any recognized form, rooted at `op`.
+struct RaiseAttentionPattern : public RewritePattern {
+  RaiseAttentionPattern(MLIRContext *ctx, RecipePolicy policy)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        policy(std::move(policy)) {}
 
-  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+  LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     AttentionMatch match;
-    if (failed(matchLinalgAttention(op, match)))
+    if (failed(matchAnyForm(op, match)))
       return rewriter.notifyMatchFailure(op, match.refusal);
+    std::string reason;
+    RecipeAttr recipe = policy.select(op, match, reason);
+    if (!recipe)
+      return rewriter.notifyMatchFailure(op, reason);
     replaceWithAttention(rewriter, op, match, recipe);
     return success();
   }
 
-private:
-  RecipeAttr recipe;
+  RecipePolicy policy;
 };
 
 struct SageRaiseAttentionPass
     : public sage::impl::SageRaiseAttentionBase<SageRaiseAttentionPass> {
   using Base::Base;
 
-  void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    std::optional<Variant> parsedVariant = symbolizeVariant(variant);
-    if (!parsedVariant) {
-      getOperation()->emitError()
-          << "unknown variant '" << variant
-          << "'; expected int8-fp8, int4-fp8, int8-fp8-f16acc, "
-             "int4-fp8-f16acc or nvfp4";
-      return signalPassFailure();
+  LogicalResult initialize(MLIRContext *ctx) override {
+    std::optional<Variant> parsed = symbolizeVariant(variant);
+    if (!parsed)
+      return emitError(UnknownLoc::get(ctx))
+             << "unknown variant '" << variant
+             << "'; expected int8-fp8, int4-fp8, int8-fp8-f16acc, "
+                "int4-fp8-f16acc or nvfp4";
+    policy.defaultRecipe = RecipeAttr::get(ctx, *parsed);
+    for (const std::string &text : rules) {
+      auto [pattern, choice] = StringRef(text).rsplit('=');
+      std::optional<Variant> ruleVariant = symbolizeVariant(choice);
+      llvm::Expected<llvm::GlobPattern> glob =
+          llvm::GlobPattern::create(pattern);
+      if (pattern.empty() || (!ruleVariant && choice != "none") || !glob) {
+        if (!glob)
+          llvm::consumeError(glob.takeError());
+        return emitError(UnknownLoc::get(ctx))
+               << "policy rule '" << text
+               << "' is not GLOB=VARIANT with a variant or 'none'";
+      }
+      policy.rules.push_back({text, std::move(*glob), ruleVariant});
     }
-    RewritePatternSet patterns(ctx);
-    populateRaiseAttentionPatterns(patterns,
-                                   RecipeAttr::get(ctx, *parsedVariant));
+    return success();
+  }
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<RaiseAttentionPattern>(&getContext(), policy);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     if (explain)
-      explainRefusals();
+      explainLeftovers();
   }
 
   /// Says, once per candidate, why attention that is still there was not
-  /// raised. Candidates are contractions fed by a softmax.
-  void explainRefusals() {
-    getOperation()->walk([](linalg::LinalgOp op) {
+  /// raised.
+  void explainLeftovers() {
+    getOperation()->walk([&](Operation *op) {
       AttentionMatch match;
-      if (failed(matchLinalgAttention(op, match)) && match.softmax)
-        op->emitRemark("not raised to sage.attention: ") << match.refusal;
+      if (failed(matchAnyForm(op, match))) {
+        if (match.anchor)
+          op->emitRemark("not raised to sage.attention: ") << match.refusal;
+        return;
+      }
+      std::string reason;
+      if (!policy.select(op, match, reason))
+        op->emitRemark("not raised to sage.attention: ") << reason;
     });
   }
+
+  RecipePolicy policy;
 };
 } // namespace
 
 void sage::populateRaiseAttentionPatterns(RewritePatternSet &patterns,
                                           RecipeAttr recipe) {
-  patterns.add<RaiseLinalgAttention>(patterns.getContext(), recipe);
+  patterns.add<RaiseAttentionPattern>(patterns.getContext(),
+                                      RecipePolicy{recipe, {}});
 }

@@ -1,0 +1,151 @@
+//===- MatchIreeAttention.cpp - IREE's iree_linalg_ext.attention ----------===//
+//
+// iree_linalg_ext.attention {indexing_maps} ins(Q, K, V, scale [, mask])
+// outs(O) with a score region. The roles of the loop dimensions come from
+// the maps, as in IREE's own AttentionOpDetail: batch dims index every
+// operand; m indexes Q and O; k1 (head dim) Q and K; k2 (keys) K and V; n
+// V and O. Matched by name and structure, so the op may be unregistered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionMatch.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetOperations.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// Loop dimensions an operand's map reads, or std::nullopt for maps that
+/// are not projected permutations.
+static std::optional<SmallVector<unsigned>> getDims(AffineMap map) {
+  if (!map.isProjectedPermutation())
+    return std::nullopt;
+  SmallVector<unsigned> dims;
+  for (AffineExpr expr : map.getResults())
+    dims.push_back(cast<AffineDimExpr>(expr).getPosition());
+  return dims;
+}
+
+/// For each canonical position, the operand dimension that goes there.
+static SmallVector<int64_t> getPermutation(ArrayRef<unsigned> operandDims,
+                                           ArrayRef<unsigned> canonical) {
+  SmallVector<int64_t> perm;
+  for (unsigned dim : canonical)
+    perm.push_back(llvm::find(operandDims, dim) - operandDims.begin());
+  return perm;
+}
+
+LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
+  match.anchor = op;
+  auto maps = op->getAttrOfType<ArrayAttr>("indexing_maps");
+  unsigned operands = op->getNumOperands();
+  if (!maps || (operands != 5 && operands != 6) || maps.size() != operands ||
+      op->getNumResults() != 1)
+    return match.refuse("expected Q, K, V, scale, an optional mask and an "
+                        "output, with one indexing map each");
+  bool hasMask = operands == 6;
+
+  // The score region must hand the scores through unchanged.
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return match.refuse("expected a score region");
+  Block &region = op->getRegion(0).front();
+  Operation *terminator = &region.back();
+  if (region.getNumArguments() < 1 || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != region.getArgument(0) ||
+      region.getOperations().size() != 1)
+    return match.refuse("the score region is not the identity");
+
+  SmallVector<SmallVector<unsigned>> dims;
+  for (Attribute attr : maps) {
+    auto map = dyn_cast<AffineMapAttr>(attr);
+    std::optional<SmallVector<unsigned>> operandDims =
+        map ? getDims(map.getValue()) : std::nullopt;
+    if (!operandDims)
+      return match.refuse("indexing maps must be projected permutations");
+    dims.push_back(*operandDims);
+  }
+  ArrayRef<unsigned> q = dims[0], k = dims[1], v = dims[2],
+                     o = dims[operands - 1];
+  auto in = [](ArrayRef<unsigned> set, unsigned d) {
+    return llvm::is_contained(set, d);
+  };
+  SmallVector<unsigned> batch, m, k1, k2, n;
+  for (unsigned d : o) {
+    if (in(q, d) && in(k, d) && in(v, d))
+      batch.push_back(d);
+    else if (in(q, d) && !in(k, d))
+      m.push_back(d);
+    else if (in(v, d) && !in(q, d) && !in(k, d))
+      n.push_back(d);
+  }
+  for (unsigned d : q)
+    if (in(k, d) && !in(o, d))
+      k1.push_back(d);
+  for (unsigned d : k)
+    if (in(v, d) && !in(o, d) && !in(q, d))
+      k2.push_back(d);
+  if (m.size() != 1 || n.size() != 1 || k1.size() != 1 || k2.size() != 1 ||
+      q.size() != batch.size() + 2 || k.size() != batch.size() + 2 ||
+      v.size() != batch.size() + 2)
+    return match.refuse("the indexing maps do not describe one query, key, "
+                        "head and value dimension over shared batch dims");
+  if (batch.size() > 2)
+    return match.refuse("more than two batch dimensions");
+
+  auto canonical = [&](unsigned first, unsigned second) {
+    SmallVector<unsigned> order(batch);
+    order.append({first, second});
+    return order;
+  };
+  Value query = op->getOperand(0), key = op->getOperand(1),
+        value = op->getOperand(2);
+  Type element = getElementTypeOrSelf(query.getType());
+  if (!(element.isF16() || element.isBF16() || element.isF32()) ||
+      getElementTypeOrSelf(key.getType()) != element ||
+      getElementTypeOrSelf(value.getType()) != element)
+    return match.refuse("Q, K and V must share an f16, bf16 or f32 element "
+                        "type");
+  auto queryType = cast<RankedTensorType>(query.getType());
+  auto keyType = cast<RankedTensorType>(key.getType());
+  auto valueType = cast<RankedTensorType>(value.getType());
+  auto position = [](ArrayRef<unsigned> operandDims, unsigned d) {
+    return llvm::find(operandDims, d) - operandDims.begin();
+  };
+  if (queryType.isDynamicDim(position(q, k1[0])) ||
+      valueType.isDynamicDim(position(v, n[0])))
+    return match.refuse("feature dimensions must be static");
+
+  std::optional<double> scale = getSplatValue(op->getOperand(3));
+  if (!scale)
+    return match.refuse("the scale is not a constant");
+
+  match.query = query;
+  match.key = key;
+  match.value = value;
+  match.queryPerm = getPermutation(q, canonical(m[0], k1[0]));
+  match.keyPerm = getPermutation(k, canonical(k2[0], k1[0]));
+  match.valuePerm = getPermutation(v, canonical(k2[0], n[0]));
+  // The result goes back from canonical [batch..., m, n] to O's order.
+  match.resultPerm = getPermutation(canonical(m[0], n[0]), o);
+  match.batchDims = batch.size();
+  match.scale = *scale;
+  match.result = op->getResult(0);
+  if (hasMask) {
+    ArrayRef<unsigned> maskDims = dims[4];
+    if (maskDims.size() != batch.size() + 2 || !in(maskDims, m[0]) ||
+        !in(maskDims, k2[0]))
+      return match.refuse("the mask map is not [batch..., queries, keys]");
+    if (failed(recordMask(match, op->getOperand(4),
+                          getPermutation(maskDims, canonical(m[0], k2[0])),
+                          queryType.getDimSize(position(q, m[0])),
+                          keyType.getDimSize(position(k, k2[0])))))
+      return failure();
+  }
+  return success();
+}

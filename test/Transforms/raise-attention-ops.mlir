@@ -1,0 +1,208 @@
+// RUN: sage-opt %s --allow-unregistered-dialect --sage-raise-attention="explain=true" -split-input-file -verify-diagnostics | FileCheck %s
+
+// Attention ops of dialects sage does not link, in their generic form.
+
+// torch-mlir's tm_tensor.attention: batch and heads collapsed, default scale.
+// CHECK-LABEL: func @tm_tensor_attention
+//  CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<8x?x64xf16>, %[[K:[a-z0-9]+]]: tensor<8x?x64xf16>, %[[V:[a-z0-9]+]]: tensor<8x?x64xf16>,
+//       CHECK: %[[O:.*]] = sage.attention %[[Q]], %[[K]], %[[V]]
+//  CHECK-SAME: layout = #sage.layout<[batch, tokens, features]>
+//  CHECK-SAME: scale = 1.250000e-01 : f64
+//   CHECK-NOT: tm_tensor.attention
+//       CHECK: return %[[O]]
+func.func @tm_tensor_attention(%q: tensor<8x?x64xf16>, %k: tensor<8x?x64xf16>, %v: tensor<8x?x64xf16>,
+    %out: tensor<8x?x64xf16>) -> tensor<8x?x64xf16> {
+  %0 = "tm_tensor.attention"(%q, %k, %v, %out) {operandSegmentSizes = array<i32: 3, 1>}
+    : (tensor<8x?x64xf16>, tensor<8x?x64xf16>, tensor<8x?x64xf16>, tensor<8x?x64xf16>) -> tensor<8x?x64xf16>
+  return %0 : tensor<8x?x64xf16>
+}
+
+// -----
+
+// The 0 / -inf causal mask torch-mlir materializes becomes `causal` (equal
+// static lengths: torch aligns the mask top-left, sage bottom-right).
+// CHECK-LABEL: func @tm_tensor_causal_mask
+//       CHECK: sage.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {causal
+//  CHECK-SAME: scale = 2.000000e-01 : f64
+//   CHECK-NOT: mask(
+func.func @tm_tensor_causal_mask(%q: tensor<8x128x64xf32>, %k: tensor<8x128x64xf32>,
+    %v: tensor<8x128x64xf32>, %out: tensor<8x128x64xf32>) -> tensor<8x128x64xf32> {
+  %e = tensor.empty() : tensor<8x128x128xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%e : tensor<8x128x128xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %above = arith.cmpi ugt, %j, %i : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %m = arith.select %above, %ninf, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<8x128x128xf32>
+  %0 = "tm_tensor.attention"(%q, %k, %v, %mask, %out) {operandSegmentSizes = array<i32: 4, 1>, scale = 0.2 : f64}
+    : (tensor<8x128x64xf32>, tensor<8x128x64xf32>, tensor<8x128x64xf32>, tensor<8x128x128xf32>, tensor<8x128x64xf32>) -> tensor<8x128x64xf32>
+  return %0 : tensor<8x128x64xf32>
+}
+
+// -----
+
+// The same mask with Nq != Nk is top-left causal, which sage's causal is
+// not: it stays a mask operand. A boolean padding mask too.
+// CHECK-LABEL: func @tm_tensor_masks_kept
+//       CHECK: sage.attention {{.*}} mask(%[[MASK:.*]]) {layout
+//   CHECK-NOT: causal
+//       CHECK: sage.attention {{.*}} mask(%{{.*}}) {layout
+func.func @tm_tensor_masks_kept(%q: tensor<8x64x64xf32>, %k: tensor<8x128x64xf32>,
+    %v: tensor<8x128x64xf32>, %out: tensor<8x64x64xf32>, %pad: tensor<8x64x128xi1>)
+    -> (tensor<8x64x64xf32>, tensor<8x64x64xf32>) {
+  %e = tensor.empty() : tensor<8x64x128xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%e : tensor<8x64x128xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %above = arith.cmpi ugt, %j, %i : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %m = arith.select %above, %ninf, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<8x64x128xf32>
+  %0 = "tm_tensor.attention"(%q, %k, %v, %mask, %out) {operandSegmentSizes = array<i32: 4, 1>}
+    : (tensor<8x64x64xf32>, tensor<8x128x64xf32>, tensor<8x128x64xf32>, tensor<8x64x128xf32>, tensor<8x64x64xf32>) -> tensor<8x64x64xf32>
+  %1 = "tm_tensor.attention"(%q, %k, %v, %pad, %out) {operandSegmentSizes = array<i32: 4, 1>}
+    : (tensor<8x64x64xf32>, tensor<8x128x64xf32>, tensor<8x128x64xf32>, tensor<8x64x128xi1>, tensor<8x64x64xf32>) -> tensor<8x64x64xf32>
+  return %0, %1 : tensor<8x64x64xf32>, tensor<8x64x64xf32>
+}
+
+// -----
+
+// A mask that is not a tensor of i1 or float is refused.
+func.func @negative_tm_tensor_int_mask(%q: tensor<8x64x64xf32>, %m: tensor<8x64x64xi32>,
+    %out: tensor<8x64x64xf32>) -> tensor<8x64x64xf32> {
+  // expected-remark@+1 {{not raised to sage.attention: the mask is not an i1, f16, bf16 or f32 tensor}}
+  %0 = "tm_tensor.attention"(%q, %q, %q, %m, %out) {operandSegmentSizes = array<i32: 4, 1>}
+    : (tensor<8x64x64xf32>, tensor<8x64x64xf32>, tensor<8x64x64xf32>, tensor<8x64x64xi32>, tensor<8x64x64xf32>) -> tensor<8x64x64xf32>
+  return %0 : tensor<8x64x64xf32>
+}
+
+// -----
+
+#mq = affine_map<(b, h, m, k1, k2, n) -> (b, h, m, k1)>
+#mk = affine_map<(b, h, m, k1, k2, n) -> (b, h, k1, k2)>
+#mv = affine_map<(b, h, m, k1, k2, n) -> (b, h, k2, n)>
+#ms = affine_map<(b, h, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, h, m, k1, k2, n) -> (b, h, m, n)>
+
+// IREE's attention with two batch dims and K stored transposed ([B, H, D,
+// Nk]): the roles come from the maps; K is transposed for sage.attention.
+// CHECK-LABEL: func @iree_attention_transposed_key
+//  CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<2x8x?x128xbf16>, %[[K:[a-z0-9]+]]: tensor<2x8x128x?xbf16>, %[[V:[a-z0-9]+]]: tensor<2x8x?x128xbf16>
+//       CHECK: %[[KT:.*]] = linalg.transpose ins(%[[K]] : tensor<2x8x128x?xbf16>) outs(%{{.*}} : tensor<2x8x?x128xbf16>) permutation = [0, 1, 3, 2]
+//       CHECK: %[[O:.*]] = sage.attention %[[Q]], %[[KT]], %[[V]]
+//  CHECK-SAME: layout = #sage.layout<[batch, heads, tokens, features]>
+//  CHECK-SAME: scale = 0.0883{{[0-9]*}} : f64
+//   CHECK-NOT: iree_linalg_ext
+//       CHECK: return %[[O]]
+func.func @iree_attention_transposed_key(%q: tensor<2x8x?x128xbf16>, %k: tensor<2x8x128x?xbf16>,
+    %v: tensor<2x8x?x128xbf16>, %out: tensor<2x8x?x128xbf16>) -> tensor<2x8x?x128xbf16> {
+  %scale = arith.constant 0.08838834764831845 : bf16
+  %0 = "iree_linalg_ext.attention"(%q, %k, %v, %scale, %out) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+    : (tensor<2x8x?x128xbf16>, tensor<2x8x128x?xbf16>, tensor<2x8x?x128xbf16>, bf16, tensor<2x8x?x128xbf16>) -> tensor<2x8x?x128xbf16>
+  return %0 : tensor<2x8x?x128xbf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, h, k1, k2, n) -> (b, m, h, k1)>
+#mk = affine_map<(b, m, h, k1, k2, n) -> (b, k2, h, k1)>
+#mv = affine_map<(b, m, h, k1, k2, n) -> (b, k2, h, n)>
+#ms = affine_map<(b, m, h, k1, k2, n) -> ()>
+#mm = affine_map<(b, m, h, k1, k2, n) -> (b, h, m, k2)>
+#mo = affine_map<(b, m, h, k1, k2, n) -> (b, m, h, n)>
+
+// BTNH operands and output (as from StableHLO / JAX), with an additive
+// mask: everything transposed to BNTH and the result back.
+// CHECK-LABEL: func @iree_attention_btnh_mask
+//   CHECK-DAG: linalg.transpose ins(%{{.*}} : tensor<1x77x4x64xf16>) outs(%{{.*}} : tensor<1x4x77x64xf16>) permutation = [0, 2, 1, 3]
+//       CHECK: %[[O:.*]] = sage.attention {{.*}} mask(%{{.*}}) {layout = #sage.layout<[batch, heads, tokens, features]>
+//  CHECK-SAME: -> tensor<1x4x77x64xf16>
+//       CHECK: %[[OT:.*]] = linalg.transpose ins(%[[O]] : tensor<1x4x77x64xf16>) outs(%{{.*}} : tensor<1x77x4x64xf16>) permutation = [0, 2, 1, 3]
+//       CHECK: return %[[OT]]
+func.func @iree_attention_btnh_mask(%q: tensor<1x77x4x64xf16>, %k: tensor<1x77x4x64xf16>,
+    %v: tensor<1x77x4x64xf16>, %mask: tensor<1x4x77x77xf16>, %out: tensor<1x77x4x64xf16>) -> tensor<1x77x4x64xf16> {
+  %scale = arith.constant 0.125 : f16
+  %0 = "iree_linalg_ext.attention"(%q, %k, %v, %scale, %mask, %out) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mm, #mo]}
+    : (tensor<1x77x4x64xf16>, tensor<1x77x4x64xf16>, tensor<1x77x4x64xf16>, f16, tensor<1x4x77x77xf16>, tensor<1x77x4x64xf16>) -> tensor<1x77x4x64xf16>
+  return %0 : tensor<1x77x4x64xf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#ms = affine_map<(b, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+
+// A score region that changes the scores (here a tanh soft cap) is not
+// plain attention.
+func.func @negative_iree_score_region(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
+  %scale = arith.constant 0.125 : f16
+  // expected-remark@+1 {{not raised to sage.attention: the score region is not the identity}}
+  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) ({
+  ^bb0(%s: f32):
+    %t = math.tanh %s : f32
+    "iree_linalg_ext.yield"(%t) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %0 : tensor<4x64x64xf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#ms = affine_map<(b, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+
+// A scale computed at run time cannot become the op's attribute.
+func.func @negative_iree_dynamic_scale(%q: tensor<4x64x64xf16>, %scale: f16, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
+  // expected-remark@+1 {{not raised to sage.attention: the scale is not a constant}}
+  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %0 : tensor<4x64x64xf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#ms = affine_map<(b, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+
+// An op of another name with the same structure is none of sage's business.
+// CHECK-LABEL: func @negative_other_op
+//       CHECK: "mydialect.attention"
+//   CHECK-NOT: sage.attention
+func.func @negative_other_op(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
+  %scale = arith.constant 0.125 : f16
+  %0 = "mydialect.attention"(%q, %q, %q, %scale, %out) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %0 : tensor<4x64x64xf16>
+}
