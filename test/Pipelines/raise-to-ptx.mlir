@@ -10,6 +10,10 @@
 // RUN: sage-translate --sage-export-ptx %t.iree.mlir -o %t.iree.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.iree.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.iree.ptx -o %t.iree.cubin %}
+// RUN: sage-opt %S/Inputs/iree_attention_btnh.mlir --allow-unregistered-dialect --sage-raise-attention --sage-to-ptx="chip=sm_90" -o %t.btnh.mlir
+// RUN: sage-translate --sage-export-plan %t.btnh.mlir | FileCheck %s --check-prefix=BTNH
+// RUN: sage-translate --sage-export-ptx %t.btnh.mlir -o %t.btnh.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.btnh.ptx -o %t.btnh.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_89" | sage-translate --sage-export-ptx -o %t.linalg.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.linalg.ptx -o %t.linalg.cubin %}
 
@@ -36,3 +40,15 @@
 // PTX: .visible .entry sage_attention(
 // PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 // PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+
+// BTNH: "name": "q",
+// BTNH-NEXT: "shape": [
+// BTNH-NEXT: "B",
+// BTNH-NEXT: "Nq",
+// BTNH-NEXT: "H",
+// BTNH-NEXT: "64"
+// BTNH: "layout": [
+// BTNH-NEXT: "batch",
+// BTNH-NEXT: "tokens",
+// BTNH-NEXT: "heads",
+// BTNH-NEXT: "features"

@@ -191,7 +191,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         Value channel = kb.add(firstChannel, kb.i32(c));
         SmallVector<Value> k = kb.loadVectorAsF32(
             config.inputType, kernel.arg(kKey),
-            linearOffset(kb, kvHead, keys, safeToken, kb.i32(dim), channel),
+            config.io.offset(kb, kvHead, kernel.arg("Hkv"), keys, safeToken,
+                             dim, channel),
             perLoad);
         for (int64_t i = 0; i < perLoad; ++i)
           dot = kb.addf(dot, kb.mulf(kb.loadShared(queryMean,
@@ -334,8 +335,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value row = rows[rowOf(e)];
       kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, row, queries), [&] {
         kb.storeFromF32(config.outputType, out, kernel.arg(kOutput),
-                        linearOffset(kb, queryHead, queries, row,
-                                     kb.i32(valueDim), channel));
+                        config.io.offset(kb, queryHead, kernel.arg("H"),
+                                         queries, row, valueDim, channel));
       });
     }
   km.addLaunch("sage_attention", params,

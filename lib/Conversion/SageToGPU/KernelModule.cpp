@@ -68,3 +68,14 @@ int64_t mlir::sage::getFragmentOrder(int64_t k, int64_t extent) {
   int64_t c = kk / 32, h = kk % 32 / 16, t = kk % 16 / 4, i = kk % 4;
   return base + 8 * chunks * t + 8 * c + 4 * h + i;
 }
+
+Value IoLayout::offset(KernelBuilder &kb, Value head, Value heads,
+                       Value tokens, Value token, int64_t dim,
+                       Value channel) const {
+  if (!tokensBeforeHeads)
+    return linearOffset(kb, head, tokens, token, kb.i32(dim), channel);
+  // ((b * N + t) * H + h) * D + c
+  Value batch = kb.divu(head, heads), index = kb.remu(head, heads);
+  return linearOffset(kb, kb.add(kb.mul(batch, tokens), token), heads, index,
+                      kb.i32(dim), channel);
+}

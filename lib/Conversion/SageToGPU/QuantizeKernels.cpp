@@ -44,9 +44,11 @@ struct TokenHalf {
 
   /// Loads this thread's channels of `token` (zeros where !valid) and
   /// subtracts `mean` (shared array of D floats, or null).
-  SmallVector<Value> load(KernelBuilder &kb, Type type, Value buffer,
-                          Value head, Value tokens, Value token, Value valid,
-                          int64_t dim, function_ref<Value(Value)> mean) const {
+  SmallVector<Value> load(KernelBuilder &kb, const AttentionConfig &config,
+                          Value buffer, Value head, Value heads, Value tokens,
+                          Value token, Value valid, int64_t dim,
+                          function_ref<Value(Value)> mean) const {
+    Type type = config.inputType;
     Value safeToken = kb.select(valid, token, kb.i32(0));
     int64_t perLoad = 16 / (type.getIntOrFloatBitWidth() / 8);
     SmallVector<Value> values;
@@ -54,7 +56,7 @@ struct TokenHalf {
       Value channel = kb.add(firstChannel, kb.i32(c));
       SmallVector<Value> loaded = kb.loadVectorAsF32(
           type, buffer,
-          linearOffset(kb, head, tokens, safeToken, kb.i32(dim), channel),
+          config.io.offset(kb, head, heads, tokens, safeToken, dim, channel),
           perLoad);
       for (int64_t i = 0; i < perLoad; ++i) {
         Value x = loaded[i];
@@ -133,9 +135,10 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     return kb.divf(loadF32(kb, kernel.arg(kKeySum), offset), tokenCount);
   };
   SmallVector<Value> values =
-      thread.load(kb, config.inputType, kernel.arg(kKey), head, tokens, token,
-                  valid, dim, config.smoothK ? function_ref<Value(Value)>(mean)
-                                             : function_ref<Value(Value)>());
+      thread.load(kb, config, kernel.arg(kKey), head, kernel.arg("Hkv"),
+                  tokens, token, valid, dim,
+                  config.smoothK ? function_ref<Value(Value)>(mean)
+                                 : function_ref<Value(Value)>());
 
   // Per-thread groups of K (operand b): tokens 8k + 2t and 8k + 2t + 1 of
   // the block share delta_K, t = (r mod 8) / 2.
@@ -201,8 +204,8 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
         stream, validRows, kb.i32(config.threads() / dim),
         ValueRange{kb.f32(0)},
         [&](Value row, ValueRange acc) -> SmallVector<Value> {
-          Value offset = linearOffset(kb, head, tokens, kb.add(first, row),
-                                      kb.i32(dim), channel);
+          Value offset = config.io.offset(kb, head, kernel.arg("H"), tokens,
+                                          kb.add(first, row), dim, channel);
           return {kb.addf(acc[0], kb.loadAsF32(config.inputType,
                                                kernel.arg(kQuery), offset))};
         })[0];
@@ -223,8 +226,8 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   }
   auto mean = [&](Value channel) { return kb.loadShared(meanShared, channel); };
   SmallVector<Value> values =
-      thread.load(kb, config.inputType, kernel.arg(kQuery), head, tokens,
-                  token, valid, dim,
+      thread.load(kb, config, kernel.arg(kQuery), head, kernel.arg("H"),
+                  tokens, token, valid, dim,
                   config.smoothQ ? function_ref<Value(Value)>(mean)
                                  : function_ref<Value(Value)>());
 
@@ -313,8 +316,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
       Value safeToken = kb.select(valid, token, kb.i32(0));
       Value x = kb.loadAsF32(config.inputType, kernel.arg(kValue),
-                             linearOffset(kb, head, tokens, safeToken,
-                                          kb.i32(dim), channel));
+                             config.io.offset(kb, head, kernel.arg("Hkv"),
+                                              tokens, safeToken, dim, channel));
       if (mean)
         x = kb.subf(x, mean);
       x = kb.divf(x, safeDelta);

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -45,21 +46,43 @@ namespace {
 struct AttentionSources {
   BlockArgument query, key, value;
   SmoothOp querySmooth, keySmooth, valueSmooth;
+  /// Q, K, V and O are [batch, tokens, heads, features] in memory.
+  bool tokensBeforeHeads = false;
 };
 } // namespace
 
-/// `value` is a function argument, maybe given a unit heads dimension.
-static BlockArgument getArgument(Value value) {
-  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
-    value = expand.getSrc();
-  return dyn_cast<BlockArgument>(value);
+/// The permutation that swaps tokens and heads of [batch, heads, tokens,
+/// features] (both ways).
+static bool isTokensHeadsSwap(linalg::TransposeOp transpose) {
+  return transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3};
+}
+
+/// Looks through reshapes that keep the memory order (a unit heads
+/// dimension, batch and heads collapsed) and one tokens <-> heads
+/// transpose, to a function argument; `swapped` says whether the argument
+/// is [batch, tokens, heads, features].
+static BlockArgument getArgument(Value value, bool &swapped) {
+  swapped = false;
+  while (true) {
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      value = expand.getSrc();
+    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
+      value = collapse.getSrc();
+    } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+               transpose && !swapped && isTokensHeadsSwap(transpose)) {
+      swapped = true;
+      value = transpose.getInput();
+    } else {
+      return dyn_cast<BlockArgument>(value);
+    }
+  }
 }
 
 /// Follows quantized values back through sage.quantize and sage.smooth to a
 /// function argument.
 static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
                                  StringRef name, BlockArgument &argument,
-                                 SmoothOp &smooth) {
+                                 SmoothOp &smooth, bool &swapped) {
   auto quantize = values.getDefiningOp<QuantizeOp>();
   if (!quantize)
     return op.emitOpError() << "expected the " << name
@@ -67,12 +90,39 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
   Value input = quantize.getInput();
   if ((smooth = input.getDefiningOp<SmoothOp>()))
     input = smooth.getInput();
-  argument = getArgument(input);
+  argument = getArgument(input, swapped);
   if (!argument)
     return op.emitOpError() << "expected " << name
                             << " to be an argument of the function, as the "
                                "launch plan fills it";
   return success();
+}
+
+/// Whether the function returns the attention's result as it is or with
+/// tokens and heads swapped; failure if it returns something else.
+static FailureOr<bool> traceResult(func::FuncOp func,
+                                   QuantizedAttentionOp op) {
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
+    return op.emitOpError("expected the function to return the attention "
+                          "alone");
+  bool swapped = false;
+  Value value = ret.getOperand(0);
+  while (value != op.getResult()) {
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      value = expand.getSrc();
+    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
+      value = collapse.getSrc();
+    } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+               transpose && !swapped && isTokensHeadsSwap(transpose)) {
+      swapped = true;
+      value = transpose.getInput();
+    } else {
+      return op.emitOpError("expected the function to return the attention "
+                            "(reshaped or with tokens and heads swapped)");
+    }
+  }
+  return swapped;
 }
 
 /// Everything the kernels are specialized on, or an error naming what the
@@ -104,6 +154,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                  "dimensions 32, 64 and 128, got "
                               << dim;
   config.inputType = getElementTypeOrSelf(sources.query.getType());
+  config.io.tokensBeforeHeads = sources.tokensBeforeHeads;
   config.outputType = op.getResult().getType().getElementType();
   config.smoothQ = bool(op.getQMean());
   config.smoothK = bool(sources.keySmooth);
@@ -128,6 +179,8 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
                 StringRef dim) -> SmallVector<std::string> {
     if (rank == 3)
       return {"B", tokens.str(), dim.str()};
+    if (config.io.tokensBeforeHeads)
+      return {"B", tokens.str(), heads.str(), dim.str()};
     return {"B", heads.str(), tokens.str(), dim.str()};
   };
   std::string paddedQ = "cdiv(Nq," + std::to_string(config.blockQ) + ")*" +
@@ -166,8 +219,8 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
 /// describe its operands.
 static bool isPartOfAttention(Operation *op) {
   return isa<SmoothOp, QuantizeOp, QuantizedAttentionOp, tensor::ExpandShapeOp,
-             tensor::CollapseShapeOp, tensor::DimOp, arith::ConstantOp,
-             func::ReturnOp>(op);
+             tensor::CollapseShapeOp, tensor::DimOp, tensor::EmptyOp,
+             linalg::TransposeOp, arith::ConstantOp, func::ReturnOp>(op);
 }
 
 namespace {
@@ -222,13 +275,23 @@ struct ConvertSageToGPUPass
                               << chip << " lacks; use sm_89 or newer";
 
     AttentionSources sources;
+    std::array<bool, 3> swapped;
     if (failed(traceSource(op, op.getQValues(), "query", sources.query,
-                           sources.querySmooth)) ||
+                           sources.querySmooth, swapped[0])) ||
         failed(traceSource(op, op.getKValues(), "key", sources.key,
-                           sources.keySmooth)) ||
+                           sources.keySmooth, swapped[1])) ||
         failed(traceSource(op, op.getVValues(), "value", sources.value,
-                           sources.valueSmooth)))
+                           sources.valueSmooth, swapped[2])))
       return failure();
+    FailureOr<bool> resultSwapped = traceResult(func, op);
+    if (failed(resultSwapped))
+      return failure();
+    if (swapped[1] != swapped[0] || swapped[2] != swapped[0] ||
+        *resultSwapped != swapped[0])
+      return op.emitOpError("expected Q, K, V and the result in one layout, "
+                            "[batch, heads, tokens, features] or [batch, "
+                            "tokens, heads, features]");
+    sources.tokensBeforeHeads = swapped[0];
     FailureOr<AttentionConfig> config = getConfig(op, sources);
     if (failed(config))
       return failure();
@@ -243,10 +306,12 @@ struct ConvertSageToGPUPass
     plan.name = func.getSymName().str();
     plan.chip = chip;
     plan.variant = "int8-fp8";
-    plan.layout = rank == 3 ? SmallVector<std::string>{"batch", "tokens",
-                                                       "features"}
-                            : SmallVector<std::string>{"batch", "heads",
-                                                       "tokens", "features"};
+    if (rank == 3)
+      plan.layout = {"batch", "tokens", "features"};
+    else if (config->io.tokensBeforeHeads)
+      plan.layout = {"batch", "tokens", "heads", "features"};
+    else
+      plan.layout = {"batch", "heads", "tokens", "features"};
     plan.headDim = config->headDim;
     plan.valueDim = config->valueDim;
     plan.inputType = getTypeName(config->inputType);

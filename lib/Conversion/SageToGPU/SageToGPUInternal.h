@@ -20,12 +20,27 @@
 
 namespace mlir::sage {
 
+/// How the attention's inputs and output lie in memory. Workspaces are
+/// always [batch, heads, tokens, features]; Q, K, V and O follow the plan's
+/// layout, which may put tokens before heads ([batch, tokens, heads,
+/// features], as StableHLO / JAX programs do).
+struct IoLayout {
+  bool tokensBeforeHeads = false;
+
+  /// i64 element offset of (token, channel) of `head` (= batch * heads +
+  /// head index) in a dense [batch, heads | tokens, tokens | heads, dim]
+  /// tensor.
+  Value offset(KernelBuilder &kb, Value head, Value heads, Value tokens,
+               Value token, int64_t dim, Value channel) const;
+};
+
 /// Everything the kernels of one attention are specialized on.
 struct AttentionConfig {
   int64_t headDim = 0;  // D of Q and K
   int64_t valueDim = 0; // D of V and O
   Type inputType;       // f16, bf16 or f32
   Type outputType;
+  IoLayout io;
   bool smoothQ = false, smoothK = false, smoothV = false;
   bool causal = false;
   double scale = 0;

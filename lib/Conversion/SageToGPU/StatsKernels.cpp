@@ -31,16 +31,20 @@ struct ChunkThread {
   Value channel; // the channel this thread reduces
   Value group;   // which of the threads / D token streams it walks
   Value tokens;  // N
+  Value heads;
+  IoLayout io;
   int64_t dim, streams;
 
-  ChunkThread(KernelBuilder &kb, const KernelFunc &kernel, int64_t dim,
-              int64_t threads, StringRef tokensArg, StringRef headsArg)
-      : dim(dim), streams(threads / dim) {
+  ChunkThread(KernelBuilder &kb, const KernelFunc &kernel, IoLayout io,
+              int64_t dim, int64_t threads, StringRef tokensArg,
+              StringRef headsArg)
+      : io(io), dim(dim), streams(threads / dim) {
     Value tid = kb.threadId();
     channel = kb.remu(tid, kb.i32(dim));
     group = kb.divu(tid, kb.i32(dim));
     tokens = kernel.arg(tokensArg);
-    head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg(headsArg)),
+    heads = kernel.arg(headsArg);
+    head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), heads),
                   kb.blockId(gpu::Dimension::y));
   }
 
@@ -54,8 +58,8 @@ struct ChunkThread {
     return kb.forLoop(kb.add(start, group), end, kb.i32(streams),
                       ValueRange{init},
                       [&](Value token, ValueRange acc) -> SmallVector<Value> {
-                        Value offset = linearOffset(kb, head, tokens, token,
-                                                    kb.i32(dim), channel);
+                        Value offset = io.offset(kb, head, heads, tokens,
+                                                 token, dim, channel);
                         return {combine(acc[0], offset)};
                       })[0];
   }
@@ -78,7 +82,8 @@ void mlir::sage::buildSumTokensKernel(KernelModule &km,
         {{"src", true}, {"sum", true}, {"tokens", false}, {"heads", false}},
         config.threads());
     KernelBuilder kb(km.builder, km.loc);
-    ChunkThread thread(kb, kernel, dim, config.threads(), "tokens", "heads");
+    ChunkThread thread(kb, kernel, config.io, dim, config.threads(), "tokens",
+                       "heads");
     Value sum = thread.fold(kb, kb.f32(0), [&](Value acc, Value offset) {
       return kb.addf(acc,
                      kb.loadAsF32(config.inputType, kernel.arg("src"), offset));
@@ -108,8 +113,8 @@ void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
   KernelFunc kernel =
       km.addKernel("sage_value_absmax", params, config.threads());
   KernelBuilder kb(km.builder, km.loc);
-  ChunkThread thread(kb, kernel, config.valueDim, config.threads(), "Nk",
-                     "Hkv");
+  ChunkThread thread(kb, kernel, config.io, config.valueDim, config.threads(),
+                     "Nk", "Hkv");
 
   // max |V - mean(V)| per channel; delta_V = that / V_r (section 3).
   Value mean;
