@@ -5,7 +5,7 @@
 #mv = affine_map<(b, m, h, k1, k2, n) -> (b, k2, h, n)>
 #ms = affine_map<(b, m, h, k1, k2, n) -> ()>
 #mo = affine_map<(b, m, h, k1, k2, n) -> (b, m, h, n)>
-func.func @iree_btnh(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>,
+func.func @iree_attention_btnh(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>,
     %v: tensor<?x?x?x64xf16>, %out: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %scale = arith.constant 0.125 : f16
   %0 = "iree_linalg_ext.attention"(%q, %k, %v, %scale, %out) ({
