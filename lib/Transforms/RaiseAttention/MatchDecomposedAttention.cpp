@@ -1,0 +1,859 @@
+//===- MatchDecomposedAttention.cpp - attention, softmax spelled out ------===//
+//
+// Recognizes, walking back from the P*V contraction, attention whose softmax
+// frontends spell out in elementwise ops and reductions:
+//
+//   S = Q * K^T         contraction: batch_matmul, matmul or a generic
+//   S = S * c, S + M    constant scales, one additive mask, casts, reshapes
+//                       and transposes, in any order
+//   m = max_keys(S)     max-reduction (keepdim or not)
+//   e = exp(S - m)      one generic, or a subtraction then an exp
+//   z = sum_keys(e)     sum-reduction
+//   P = e / z           or e * (1 / z)
+//   P = cast(P)         casts, reshapes and transposes only
+//   O = P * V           contraction
+//
+// torch-mlir's decomposition of scaled_dot_product_attention collapses
+// [B, H, L, E] into [B*H, L, E] around linalg.batch_matmul; StableHLO's
+// dot_general becomes a linalg.generic contraction on 4-D tensors with
+// transposes between BTNH and BNTH. Both are handled by labelling every
+// dimension with the axes of attention it spans (AxisSpace): contraction
+// maps give the labels, transposes permute them, reshapes split and merge
+// batch axes. Q, K, V and the result are then taken from as far along
+// their transposes and reshapes as their labels stay one canonical axis
+// per dimension, with the permutations to [batch..., tokens, features].
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionMatch.h"
+#include "MatchUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+namespace {
+/// The axes of attention; batch axes are numbered from kFirstBatch on, in
+/// the order they are found.
+enum Axis : unsigned {
+  kQueries,
+  kKeys,
+  kFeatures,
+  kValueFeatures,
+  kFirstBatch,
+  kNoAxis = ~0u
+};
+
+/// The axes one dimension spans, outermost first: one axis, several batch
+/// axes where batch dimensions are collapsed, none for a broadcast unit dim.
+using Label = SmallVector<unsigned, 2>;
+/// The labels of the dimensions of a tensor.
+using Labels = SmallVector<Label, 4>;
+
+/// The batch axes of one attention, and how reshapes split them: the batch
+/// axis B*H of a 3-D contraction may be split into the parts B and H, one
+/// level deep.
+class AxisSpace {
+public:
+  /// Adds a batch axis of `size` (static or dynamic), a part of `parent`.
+  unsigned addBatch(int64_t size, unsigned parent = kNoAxis) {
+    axes.push_back({size, parent, {}});
+    return kFirstBatch + axes.size() - 1;
+  }
+
+  /// The labels after expanding dims with `labels` by `reassociation` into
+  /// `shape`: a batch axis is split into parts (the same parts wherever it
+  /// is split), collapsed batch axes are separated again. Fails where the
+  /// sizes do not prove the split.
+  FailureOr<Labels> expand(const Labels &labels,
+                           ArrayRef<ReassociationIndices> reassociation,
+                           ArrayRef<int64_t> shape) {
+    Labels result(shape.size());
+    for (auto [label, group] : llvm::zip_equal(labels, reassociation)) {
+      if (group.size() == 1) {
+        result[group[0]] = label;
+        continue;
+      }
+      SmallVector<int64_t> sizes;
+      for (int64_t dim : group)
+        sizes.push_back(shape[dim]);
+      // With one dynamic size at most, the product fixes every size.
+      if (llvm::count(sizes, ShapedType::kDynamic) > 1)
+        return failure();
+      Label parts = label;
+      if (label.size() == 1 && isBatch(label[0])) {
+        if (get(label[0]).parts.empty()) {
+          if (get(label[0]).parent != kNoAxis)
+            return failure();
+          for (int64_t size : sizes) {
+            unsigned part = addBatch(size, label[0]);
+            get(label[0]).parts.push_back(part);
+          }
+        }
+        parts = get(label[0]).parts;
+      }
+      if (parts.size() != group.size())
+        return failure();
+      for (auto [part, dim, size] : llvm::zip_equal(parts, group, sizes)) {
+        if (!isBatch(part) || get(part).size != size)
+          return failure();
+        result[dim] = {part};
+      }
+    }
+    return result;
+  }
+
+  /// The labels after collapsing dims with `labels` by `reassociation`:
+  /// only batch axes may share a dim; all the parts of an axis name it.
+  FailureOr<Labels> collapse(const Labels &labels,
+                             ArrayRef<ReassociationIndices> reassociation) {
+    Labels result;
+    for (const ReassociationIndices &group : reassociation) {
+      Label merged;
+      for (int64_t dim : group)
+        merged.append(labels[dim]);
+      if (group.size() > 1 && !llvm::all_of(merged, isBatch))
+        return failure();
+      if (merged.size() > 1 && get(merged[0]).parent != kNoAxis &&
+          ArrayRef<unsigned>(get(get(merged[0]).parent).parts) ==
+              ArrayRef<unsigned>(merged))
+        merged = {get(merged[0]).parent};
+      result.push_back(merged);
+    }
+    return result;
+  }
+
+  /// Batch axes as the contractions see them, in order.
+  SmallVector<unsigned> getRoots() const {
+    SmallVector<unsigned> roots;
+    for (auto [i, axis] : llvm::enumerate(axes))
+      if (axis.parent == kNoAxis)
+        roots.push_back(kFirstBatch + i);
+    return roots;
+  }
+
+  /// Batch axes with every split applied, in order.
+  SmallVector<unsigned> getLeaves() const {
+    SmallVector<unsigned> leaves;
+    for (unsigned root : getRoots()) {
+      const BatchAxis &axis = axes[root - kFirstBatch];
+      if (axis.parts.empty())
+        leaves.push_back(root);
+      else
+        leaves.append(axis.parts);
+    }
+    return leaves;
+  }
+
+  static bool isBatch(unsigned axis) { return axis >= kFirstBatch; }
+
+private:
+  struct BatchAxis {
+    int64_t size;
+    unsigned parent;
+    SmallVector<unsigned> parts;
+  };
+  BatchAxis &get(unsigned axis) { return axes[axis - kFirstBatch]; }
+
+  SmallVector<BatchAxis> axes;
+};
+
+/// One place an operand or the result can be taken from.
+struct Candidate {
+  Value value;
+  Labels labels;
+  /// Product of the constant scales passed to get there.
+  double scale = 1.0;
+};
+
+/// The ops of a spelled-out softmax, found by structure alone.
+struct SpelledSoftmax {
+  /// P = e / z or e * (1 / z): the softmax's final op.
+  linalg::GenericOp normalize;
+  Value exps;
+  /// The sum, where the normalization reads it (from the dims of e), and
+  /// the ops in between (broadcasts, reshapes, a reciprocal).
+  Reduction sum;
+  AffineMap sumRead;
+  SmallVector<Operation *> sumChain;
+  /// e = exp(d) and d = s - m: one op when fused.
+  linalg::GenericOp exp, sub;
+  Value scores;
+  Reduction max;
+  AffineMap maxRead;
+  SmallVector<Operation *> maxChain;
+};
+
+/// An elementwise addition of a mask to the scores.
+struct MaskAdd {
+  linalg::GenericOp op;
+  Value scores, mask;
+  AffineMap maskMap;
+};
+} // namespace
+
+/// Finds the normalization P = e / z or e * (1 / z) of a sum-reduction z.
+static bool matchNormalize(Value probs, SpelledSoftmax &softmax) {
+  auto op = probs.getDefiningOp<linalg::GenericOp>();
+  if (!op || !isElementwise(op) || op.getNumDpsInputs() != 2)
+    return false;
+  Value yielded = getYieldedValue(op);
+  Operation *inner = yielded ? yielded.getDefiningOp() : nullptr;
+  if (!inner || inner->getParentOp() != op)
+    return false;
+  auto tryOperands = [&](Value expArg, Value sumArg, bool reciprocal) {
+    OpOperand *exps = getIdentityInput(op, expArg);
+    if (!exps)
+      return false;
+    // 1 / z in the body.
+    auto div = sumArg.getDefiningOp<arith::DivFOp>();
+    if (reciprocal && div && getConstantFloat(div.getLhs()) == 1.0) {
+      sumArg = div.getRhs();
+      reciprocal = false;
+    }
+    OpOperand *sum = getInputOperand(op, sumArg);
+    if (!sum || sum == exps)
+      return false;
+    SmallVector<Operation *> chain;
+    auto [source, map] =
+        traceBroadcast(sum->get(), op.getMatchingIndexingMap(sum), chain);
+    if (reciprocal) {
+      // 1 / z as a generic of its own.
+      auto inverse = source.getDefiningOp<linalg::GenericOp>();
+      if (!inverse || !isElementwise(inverse) ||
+          inverse.getNumDpsInputs() != 1)
+        return false;
+      Value inverted = getYieldedValue(inverse);
+      auto invDiv = inverted ? inverted.getDefiningOp<arith::DivFOp>()
+                             : arith::DivFOp();
+      OpOperand *input =
+          invDiv ? getInputOperand(inverse, invDiv.getRhs()) : nullptr;
+      if (!input || getConstantFloat(invDiv.getLhs()) != 1.0)
+        return false;
+      chain.push_back(inverse);
+      std::tie(source, map) = traceBroadcast(
+          input->get(), inverse.getMatchingIndexingMap(input).compose(map),
+          chain);
+    }
+    std::optional<Reduction> reduction = getReduction(source);
+    if (!reduction || reduction->kind != ReductionKind::Sum)
+      return false;
+    softmax.normalize = op;
+    softmax.exps = exps->get();
+    softmax.sum = *reduction;
+    softmax.sumRead = map;
+    softmax.sumChain = std::move(chain);
+    return true;
+  };
+  if (auto div = dyn_cast<arith::DivFOp>(inner))
+    return tryOperands(div.getLhs(), div.getRhs(), /*reciprocal=*/false);
+  if (auto mul = dyn_cast<arith::MulFOp>(inner))
+    return tryOperands(mul.getLhs(), mul.getRhs(), /*reciprocal=*/true) ||
+           tryOperands(mul.getRhs(), mul.getLhs(), /*reciprocal=*/true);
+  return false;
+}
+
+/// Finds e = exp(s - m) of a max-reduction m: one generic, or a subtraction
+/// generic then an exp generic.
+static bool matchExp(Value exps, SpelledSoftmax &softmax) {
+  auto op = exps.getDefiningOp<linalg::GenericOp>();
+  if (!op || !isElementwise(op))
+    return false;
+  Value yielded = getYieldedValue(op);
+  auto exp = yielded ? yielded.getDefiningOp<math::ExpOp>() : math::ExpOp();
+  if (!exp || exp->getParentOp() != op)
+    return false;
+  linalg::GenericOp sub = op;
+  Value difference = exp.getOperand();
+  if (OpOperand *input = getIdentityInput(op, difference)) {
+    sub = input->get().getDefiningOp<linalg::GenericOp>();
+    if (op.getNumDpsInputs() != 1 || !sub || !isElementwise(sub))
+      return false;
+    difference = getYieldedValue(sub);
+  }
+  auto subf = difference ? difference.getDefiningOp<arith::SubFOp>()
+                         : arith::SubFOp();
+  if (!subf || subf->getParentOp() != sub || sub.getNumDpsInputs() != 2)
+    return false;
+  OpOperand *scores = getIdentityInput(sub, subf.getLhs());
+  OpOperand *max = getInputOperand(sub, stripUnitFactor(subf.getRhs()));
+  if (!scores || !max || scores == max)
+    return false;
+  SmallVector<Operation *> chain;
+  auto [source, map] =
+      traceBroadcast(max->get(), sub.getMatchingIndexingMap(max), chain);
+  std::optional<Reduction> reduction = getReduction(source);
+  if (!reduction || reduction->kind != ReductionKind::Max)
+    return false;
+  softmax.exp = op;
+  softmax.sub = sub;
+  softmax.scores = scores->get();
+  softmax.max = *reduction;
+  softmax.maxRead = map;
+  softmax.maxChain = std::move(chain);
+  return true;
+}
+
+static bool matchSpelledSoftmax(Value probs, SpelledSoftmax &softmax) {
+  return matchNormalize(probs, softmax) && matchExp(softmax.exps, softmax);
+}
+
+/// Whether a spelled-out softmax feeds the op defining `value` within a few
+/// ops: `value` is then computed from the probabilities.
+static bool findSoftmaxAbove(Value value, SpelledSoftmax &softmax) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  SmallVector<Value> worklist(def->getOperands());
+  for (unsigned budget = 16; !worklist.empty() && budget; --budget) {
+    Value operand = worklist.pop_back_val();
+    if (matchSpelledSoftmax(operand, softmax))
+      return true;
+    if (Operation *producer = operand.getDefiningOp())
+      worklist.append(producer->operand_begin(), producer->operand_end());
+  }
+  return false;
+}
+
+/// The tensor a probabilities value comes from by a cast, a reshape or a
+/// transpose, or null.
+static Value getProbsInput(Value value) {
+  if (Value input = getCastInput(value))
+    return input;
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    return expand.getSrc();
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+    return collapse.getSrc();
+  if (auto transpose = getTransposeInput(value))
+    return transpose->first;
+  return {};
+}
+
+/// If `value` is the scores plus a tensor (torch's `alpha` of 1 allowed),
+/// the scores and that tensor. The scores are the operand that is not an
+/// argument or a generic built from positions, when one is.
+static std::optional<MaskAdd> getMaskAdd(Value value) {
+  auto op = value.getDefiningOp<linalg::GenericOp>();
+  if (!op || !isElementwise(op) || op.getNumDpsInputs() != 2)
+    return std::nullopt;
+  Value yielded = getYieldedValue(op);
+  auto add = yielded ? yielded.getDefiningOp<arith::AddFOp>() : arith::AddFOp();
+  if (!add || add->getParentOp() != op)
+    return std::nullopt;
+  auto asMask = [&](Value scoreArg,
+                    Value maskArg) -> std::optional<MaskAdd> {
+    OpOperand *scores = getIdentityInput(op, scoreArg);
+    OpOperand *mask = getInputOperand(op, stripUnitFactor(maskArg));
+    if (!scores || !mask || scores == mask)
+      return std::nullopt;
+    return MaskAdd{op, scores->get(), mask->get(),
+                   op.getMatchingIndexingMap(mask)};
+  };
+  auto isLikelyMask = [](Value tensor) {
+    return isa<BlockArgument>(tensor) || isCausalMask(tensor);
+  };
+  std::optional<MaskAdd> first = asMask(add.getLhs(), add.getRhs());
+  std::optional<MaskAdd> second = asMask(add.getRhs(), add.getLhs());
+  if (first && second && isLikelyMask(first->scores))
+    return second;
+  return first ? first : second;
+}
+
+/// The labels of `value` from the labels of the tensor it was computed from
+/// by a cast, an elementwise op, a reshape or a transpose.
+static FailureOr<Labels> forwardLabels(AxisSpace &space, Value value,
+                                       const Labels &input) {
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    return space.expand(input, expand.getReassociationIndices(),
+                        expand.getResultType().getShape());
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+    return space.collapse(input, collapse.getReassociationIndices());
+  if (auto transpose = getTransposeInput(value)) {
+    Labels output;
+    for (int64_t dim : transpose->second)
+      output.push_back(input[dim]);
+    return output;
+  }
+  return input;
+}
+
+/// The labels of the dims of `operand` of `op`, given the labels of the
+/// loops; fails on indexing maps that are not plain dims.
+static FailureOr<Labels> getOperandLabels(linalg::LinalgOp op,
+                                          OpOperand *operand,
+                                          ArrayRef<Label> loops) {
+  Labels labels;
+  for (AffineExpr expr : op.getMatchingIndexingMap(operand).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || loops[dim.getPosition()].empty())
+      return failure();
+    labels.push_back(loops[dim.getPosition()]);
+  }
+  return labels;
+}
+
+/// Where an operand can be taken from: itself, then up through transposes,
+/// reshapes and (if `scales`) constant scales.
+static SmallVector<Candidate> walkOperand(AxisSpace &space, Value value,
+                                          Labels labels, bool scales) {
+  SmallVector<Candidate> candidates = {{value, std::move(labels), 1.0}};
+  while (true) {
+    const Candidate &last = candidates.back();
+    Candidate next = {Value(), {}, last.scale};
+    if (auto transpose = getTransposeInput(last.value)) {
+      next.value = transpose->first;
+      next.labels.resize(last.labels.size());
+      for (auto [i, dim] : llvm::enumerate(transpose->second))
+        next.labels[dim] = last.labels[i];
+    } else if (auto collapse =
+                   last.value.getDefiningOp<tensor::CollapseShapeOp>()) {
+      FailureOr<Labels> labels =
+          space.expand(last.labels, collapse.getReassociationIndices(),
+                       collapse.getSrcType().getShape());
+      if (failed(labels))
+        break;
+      next.value = collapse.getSrc();
+      next.labels = std::move(*labels);
+    } else if (auto expand =
+                   last.value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      FailureOr<Labels> labels =
+          space.collapse(last.labels, expand.getReassociationIndices());
+      if (failed(labels))
+        break;
+      next.value = expand.getSrc();
+      next.labels = std::move(*labels);
+    } else if (auto scaled = scales ? getScaleInput(last.value)
+                                    : std::nullopt) {
+      next.value = scaled->first;
+      next.labels = last.labels;
+      next.scale *= scaled->second;
+    } else {
+      break;
+    }
+    candidates.push_back(std::move(next));
+  }
+  return candidates;
+}
+
+/// Where the result can be replaced: itself, then down through its only
+/// user while that is a reshape or a transpose.
+static SmallVector<Candidate> walkResult(AxisSpace &space, Value value,
+                                         Labels labels) {
+  SmallVector<Candidate> candidates = {{value, std::move(labels), 1.0}};
+  while (candidates.back().value.hasOneUse()) {
+    Operation *user = *candidates.back().value.getUsers().begin();
+    if (user->getNumResults() != 1 ||
+        !isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             linalg::TransposeOp, linalg::GenericOp>(user))
+      break;
+    Value next = user->getResult(0);
+    if (isa<linalg::GenericOp>(user) && !getTransposeInput(next))
+      break;
+    FailureOr<Labels> labels =
+        forwardLabels(space, next, candidates.back().labels);
+    if (failed(labels))
+      break;
+    candidates.push_back({next, std::move(*labels), 1.0});
+  }
+  return candidates;
+}
+
+/// The canonical order of a tensor: `batch` axes, then `rows`, `columns`.
+static SmallVector<unsigned> getOrder(ArrayRef<unsigned> batch, unsigned rows,
+                                      unsigned columns) {
+  SmallVector<unsigned> order(batch);
+  order.append({rows, columns});
+  return order;
+}
+
+/// Where each axis of `order` is in `labels` (one axis per dim), if all are.
+static std::optional<SmallVector<int64_t>> getPermutation(const Labels &labels,
+                                                          ArrayRef<unsigned> order) {
+  if (labels.size() != order.size())
+    return std::nullopt;
+  SmallVector<int64_t> perm;
+  for (unsigned axis : order) {
+    auto it = llvm::find(labels, Label{axis});
+    if (it == labels.end())
+      return std::nullopt;
+    perm.push_back(it - labels.begin());
+  }
+  return perm;
+}
+
+/// The furthest candidate that is one canonical axis per dim, with its
+/// permutation to `order`.
+static std::optional<std::pair<Candidate, SmallVector<int64_t>>>
+pickCandidate(ArrayRef<Candidate> candidates, ArrayRef<unsigned> order) {
+  for (const Candidate &candidate : llvm::reverse(candidates))
+    if (std::optional<SmallVector<int64_t>> perm =
+            getPermutation(candidate.labels, order))
+      return std::make_pair(candidate, *perm);
+  return std::nullopt;
+}
+
+/// The permutation of a mask with `labels` to `order`: unit dims stand for
+/// the batch axes the mask broadcasts over.
+static std::optional<SmallVector<int64_t>>
+getMaskPermutation(const Labels &labels, ArrayRef<unsigned> order) {
+  if (labels.size() != order.size())
+    return std::nullopt;
+  SmallVector<int64_t> units;
+  for (auto [i, label] : llvm::enumerate(labels))
+    if (label.empty())
+      units.push_back(i);
+  SmallVector<int64_t> perm;
+  for (unsigned axis : order) {
+    auto it = llvm::find(labels, Label{axis});
+    if (it != labels.end()) {
+      perm.push_back(it - labels.begin());
+      continue;
+    }
+    if (!AxisSpace::isBatch(axis) || units.empty())
+      return std::nullopt;
+    perm.push_back(units.front());
+    units.erase(units.begin());
+  }
+  if (!units.empty())
+    return std::nullopt;
+  return perm;
+}
+
+/// `perm`, or empty when it is the identity.
+static SmallVector<int64_t> compactPermutation(ArrayRef<int64_t> perm) {
+  for (auto [i, dim] : llvm::enumerate(perm))
+    if (int64_t(i) != dim)
+      return SmallVector<int64_t>(perm);
+  return {};
+}
+
+/// Whether dims `a` and `b` of `value` provably have the same size: static
+/// and equal, or dynamic sizes given by one SSA value to the tensor.empty
+/// the value is computed into.
+static bool haveEqualSizes(Value value, int64_t a, int64_t b) {
+  auto type = cast<ShapedType>(value.getType());
+  if (!type.isDynamicDim(a) || !type.isDynamicDim(b))
+    return type.getDimSize(a) == type.getDimSize(b);
+  while (auto dps = value.getDefiningOp<DestinationStyleOpInterface>())
+    value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
+  auto empty = value.getDefiningOp<tensor::EmptyOp>();
+  return empty && empty.getDynamicSize(a) == empty.getDynamicSize(b);
+}
+
+/// Checks that the ops found by structure compute softmax(s) over one axis
+/// and that nothing else reads their intermediate values.
+static LogicalResult checkSoftmax(const SpelledSoftmax &softmax,
+                                  AttentionMatch &match) {
+  if (softmax.max.op.getDpsInputs()[0] != softmax.scores)
+    return match.refuse("the max is not taken over the scores the exponent "
+                        "subtracts it from");
+  if (softmax.sum.op.getDpsInputs()[0] != softmax.exps)
+    return match.refuse("the sum is not taken over the exponentials the "
+                        "normalization divides");
+  if (softmax.max.axis != softmax.sum.axis)
+    return match.refuse("the max reduces dimension " +
+                        Twine(softmax.max.axis) +
+                        ", but the sum reduces dimension " +
+                        Twine(softmax.sum.axis));
+  if (dropConstantResults(softmax.maxRead) !=
+          dropConstantResults(softmax.max.map) ||
+      dropConstantResults(softmax.sumRead) !=
+          dropConstantResults(softmax.sum.map))
+    return match.refuse("the max or the sum is not broadcast back along the "
+                        "dimension it reduces");
+
+  auto hasUsers = [](Value value, ArrayRef<Operation *> users) {
+    return llvm::equal(llvm::to_vector(value.getUsers()), users) ||
+           (users.size() == 2 &&
+            llvm::equal(llvm::to_vector(value.getUsers()),
+                        ArrayRef<Operation *>{users[1], users[0]}));
+  };
+  if (!hasUsers(softmax.scores, {softmax.max.op, softmax.sub}))
+    return match.refuse("the scores have users besides the max and the "
+                        "subtraction");
+  if (!hasUsers(softmax.exps, {softmax.sum.op, softmax.normalize}))
+    return match.refuse("the exponentials have users besides the sum and "
+                        "the normalization");
+  if (softmax.sub != softmax.exp && !softmax.sub->getResult(0).hasOneUse())
+    return match.refuse("the differences s - max have users besides the "
+                        "exponential");
+  auto hasOneUseEach = [](Operation *reduction, ArrayRef<Operation *> chain) {
+    return reduction->getResult(0).hasOneUse() &&
+           llvm::all_of(chain, [](Operation *op) {
+             return op->getNumResults() == 1 && op->getResult(0).hasOneUse();
+           });
+  };
+  if (!hasOneUseEach(softmax.max.op, softmax.maxChain))
+    return match.refuse("the max has users besides the subtraction");
+  if (!hasOneUseEach(softmax.sum.op, softmax.sumChain))
+    return match.refuse("the sum has users besides the normalization");
+  return success();
+}
+
+LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
+                                             AttentionMatch &match) {
+  auto refuse = [&](const Twine &why) { return match.refuse(why); };
+  linalg::LinalgOp pv =
+      root->getNumResults() == 1 ? getContraction(root->getResult(0)) : nullptr;
+  if (!pv)
+    return refuse("not a contraction of two tensors");
+
+  // P: casts, reshapes and transposes up to the softmax. Find the softmax
+  // first, so that later refusals are known to be refused attention.
+  SmallVector<Value> probs = {pv.getDpsInputs()[0]};
+  while (Value input = getProbsInput(probs.back()))
+    probs.push_back(input);
+  SpelledSoftmax softmax;
+  if (!matchSpelledSoftmax(probs.back(), softmax)) {
+    if (!findSoftmaxAbove(probs.back(), softmax))
+      return refuse("the left operand is not a spelled-out softmax");
+    match.anchor = softmax.normalize;
+    return refuse("the probabilities pass through " +
+                  probs.back().getDefiningOp()->getName().getStringRef() +
+                  " between the softmax and P*V, not only casts and "
+                  "reshapes");
+  }
+  match.anchor = softmax.normalize;
+  if (failed(checkSoftmax(softmax, match)))
+    return failure();
+  for (Value value : probs)
+    if (!value.hasOneUse())
+      return refuse("the probabilities have users besides the P*V "
+                    "contraction");
+
+  // S: casts, constant scales, one mask, reshapes and transposes up to
+  // Q*K^T.
+  SmallVector<Value> scores = {softmax.scores};
+  double scale = 1.0, scaleAfterMask = 1.0;
+  std::optional<MaskAdd> mask;
+  linalg::LinalgOp qk;
+  while (!(qk = getContraction(scores.back()))) {
+    Value value = scores.back();
+    if (scores.size() > 1 && !value.hasOneUse())
+      return refuse("the scores have users besides the softmax");
+    if (Value input = getCastInput(value)) {
+      scores.push_back(input);
+    } else if (auto scaled = getScaleInput(value)) {
+      scale *= scaled->second;
+      if (!mask)
+        scaleAfterMask *= scaled->second;
+      scores.push_back(scaled->first);
+    } else if (auto added = getMaskAdd(value)) {
+      if (mask)
+        return refuse("more than one mask is added to the scores");
+      mask = added;
+      scores.push_back(added->scores);
+    } else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      scores.push_back(expand.getSrc());
+    } else if (auto collapse =
+                   value.getDefiningOp<tensor::CollapseShapeOp>()) {
+      scores.push_back(collapse.getSrc());
+    } else if (auto transpose = getTransposeInput(value)) {
+      scores.push_back(transpose->first);
+    } else if (Operation *def = value.getDefiningOp()) {
+      return refuse("the scores reach the softmax through " +
+                    def->getName().getStringRef() +
+                    ", not only casts, constant scales, a mask, reshapes "
+                    "and transposes");
+    } else {
+      return refuse("the scores do not come from a Q*K^T contraction");
+    }
+  }
+  if (scores.size() > 1 && !scores.back().hasOneUse())
+    return refuse("the scores have users besides the softmax");
+
+  // Q*K^T labels the axes: its batch dims, in the order of its result,
+  // queries (m), keys (n) and features (k).
+  FailureOr<linalg::ContractionDimensions> qkDims =
+      linalg::inferContractionDims(qk);
+  if (failed(qkDims) || qkDims->m.size() != 1 || qkDims->n.size() != 1 ||
+      qkDims->k.size() != 1)
+    return refuse("Q*K^T is not a matrix product with one query, key and "
+                  "feature dimension");
+  if (!hasZeroInit(qk))
+    return refuse("Q*K^T accumulates into a non-zero init");
+  AxisSpace space;
+  SmallVector<Label> qkLoops(qk.getNumLoops());
+  qkLoops[qkDims->m[0]] = {kQueries};
+  qkLoops[qkDims->n[0]] = {kKeys};
+  qkLoops[qkDims->k[0]] = {kFeatures};
+  auto scoreType = cast<ShapedType>(qk->getResult(0).getType());
+  for (auto [i, expr] : llvm::enumerate(
+           qk.getMatchingIndexingMap(qk.getDpsInitOperand(0)).getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (dim && llvm::is_contained(qkDims->batch, dim.getPosition()))
+      qkLoops[dim.getPosition()] = {space.addBatch(scoreType.getDimSize(i))};
+  }
+  FailureOr<Labels> queryLabels =
+      getOperandLabels(qk, qk.getDpsInputOperand(0), qkLoops);
+  FailureOr<Labels> keyLabels =
+      getOperandLabels(qk, qk.getDpsInputOperand(1), qkLoops);
+  FailureOr<Labels> labels =
+      getOperandLabels(qk, qk.getDpsInitOperand(0), qkLoops);
+  if (failed(queryLabels) || failed(keyLabels) || failed(labels))
+    return refuse("Q*K^T has indexing maps that are not plain dimensions");
+
+  // Follow the labels down to the softmax.
+  Labels maskLabels;
+  for (Value value : llvm::reverse(ArrayRef<Value>(scores).drop_back())) {
+    labels = forwardLabels(space, value, *labels);
+    if (failed(labels))
+      return refuse("the scores are reshaped across attention axes");
+    if (mask && value.getDefiningOp() == mask->op) {
+      for (AffineExpr expr : mask->maskMap.getResults()) {
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          maskLabels.push_back((*labels)[dim.getPosition()]);
+        else if (isa<AffineConstantExpr>(expr))
+          maskLabels.push_back({});
+        else
+          return refuse("the mask is read through a non-trivial map");
+      }
+    }
+  }
+  unsigned axis = softmax.sum.axis;
+  auto keyDim = llvm::find(*labels, Label{kKeys});
+  if ((*labels)[axis] != Label{kKeys})
+    return refuse("softmax runs over dimension " + Twine(axis) +
+                  ", not the key dimension " +
+                  Twine(keyDim - labels->begin()));
+
+  // ... and on to P*V: it must contract the keys.
+  for (Value value : llvm::reverse(ArrayRef<Value>(probs).drop_back())) {
+    labels = forwardLabels(space, value, *labels);
+    if (failed(labels))
+      return refuse("the probabilities are reshaped across attention axes");
+  }
+  FailureOr<linalg::ContractionDimensions> pvDims =
+      linalg::inferContractionDims(pv);
+  if (failed(pvDims) || pvDims->m.size() != 1 || pvDims->n.size() != 1 ||
+      pvDims->k.size() != 1)
+    return refuse("P*V is not a matrix product with one query, key and "
+                  "feature dimension");
+  if (!hasZeroInit(pv))
+    return refuse("P*V accumulates into a non-zero init");
+  SmallVector<Label> pvLoops(pv.getNumLoops());
+  AffineMap probsMap = pv.getMatchingIndexingMap(pv.getDpsInputOperand(0));
+  for (auto [i, expr] : llvm::enumerate(probsMap.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      pvLoops[dim.getPosition()] = (*labels)[i];
+  if (pvLoops[pvDims->k[0]] != Label{kKeys}) {
+    std::optional<unsigned> contracted = probsMap.getResultPosition(
+        getAffineDimExpr(pvDims->k[0], pv.getContext()));
+    keyDim = llvm::find(*labels, Label{kKeys});
+    return refuse("P*V contracts dimension " +
+                  Twine(contracted ? int64_t(*contracted) : -1) +
+                  " of the probabilities, not the key dimension " +
+                  Twine(keyDim - labels->begin()));
+  }
+  if (pvLoops[pvDims->m[0]] != Label{kQueries})
+    return refuse("the rows of P*V are not the queries");
+  pvLoops[pvDims->n[0]] = {kValueFeatures};
+  FailureOr<Labels> valueLabels =
+      getOperandLabels(pv, pv.getDpsInputOperand(1), pvLoops);
+  FailureOr<Labels> resultLabels =
+      getOperandLabels(pv, pv.getDpsInitOperand(0), pvLoops);
+  if (failed(valueLabels) || failed(resultLabels))
+    return refuse("P*V has indexing maps that are not plain dimensions");
+
+  // Q, K, V and the result from as far as their labels stay canonical:
+  // every batch split applied if all four follow it, else none.
+  SmallVector<Candidate> queries = walkOperand(
+      space, qk.getDpsInputs()[0], std::move(*queryLabels), /*scales=*/true);
+  SmallVector<Candidate> keys = walkOperand(
+      space, qk.getDpsInputs()[1], std::move(*keyLabels), /*scales=*/true);
+  SmallVector<Candidate> values = walkOperand(
+      space, pv.getDpsInputs()[1], std::move(*valueLabels), /*scales=*/false);
+  SmallVector<Candidate> results =
+      walkResult(space, pv->getResult(0), std::move(*resultLabels));
+  std::optional<std::pair<Candidate, SmallVector<int64_t>>> query, key, value,
+      result;
+  SmallVector<unsigned> batch;
+  bool tooMany = false;
+  for (SmallVector<unsigned> option : {space.getLeaves(), space.getRoots()}) {
+    if (option.size() > 2) {
+      tooMany = true;
+      continue;
+    }
+    query = pickCandidate(queries, getOrder(option, kQueries, kFeatures));
+    key = pickCandidate(keys, getOrder(option, kKeys, kFeatures));
+    value = pickCandidate(values, getOrder(option, kKeys, kValueFeatures));
+    result = pickCandidate(results, getOrder(option, kQueries, kValueFeatures));
+    if (query && key && value && result) {
+      batch = option;
+      break;
+    }
+  }
+  if (!query || !key || !value || !result) {
+    if (tooMany)
+      return refuse("attention with more than 2 batch dimensions is not "
+                    "raised");
+    return refuse("Q, K, V and the result do not split their batch "
+                  "dimensions alike");
+  }
+
+  Type elementType = getElementTypeOrSelf(query->first.value.getType());
+  if (!isAttentionElementType(elementType) ||
+      getElementTypeOrSelf(key->first.value.getType()) != elementType ||
+      getElementTypeOrSelf(value->first.value.getType()) != elementType)
+    return refuse("Q, K and V must share an f16, bf16 or f32 element type");
+  if (!isAttentionElementType(getElementTypeOrSelf(pv->getResult(0))))
+    return refuse("the output must be f16, bf16 or f32");
+  int64_t tokensPos = batch.size(), featuresPos = tokensPos + 1;
+  auto dimSize = [](const std::pair<Candidate, SmallVector<int64_t>> &operand,
+                    int64_t pos) {
+    return cast<ShapedType>(operand.first.value.getType())
+        .getDimSize(operand.second[pos]);
+  };
+  if (ShapedType::isDynamic(dimSize(*query, featuresPos)) ||
+      ShapedType::isDynamic(dimSize(*key, featuresPos)) ||
+      ShapedType::isDynamic(dimSize(*value, featuresPos)))
+    return refuse("feature dimensions must be static");
+
+  match.query = query->first.value;
+  match.queryPerm = compactPermutation(query->second);
+  match.key = key->first.value;
+  match.keyPerm = compactPermutation(key->second);
+  match.value = value->first.value;
+  match.valuePerm = compactPermutation(value->second);
+  match.batchDims = batch.size();
+  match.result = result->first.value;
+  // The result takes canonical dim resultPerm[i] at its dim i.
+  SmallVector<int64_t> resultPerm(result->second.size());
+  for (auto [canonical, dim] : llvm::enumerate(result->second))
+    resultPerm[dim] = canonical;
+  match.resultPerm = compactPermutation(resultPerm);
+  match.scale = scale * query->first.scale * key->first.scale;
+
+  if (!mask)
+    return success();
+  std::optional<SmallVector<int64_t>> maskPerm =
+      getMaskPermutation(maskLabels, getOrder(batch, kQueries, kKeys));
+  if (!maskPerm)
+    return refuse("the mask is not shaped like the scores (it may broadcast "
+                  "batch dimensions only)");
+  // A causal mask is read by position: only in [..., queries, keys] order.
+  bool positional = (*maskPerm)[tokensPos] == tokensPos &&
+                    (*maskPerm)[featuresPos] == featuresPos;
+  int64_t numQueries = dimSize(*query, tokensPos);
+  int64_t numKeys = dimSize(*key, tokensPos);
+  if (positional && ShapedType::isDynamic(numQueries) &&
+      haveEqualSizes(mask->mask, tokensPos, featuresPos) &&
+      isCausalMask(mask->mask)) {
+    match.causal = true;
+  } else if (failed(recordMask(match, mask->mask, compactPermutation(*maskPerm),
+                               positional ? numQueries : ShapedType::kDynamic,
+                               numKeys))) {
+    return failure();
+  }
+  // softmax(c * (S + M)) = softmax(c * S + M) only for a 0 / -inf mask and
+  // c > 0.
+  if (scaleAfterMask != 1.0 && !(match.causal && scaleAfterMask > 0.0))
+    return refuse("the scores are scaled after the mask is added");
+  return success();
+}
