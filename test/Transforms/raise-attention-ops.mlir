@@ -206,3 +206,31 @@ func.func @negative_other_op(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>)
     : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
   return %0 : tensor<4x64x64xf16>
 }
+
+// -----
+
+// GQA as torch spells it with enable_gqa: K and V heads repeat_interleave'd
+// (broadcast along a new dim after heads, collapsed into heads). The
+// repeat is folded into sage.attention's head ratio: K and V are read once.
+// CHECK-LABEL: func @tm_tensor_gqa_repeat
+//  CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<2x8x128x64xf16>, %[[K:[a-z0-9]+]]: tensor<2x2x128x64xf16>, %[[V:[a-z0-9]+]]: tensor<2x2x128x64xf16>
+//       CHECK: %[[O:.*]] = sage.attention %[[Q]], %[[K]], %[[V]]
+//  CHECK-SAME: (tensor<2x8x128x64xf16>, tensor<2x2x128x64xf16>, tensor<2x2x128x64xf16>) -> tensor<2x8x128x64xf16>
+//       CHECK: return %[[O]]
+func.func @tm_tensor_gqa_repeat(%q: tensor<2x8x128x64xf16>, %k: tensor<2x2x128x64xf16>,
+    %v: tensor<2x2x128x64xf16>, %out: tensor<2x8x128x64xf16>) -> tensor<2x8x128x64xf16> {
+  %e = tensor.empty() : tensor<2x2x4x128x64xf16>
+  %kb = linalg.broadcast ins(%k : tensor<2x2x128x64xf16>) outs(%e : tensor<2x2x4x128x64xf16>) dimensions = [2]
+  %kr = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<2x2x4x128x64xf16> into tensor<2x8x128x64xf16>
+  %vb = linalg.generic {indexing_maps = [affine_map<(b, h, r, n, d) -> (b, h, n, d)>,
+                                         affine_map<(b, h, r, n, d) -> (b, h, r, n, d)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<2x2x128x64xf16>) outs(%e : tensor<2x2x4x128x64xf16>) {
+  ^bb0(%in: f16, %o: f16):
+    linalg.yield %in : f16
+  } -> tensor<2x2x4x128x64xf16>
+  %vr = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<2x2x4x128x64xf16> into tensor<2x8x128x64xf16>
+  %0 = "tm_tensor.attention"(%q, %kr, %vr, %out) {operandSegmentSizes = array<i32: 3, 1>}
+    : (tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>) -> tensor<2x8x128x64xf16>
+  return %0 : tensor<2x8x128x64xf16>
+}

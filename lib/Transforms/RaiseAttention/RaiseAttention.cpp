@@ -43,7 +43,7 @@ static LogicalResult matchAnyForm(Operation *op, AttentionMatch &match) {
   if (match.anchor)
     return failure(); // a refused linalg.softmax form
   match = AttentionMatch();
-  return failure(); //TMP return matchDecomposedAttention(linalgOp, match);
+  return matchDecomposedAttention(linalgOp, match);
 }
 
 //===----------------------------------------------------------------------===//
@@ -143,6 +143,40 @@ static Value addUnitBatch(RewriterBase &rewriter, Location loc, Value value) {
                                        kUnitBatch);
 }
 
+/// If `value` ([B, H, N, D]) repeats each of `Hkv` heads `H / Hkv` times in
+/// a row (repeat_interleave, as torch's enable_gqa spells GQA: a broadcast
+/// along a new dim after heads, collapsed into heads), the unrepeated
+/// [B, Hkv, N, D] tensor.
+static Value getUnrepeatedHeads(Value value) {
+  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getSrcType().getRank() != 5 ||
+      collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}})
+    return {};
+  Value repeated = collapse.getSrc();
+  if (auto broadcast = repeated.getDefiningOp<linalg::BroadcastOp>())
+    if (broadcast.getDimensions() == ArrayRef<int64_t>{2})
+      return broadcast.getInput();
+  // The same as a linalg.generic: one input read without the repeat dim.
+  auto generic = repeated.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops())
+    return {};
+  MLIRContext *ctx = generic.getContext();
+  AffineMap readsWithoutRepeat = AffineMap::get(
+      5, 0,
+      {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+       getAffineDimExpr(3, ctx), getAffineDimExpr(4, ctx)},
+      ctx);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  Block &body = generic.getRegion().front();
+  if (maps[0] != readsWithoutRepeat || !maps[1].isIdentity() ||
+      body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return {};
+  return generic.getDpsInputs()[0];
+}
+
 /// Replaces `match.result` with a sage.attention on the matched operands.
 static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
                                  const AttentionMatch &match,
@@ -154,6 +188,14 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
   Value value = transpose(rewriter, loc, match.value, match.valuePerm);
   Value mask = match.mask ? transpose(rewriter, loc, match.mask, match.maskPerm)
                           : Value();
+  // GQA / MQA: K and V heads repeated for the query heads are read once,
+  // through the op's head ratio.
+  if (match.batchDims == 2)
+    if (Value unrepeatedKey = getUnrepeatedHeads(key))
+      if (Value unrepeatedValue = getUnrepeatedHeads(value)) {
+        key = unrepeatedKey;
+        value = unrepeatedValue;
+      }
   bool unbatched = match.batchDims == 0;
   if (unbatched) {
     query = addUnitBatch(rewriter, loc, query);
