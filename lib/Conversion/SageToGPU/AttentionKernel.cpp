@@ -12,6 +12,9 @@
 //   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 mma.sync
 //   O   = alpha * O + R                                    FP32 buffer
 //
+// K_hat_j and V_hat_j^T reach shared memory by cp.async, one block ahead
+// (two stages), and the MMA fragments are 16-byte shared loads.
+//
 // and at the end O = O / l * delta_V / P_r (+ mean V).
 //
 //===----------------------------------------------------------------------===//
@@ -62,6 +65,22 @@ struct SoftmaxState {
 };
 } // namespace
 
+static constexpr const char *kStagingName = "sage_attention_kv";
+
+namespace {
+/// Where a K/V block sits in shared memory: K_hat rows (blockK x D bytes)
+/// then V_hat^T rows (Dv x blockK bytes), each row padded by 16 bytes so
+/// that the 16-byte fragment loads of the eight rows g = 0..7 of a tile hit
+/// distinct banks.
+struct KVStaging {
+  int64_t keyRow, valueRow, valueStart, stageBytes;
+  explicit KVStaging(const AttentionConfig &config)
+      : keyRow(config.headDim + 16), valueRow(config.blockK + 16),
+        valueStart(config.blockK * keyRow),
+        stageBytes(valueStart + config.valueDim * valueRow) {}
+};
+} // namespace
+
 /// Accumulator element e of a tile belongs to row g (e < 2) or g + 8.
 static int64_t rowOf(int64_t e) { return e < 2 ? 0 : 1; }
 
@@ -90,9 +109,22 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
   KernelFunc kernel = km.addKernel("sage_attention", params, config.threads(),
                                    /*sharedF32=*/{dim, config.blockK});
+  KVStaging layout(config);
+  {
+    // Two stages of K_hat and V_hat^T blocks, filled by cp.async.
+    OpBuilder::InsertionGuard guard(km.builder);
+    km.builder.setInsertionPoint(kernel.func);
+    auto bytes = LLVM::LLVMArrayType::get(km.builder.getI8Type(),
+                                          2 * layout.stageBytes);
+    LLVM::GlobalOp::create(km.builder, km.loc, bytes, /*isConstant=*/false,
+                           LLVM::Linkage::Internal, kStagingName, Attribute(),
+                           /*alignment=*/16, /*addrSpace=*/3);
+  }
   KernelBuilder kb(km.builder, km.loc);
   Lane lane(kb);
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
+  Value staging = LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(),
+                                            kStagingName);
   Value block = kb.blockId(gpu::Dimension::x);
   Value headIndex = kb.blockId(gpu::Dimension::y);
   Value batch = kb.blockId(gpu::Dimension::z);
@@ -171,14 +203,57 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     init.out.push_back({kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)});
 
+  // Copies K/V block `keyBlock` into stage keyBlock % 2 (16 bytes a thread
+  // per copy, coalesced), if it exists; always closes a copy group.
+  auto stageOffset = [&](Value keyBlock) {
+    return kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(layout.stageBytes));
+  };
+  auto issueBlock = [&](Value keyBlock) {
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd), [&] {
+      Value stage = stageOffset(keyBlock);
+      Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
+      auto copyRows = [&](int64_t rows, int64_t rowBytes, int64_t smemRow,
+                          int64_t smemStart, Value source,
+                          function_ref<Value(Value)> rowOffset) {
+        int64_t perRow = rowBytes / 16;
+        for (int64_t i = 0; i < rows * perRow; i += config.threads()) {
+          Value chunk = kb.add(lane.tid, kb.i32(i));
+          Value row = kb.divu(chunk, kb.i32(perRow));
+          Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
+          Value dst = kb.add(kb.add(stage, kb.i32(smemStart)),
+                             kb.add(kb.mul(row, kb.i32(smemRow)), column));
+          kb.copyAsync16(staging, dst, source,
+                         kb.add(rowOffset(row), kb.toI64(column)));
+        }
+      };
+      copyRows(config.blockK, dim, layout.keyRow, 0, kernel.arg(kKeyInt),
+               [&](Value row) {
+                 return linearOffset(kb, kvHead, paddedKeys,
+                                     kb.add(firstKey, row), kb.i32(dim),
+                                     kb.i32(0));
+               });
+      copyRows(valueDim, config.blockK, layout.valueRow, layout.valueStart,
+               kernel.arg(kValueFp8), [&](Value channel) {
+                 return linearOffset(kb, kvHead, kb.i32(valueDim), channel,
+                                     paddedKeys, firstKey);
+               });
+    });
+    kb.commitAsyncCopies();
+  };
+  issueBlock(kb.i32(0));
+
   auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
     SoftmaxState state = SoftmaxState::unflatten(carried);
     Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
+    // Prefetch the next block while this one is used.
+    issueBlock(kb.add(keyBlock, kb.i32(1)));
+    kb.waitAsyncCopies(1);
+    kb.barrier();
+    Value stage = stageOffset(keyBlock);
 
     // dS_j = qbar_i . K_j in f32, two threads per key. (qbar_i . mean K
     // is the same for every key of a row: softmax-invariant, dropped.)
     if (config.smoothQ) {
-      kb.barrier();
       Value key = kb.divu(lane.tid, kb.i32(2));
       Value half = kb.remu(lane.tid, kb.i32(2));
       Value token = kb.add(blockStart, key);
@@ -214,12 +289,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     SmallVector<std::array<Value, 4>> scores;
     for (int64_t nt = 0; nt < keyTiles; ++nt) {
       MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
-      Value keyRow = kb.add(blockStart, kb.add(kb.i32(nt * 8), lane.g));
-      Value rowStart = linearOffset(kb, kvHead, paddedKeys, keyRow,
-                                    kb.i32(dim), kb.i32(0));
+      Value keyRow = kb.add(kb.i32(nt * 8), lane.g);
+      Value rowStart = kb.add(stage, kb.mul(keyRow, kb.i32(layout.keyRow)));
       for (int64_t g = 0; g < dim / group; ++g) {
-        SmallVector<Value> words =
-            loadRowWords(kernel.arg(kKeyInt), rowStart, g);
+        SmallVector<Value> words = kb.loadSharedWords(
+            staging,
+            kb.add(rowStart, kb.add(kb.i32(g * group),
+                                    kb.mul(lane.t, kb.i32(8 * groupChunks)))),
+            2 * groupChunks);
         for (int64_t c = 0; c < groupChunks; ++c)
           acc = emitMmaS8(kb, queryFragments[g * groupChunks + c],
                           {words[2 * c], words[2 * c + 1]}, acc);
@@ -288,21 +365,23 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
 
     // R_ij = P_hat V_hat_j in a fresh accumulator, then O += R (two-level
     // accumulation: the FP8 MMA keeps about 22 bits, the buffer 24).
-    Value keyOffset = kb.toI64(kb.add(blockStart,
-                                      kb.mul(lane.t, kb.i32(8 * keyChunks))));
+    Value keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
+                             kb.mul(lane.t, kb.i32(8 * keyChunks)));
     for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
       MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
       Value channel = kb.add(kb.i32(dt * 8), lane.g);
-      Value rowStart = linearOffset(kb, kvHead, kb.i32(valueDim), channel,
-                                    paddedKeys, kb.i32(0));
-      SmallVector<Value> words = kb.loadWords(
-          kernel.arg(kValueFp8), kb.add(rowStart, keyOffset), 2 * keyChunks);
+      SmallVector<Value> words = kb.loadSharedWords(
+          staging,
+          kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow))),
+          2 * keyChunks);
       for (int64_t c = 0; c < keyChunks; ++c)
         partial = emitMmaE4M3F32(kb, probFragments[c],
                                  {words[2 * c], words[2 * c + 1]}, partial);
       for (int64_t e = 0; e < 4; ++e)
         state.out[dt][e] = kb.addf(state.out[dt][e], partial[e]);
     }
+    // The next iteration's prefetch overwrites this stage.
+    kb.barrier();
     return state.flatten();
   };
   SoftmaxState final = SoftmaxState::unflatten(

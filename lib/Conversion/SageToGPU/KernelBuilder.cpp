@@ -200,6 +200,44 @@ void KernelBuilder::atomicMaxNonNegativeF32(Value base, Value elementOffset,
                             LLVM::AtomicOrdering::monotonic);
 }
 
+Type KernelBuilder::sharedPtrType() const {
+  return LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/3);
+}
+
+void KernelBuilder::copyAsync16(Value sharedBase, Value sharedOffset,
+                                Value globalBase, Value globalOffset) {
+  Value dst = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
+                                  sharedBase, ValueRange{sharedOffset});
+  Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(),
+                                  globalBase, ValueRange{globalOffset});
+  NVVM::CpAsyncOp::create(
+      b, loc, dst, src, b.getI32IntegerAttr(16),
+      NVVM::LoadCacheModifierKindAttr::get(b.getContext(),
+                                           NVVM::LoadCacheModifierKind::CG),
+      /*cpSize=*/Value());
+}
+
+void KernelBuilder::commitAsyncCopies() {
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+void KernelBuilder::waitAsyncCopies(int64_t pending) {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+}
+
+SmallVector<Value> KernelBuilder::loadSharedWords(Value sharedBase,
+                                                  Value byteOffset,
+                                                  int64_t count) {
+  Value ptr = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
+                                  sharedBase, ValueRange{byteOffset});
+  auto vectorType = VectorType::get({count}, i32Type());
+  Value vector = LLVM::LoadOp::create(b, loc, vectorType, ptr, 4 * count);
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < count; ++i)
+    words.push_back(LLVM::ExtractElementOp::create(b, loc, vector, i64(i)));
+  return words;
+}
+
 Value KernelBuilder::loadShared(Value memref, Value index) {
   Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
   return memref::LoadOp::create(b, loc, memref, ValueRange{idx});

@@ -97,6 +97,20 @@ public:
   /// Atomic max of a non-negative f32, through its bits as u32.
   void atomicMaxNonNegativeF32(Value base, Value elementOffset, Value value);
 
+  // Shared memory as raw bytes (an llvm.mlir.global in address space 3):
+  // 16-byte asynchronous copies from global memory, and word loads.
+  Type sharedPtrType() const;
+  /// cp.async.cg.shared.global of 16 bytes.
+  void copyAsync16(Value sharedBase, Value sharedOffset, Value globalBase,
+                   Value globalOffset);
+  void commitAsyncCopies();
+  /// Waits until at most `pending` groups of copies are in flight.
+  void waitAsyncCopies(int64_t pending);
+  /// Loads `count` consecutive i32 words at a byte offset (i32) of shared
+  /// memory.
+  SmallVector<Value> loadSharedWords(Value sharedBase, Value byteOffset,
+                                     int64_t count);
+
   // Shared memory (workgroup memrefs), indexed by i32.
   Value loadShared(Value memref, Value index);
   void storeShared(Value value, Value memref, Value index);
