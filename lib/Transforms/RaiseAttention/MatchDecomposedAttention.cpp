@@ -157,7 +157,7 @@ private:
   struct BatchAxis {
     int64_t size;
     unsigned parent;
-    SmallVector<unsigned> parts;
+    Label parts;
   };
   BatchAxis &get(unsigned axis) { return axes[axis - kFirstBatch]; }
 
@@ -172,24 +172,6 @@ struct Candidate {
   double scale = 1.0;
 };
 
-/// The ops of a spelled-out softmax, found by structure alone.
-struct SpelledSoftmax {
-  /// P = e / z or e * (1 / z): the softmax's final op.
-  linalg::GenericOp normalize;
-  Value exps;
-  /// The sum, where the normalization reads it (from the dims of e), and
-  /// the ops in between (broadcasts, reshapes, a reciprocal).
-  Reduction sum;
-  AffineMap sumRead;
-  SmallVector<Operation *> sumChain;
-  /// e = exp(d) and d = s - m: one op when fused.
-  linalg::GenericOp exp, sub;
-  Value scores;
-  Reduction max;
-  AffineMap maxRead;
-  SmallVector<Operation *> maxChain;
-};
-
 /// An elementwise addition of a mask to the scores.
 struct MaskAdd {
   linalg::GenericOp op;
@@ -198,131 +180,8 @@ struct MaskAdd {
 };
 } // namespace
 
-/// Finds the normalization P = e / z or e * (1 / z) of a sum-reduction z.
-static bool matchNormalize(Value probs, SpelledSoftmax &softmax) {
-  auto op = probs.getDefiningOp<linalg::GenericOp>();
-  if (!op || !isElementwise(op) || op.getNumDpsInputs() != 2)
-    return false;
-  Value yielded = getYieldedValue(op);
-  Operation *inner = yielded ? yielded.getDefiningOp() : nullptr;
-  if (!inner || inner->getParentOp() != op)
-    return false;
-  auto tryOperands = [&](Value expArg, Value sumArg, bool reciprocal) {
-    OpOperand *exps = getIdentityInput(op, expArg);
-    if (!exps)
-      return false;
-    // 1 / z in the body.
-    auto div = sumArg.getDefiningOp<arith::DivFOp>();
-    if (reciprocal && div && getConstantFloat(div.getLhs()) == 1.0) {
-      sumArg = div.getRhs();
-      reciprocal = false;
-    }
-    OpOperand *sum = getInputOperand(op, sumArg);
-    if (!sum || sum == exps)
-      return false;
-    SmallVector<Operation *> chain;
-    auto [source, map] =
-        traceBroadcast(sum->get(), op.getMatchingIndexingMap(sum), chain);
-    if (reciprocal) {
-      // 1 / z as a generic of its own.
-      auto inverse = source.getDefiningOp<linalg::GenericOp>();
-      if (!inverse || !isElementwise(inverse) ||
-          inverse.getNumDpsInputs() != 1)
-        return false;
-      Value inverted = getYieldedValue(inverse);
-      auto invDiv = inverted ? inverted.getDefiningOp<arith::DivFOp>()
-                             : arith::DivFOp();
-      OpOperand *input =
-          invDiv ? getInputOperand(inverse, invDiv.getRhs()) : nullptr;
-      if (!input || getConstantFloat(invDiv.getLhs()) != 1.0)
-        return false;
-      chain.push_back(inverse);
-      std::tie(source, map) = traceBroadcast(
-          input->get(), inverse.getMatchingIndexingMap(input).compose(map),
-          chain);
-    }
-    std::optional<Reduction> reduction = getReduction(source);
-    if (!reduction || reduction->kind != ReductionKind::Sum)
-      return false;
-    softmax.normalize = op;
-    softmax.exps = exps->get();
-    softmax.sum = *reduction;
-    softmax.sumRead = map;
-    softmax.sumChain = std::move(chain);
-    return true;
-  };
-  if (auto div = dyn_cast<arith::DivFOp>(inner))
-    return tryOperands(div.getLhs(), div.getRhs(), /*reciprocal=*/false);
-  if (auto mul = dyn_cast<arith::MulFOp>(inner))
-    return tryOperands(mul.getLhs(), mul.getRhs(), /*reciprocal=*/true) ||
-           tryOperands(mul.getRhs(), mul.getLhs(), /*reciprocal=*/true);
-  return false;
-}
-
-/// Finds e = exp(s - m) of a max-reduction m: one generic, or a subtraction
-/// generic then an exp generic.
-static bool matchExp(Value exps, SpelledSoftmax &softmax) {
-  auto op = exps.getDefiningOp<linalg::GenericOp>();
-  if (!op || !isElementwise(op))
-    return false;
-  Value yielded = getYieldedValue(op);
-  auto exp = yielded ? yielded.getDefiningOp<math::ExpOp>() : math::ExpOp();
-  if (!exp || exp->getParentOp() != op)
-    return false;
-  linalg::GenericOp sub = op;
-  Value difference = exp.getOperand();
-  if (OpOperand *input = getIdentityInput(op, difference)) {
-    sub = input->get().getDefiningOp<linalg::GenericOp>();
-    if (op.getNumDpsInputs() != 1 || !sub || !isElementwise(sub))
-      return false;
-    difference = getYieldedValue(sub);
-  }
-  auto subf = difference ? difference.getDefiningOp<arith::SubFOp>()
-                         : arith::SubFOp();
-  if (!subf || subf->getParentOp() != sub || sub.getNumDpsInputs() != 2)
-    return false;
-  OpOperand *scores = getIdentityInput(sub, subf.getLhs());
-  OpOperand *max = getInputOperand(sub, stripUnitFactor(subf.getRhs()));
-  if (!scores || !max || scores == max)
-    return false;
-  SmallVector<Operation *> chain;
-  auto [source, map] =
-      traceBroadcast(max->get(), sub.getMatchingIndexingMap(max), chain);
-  std::optional<Reduction> reduction = getReduction(source);
-  if (!reduction || reduction->kind != ReductionKind::Max)
-    return false;
-  softmax.exp = op;
-  softmax.sub = sub;
-  softmax.scores = scores->get();
-  softmax.max = *reduction;
-  softmax.maxRead = map;
-  softmax.maxChain = std::move(chain);
-  return true;
-}
-
-static bool matchSpelledSoftmax(Value probs, SpelledSoftmax &softmax) {
-  return matchNormalize(probs, softmax) && matchExp(softmax.exps, softmax);
-}
-
-/// Whether a spelled-out softmax feeds the op defining `value` within a few
-/// ops: `value` is then computed from the probabilities.
-static bool findSoftmaxAbove(Value value, SpelledSoftmax &softmax) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return false;
-  SmallVector<Value> worklist(def->getOperands());
-  for (unsigned budget = 16; !worklist.empty() && budget; --budget) {
-    Value operand = worklist.pop_back_val();
-    if (matchSpelledSoftmax(operand, softmax))
-      return true;
-    if (Operation *producer = operand.getDefiningOp())
-      worklist.append(producer->operand_begin(), producer->operand_end());
-  }
-  return false;
-}
-
-/// The tensor a probabilities value comes from by a cast, a reshape or a
-/// transpose, or null.
+/// The tensor a probabilities value comes from by a cast, a reshape (or
+/// tensor.cast) or a transpose, or null.
 static Value getProbsInput(Value value) {
   if (Value input = getCastInput(value))
     return input;
@@ -330,6 +189,8 @@ static Value getProbsInput(Value value) {
     return expand.getSrc();
   if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
     return collapse.getSrc();
+  if (auto tensorCast = value.getDefiningOp<tensor::CastOp>())
+    return tensorCast.getSource();
   if (auto transpose = getTransposeInput(value))
     return transpose->first;
   return {};
@@ -346,8 +207,7 @@ static std::optional<MaskAdd> getMaskAdd(Value value) {
   auto add = yielded ? yielded.getDefiningOp<arith::AddFOp>() : arith::AddFOp();
   if (!add || add->getParentOp() != op)
     return std::nullopt;
-  auto asMask = [&](Value scoreArg,
-                    Value maskArg) -> std::optional<MaskAdd> {
+  auto asMask = [&](Value scoreArg, Value maskArg) -> std::optional<MaskAdd> {
     OpOperand *scores = getIdentityInput(op, scoreArg);
     OpOperand *mask = getInputOperand(op, stripUnitFactor(maskArg));
     if (!scores || !mask || scores == mask)
@@ -399,7 +259,7 @@ static FailureOr<Labels> getOperandLabels(linalg::LinalgOp op,
 }
 
 /// Where an operand can be taken from: itself, then up through transposes,
-/// reshapes and (if `scales`) constant scales.
+/// reshapes, tensor.cast and (if `scales`) constant scales.
 static SmallVector<Candidate> walkOperand(AxisSpace &space, Value value,
                                           Labels labels, bool scales) {
   SmallVector<Candidate> candidates = {{value, std::move(labels), 1.0}};
@@ -428,8 +288,11 @@ static SmallVector<Candidate> walkOperand(AxisSpace &space, Value value,
         break;
       next.value = expand.getSrc();
       next.labels = std::move(*labels);
-    } else if (auto scaled = scales ? getScaleInput(last.value)
-                                    : std::nullopt) {
+    } else if (auto tensorCast = last.value.getDefiningOp<tensor::CastOp>()) {
+      next.value = tensorCast.getSource();
+      next.labels = last.labels;
+    } else if (auto scaled =
+                   scales ? getScaleInput(last.value) : std::nullopt) {
       next.value = scaled->first;
       next.labels = last.labels;
       next.scale *= scaled->second;
@@ -453,7 +316,9 @@ static SmallVector<Candidate> walkResult(AxisSpace &space, Value value,
              linalg::TransposeOp, linalg::GenericOp>(user))
       break;
     Value next = user->getResult(0);
-    if (isa<linalg::GenericOp>(user) && !getTransposeInput(next))
+    auto transpose = getTransposeInput(next);
+    if (isa<linalg::TransposeOp, linalg::GenericOp>(user) &&
+        (!transpose || transpose->first != candidates.back().value))
       break;
     FailureOr<Labels> labels =
         forwardLabels(space, next, candidates.back().labels);
@@ -473,8 +338,8 @@ static SmallVector<unsigned> getOrder(ArrayRef<unsigned> batch, unsigned rows,
 }
 
 /// Where each axis of `order` is in `labels` (one axis per dim), if all are.
-static std::optional<SmallVector<int64_t>> getPermutation(const Labels &labels,
-                                                          ArrayRef<unsigned> order) {
+static std::optional<SmallVector<int64_t>>
+getPermutation(const Labels &labels, ArrayRef<unsigned> order) {
   if (labels.size() != order.size())
     return std::nullopt;
   SmallVector<int64_t> perm;
@@ -548,7 +413,7 @@ static bool haveEqualSizes(Value value, int64_t a, int64_t b) {
 
 /// Checks that the ops found by structure compute softmax(s) over one axis
 /// and that nothing else reads their intermediate values.
-static LogicalResult checkSoftmax(const SpelledSoftmax &softmax,
+static LogicalResult checkSoftmax(SpelledSoftmax &softmax,
                                   AttentionMatch &match) {
   if (softmax.max.op.getDpsInputs()[0] != softmax.scores)
     return match.refuse("the max is not taken over the scores the exponent "
@@ -557,8 +422,7 @@ static LogicalResult checkSoftmax(const SpelledSoftmax &softmax,
     return match.refuse("the sum is not taken over the exponentials the "
                         "normalization divides");
   if (softmax.max.axis != softmax.sum.axis)
-    return match.refuse("the max reduces dimension " +
-                        Twine(softmax.max.axis) +
+    return match.refuse("the max reduces dimension " + Twine(softmax.max.axis) +
                         ", but the sum reduces dimension " +
                         Twine(softmax.sum.axis));
   if (dropConstantResults(softmax.maxRead) !=
@@ -583,15 +447,14 @@ static LogicalResult checkSoftmax(const SpelledSoftmax &softmax,
   if (softmax.sub != softmax.exp && !softmax.sub->getResult(0).hasOneUse())
     return match.refuse("the differences s - max have users besides the "
                         "exponential");
-  auto hasOneUseEach = [](Operation *reduction, ArrayRef<Operation *> chain) {
-    return reduction->getResult(0).hasOneUse() &&
-           llvm::all_of(chain, [](Operation *op) {
+  auto hasOneUseEach = [](Value reduction, ArrayRef<Operation *> chain) {
+    return reduction.hasOneUse() && llvm::all_of(chain, [](Operation *op) {
              return op->getNumResults() == 1 && op->getResult(0).hasOneUse();
            });
   };
-  if (!hasOneUseEach(softmax.max.op, softmax.maxChain))
+  if (!hasOneUseEach(softmax.max.result, softmax.maxChain))
     return match.refuse("the max has users besides the subtraction");
-  if (!hasOneUseEach(softmax.sum.op, softmax.sumChain))
+  if (!hasOneUseEach(softmax.sum.result, softmax.sumChain))
     return match.refuse("the sum has users besides the normalization");
   return success();
 }
@@ -651,9 +514,10 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       scores.push_back(added->scores);
     } else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
       scores.push_back(expand.getSrc());
-    } else if (auto collapse =
-                   value.getDefiningOp<tensor::CollapseShapeOp>()) {
+    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
       scores.push_back(collapse.getSrc());
+    } else if (auto tensorCast = value.getDefiningOp<tensor::CastOp>()) {
+      scores.push_back(tensorCast.getSource());
     } else if (auto transpose = getTransposeInput(value)) {
       scores.push_back(transpose->first);
     } else if (Operation *def = value.getDefiningOp()) {
@@ -706,13 +570,15 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
     if (failed(labels))
       return refuse("the scores are reshaped across attention axes");
     if (mask && value.getDefiningOp() == mask->op) {
-      for (AffineExpr expr : mask->maskMap.getResults()) {
+      auto maskType = cast<ShapedType>(mask->mask.getType());
+      for (auto [i, expr] : llvm::enumerate(mask->maskMap.getResults())) {
         if (auto dim = dyn_cast<AffineDimExpr>(expr))
           maskLabels.push_back((*labels)[dim.getPosition()]);
-        else if (isa<AffineConstantExpr>(expr))
+        else if (isa<AffineConstantExpr>(expr) && maskType.getDimSize(i) == 1)
           maskLabels.push_back({});
         else
-          return refuse("the mask is read through a non-trivial map");
+          return refuse("the mask is read through a map that is not plain "
+                        "dimensions and unit broadcasts");
       }
     }
   }
@@ -720,8 +586,7 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   auto keyDim = llvm::find(*labels, Label{kKeys});
   if ((*labels)[axis] != Label{kKeys})
     return refuse("softmax runs over dimension " + Twine(axis) +
-                  ", not the key dimension " +
-                  Twine(keyDim - labels->begin()));
+                  ", not the key dimension " + Twine(keyDim - labels->begin()));
 
   // ... and on to P*V: it must contract the keys.
   for (Value value : llvm::reverse(ArrayRef<Value>(probs).drop_back())) {
@@ -814,6 +679,20 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       ShapedType::isDynamic(dimSize(*key, featuresPos)) ||
       ShapedType::isDynamic(dimSize(*value, featuresPos)))
     return refuse("feature dimensions must be static");
+  // The rewrite types the result from Q and V: static and dynamic sizes
+  // must agree with the replaced value.
+  for (int64_t pos = 0; pos <= featuresPos; ++pos) {
+    int64_t expected =
+        pos == featuresPos ? dimSize(*value, pos) : dimSize(*query, pos);
+    int64_t actual = dimSize(*result, pos);
+    auto text = [](int64_t size) {
+      return ShapedType::isDynamic(size) ? std::string("?")
+                                         : std::to_string(size);
+    };
+    if (actual != expected)
+      return refuse("canonical result dimension " + Twine(pos) + " has size " +
+                    text(actual) + ", but Q and V give " + text(expected));
+  }
 
   match.query = query->first.value;
   match.queryPerm = compactPermutation(query->second);
@@ -832,24 +711,30 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
 
   if (!mask)
     return success();
-  std::optional<SmallVector<int64_t>> maskPerm =
-      getMaskPermutation(maskLabels, getOrder(batch, kQueries, kKeys));
-  if (!maskPerm)
-    return refuse("the mask is not shaped like the scores (it may broadcast "
-                  "batch dimensions only)");
-  // A causal mask is read by position: only in [..., queries, keys] order.
-  bool positional = (*maskPerm)[tokensPos] == tokensPos &&
-                    (*maskPerm)[featuresPos] == featuresPos;
+  // A causal mask is read by position, [..., queries, keys]; it may be
+  // broadcast over any batch dims. Torch's is aligned top-left, sage's
+  // bottom-right: they agree when Nq = Nk.
+  int64_t maskRank = maskLabels.size();
   int64_t numQueries = dimSize(*query, tokensPos);
   int64_t numKeys = dimSize(*key, tokensPos);
-  if (positional && ShapedType::isDynamic(numQueries) &&
-      haveEqualSizes(mask->mask, tokensPos, featuresPos) &&
-      isCausalMask(mask->mask)) {
+  bool positional = maskRank >= 2 &&
+                    maskLabels[maskRank - 2] == Label{kQueries} &&
+                    maskLabels[maskRank - 1] == Label{kKeys};
+  bool equalLengths =
+      (!ShapedType::isDynamic(numQueries) && numQueries == numKeys) ||
+      (positional && haveEqualSizes(mask->mask, maskRank - 2, maskRank - 1));
+  if (positional && equalLengths && isCausalMask(mask->mask)) {
     match.causal = true;
-  } else if (failed(recordMask(match, mask->mask, compactPermutation(*maskPerm),
-                               positional ? numQueries : ShapedType::kDynamic,
-                               numKeys))) {
-    return failure();
+  } else {
+    std::optional<SmallVector<int64_t>> maskPerm =
+        getMaskPermutation(maskLabels, getOrder(batch, kQueries, kKeys));
+    if (!maskPerm)
+      return refuse("the mask is not shaped like the scores (only batch "
+                    "dimensions may broadcast)");
+    // Causal was ruled out above: keep recordMask from deciding again.
+    if (failed(recordMask(match, mask->mask, compactPermutation(*maskPerm),
+                          ShapedType::kDynamic, numKeys)))
+      return failure();
   }
   // softmax(c * (S + M)) = softmax(c * S + M) only for a 0 / -inf mask and
   // c > 0.

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APFloat.h"
@@ -50,8 +51,20 @@ std::optional<double> sage::getConstantFloat(Value value) {
   Operation *def = value.getDefiningOp();
   if (!def)
     return std::nullopt;
-  if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
-          tensor::ExtractOp>(def))
+  if (auto truncf = dyn_cast<arith::TruncFOp>(def)) {
+    // Rounded as the narrower type holds it.
+    std::optional<double> wide = getConstantFloat(truncf.getIn());
+    auto type = dyn_cast<FloatType>(getElementTypeOrSelf(truncf.getType()));
+    if (!wide || !type)
+      return std::nullopt;
+    llvm::APFloat narrow(*wide);
+    bool losesInfo;
+    narrow.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+    return narrow.convertToDouble();
+  }
+  if (isa<arith::ExtFOp, arith::SIToFPOp, arith::UIToFPOp, tensor::ExtractOp>(
+          def))
     return getConstantFloat(def->getOperand(0));
   if (auto fill = dyn_cast<linalg::FillOp>(def))
     return getConstantFloat(fill.getInputs()[0]);
@@ -80,7 +93,7 @@ bool sage::isElementwise(linalg::GenericOp op) {
 }
 
 Value sage::getYieldedValue(linalg::GenericOp op) {
-  auto yield = cast<linalg::YieldOp>(op.getRegion().front().getTerminator());
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
   return yield.getNumOperands() == 1 ? yield.getOperand(0) : Value();
 }
 
@@ -237,12 +250,19 @@ static bool isMaxIdentity(std::optional<double> init, Type type) {
 }
 
 std::optional<Reduction> sage::getReduction(Value value) {
-  auto op = value.getDefiningOp<linalg::GenericOp>();
-  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
+  auto op = value.getDefiningOp<linalg::LinalgOp>();
+  if (!op || !isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
+      !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumReductionLoops() != 1)
     return std::nullopt;
+  // Other results (torch's max.dim indices) must be dead.
+  unsigned number = cast<OpResult>(value).getResultNumber();
+  for (OpResult result : op->getResults())
+    if (result != value && !result.use_empty())
+      return std::nullopt;
+  OpOperand *init = op.getDpsInitOperand(number);
   AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(init);
   if (!in.isPermutation())
     return std::nullopt;
   SmallVector<unsigned> reductionDims;
@@ -264,29 +284,29 @@ std::optional<Reduction> sage::getReduction(Value value) {
   if (kept.count() != op.getNumLoops() - 1)
     return std::nullopt;
 
-  Block &body = op.getRegion().front();
-  Value element = body.getArgument(0), accumulator = body.getArgument(1);
-  Value yielded = getYieldedValue(op);
-  if (!yielded)
-    return std::nullopt;
+  Value element = op.getMatchingBlockArgument(op.getDpsInputOperand(0));
+  Value accumulator = op.getMatchingBlockArgument(init);
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  Value yielded = yield.getOperand(number);
   Type type = getElementTypeOrSelf(value.getType());
-  std::optional<double> init = getConstantFloat(op.getDpsInits()[0]);
+  std::optional<double> initValue = getConstantFloat(init->get());
   ReductionKind kind;
   auto add = yielded.getDefiningOp<arith::AddFOp>();
   if (add && ((add.getLhs() == element && add.getRhs() == accumulator) ||
               (add.getLhs() == accumulator && add.getRhs() == element))) {
-    if (init != 0.0)
+    if (initValue != 0.0)
       return std::nullopt;
     kind = ReductionKind::Sum;
   } else if (isMaxOf(yielded, element, accumulator)) {
-    if (!isMaxIdentity(init, type))
+    if (!isMaxIdentity(initValue, type))
       return std::nullopt;
     kind = ReductionKind::Max;
   } else {
     return std::nullopt;
   }
-  unsigned axis = *in.getResultPosition(getAffineDimExpr(reduced, op.getContext()));
-  return Reduction{op, kind, axis, out.compose(inversePermutation(in))};
+  unsigned axis =
+      *in.getResultPosition(getAffineDimExpr(reduced, op.getContext()));
+  return Reduction{op, value, kind, axis, out.compose(inversePermutation(in))};
 }
 
 /// For a reshape that only adds or drops unit dims, the map from the dims
@@ -366,4 +386,135 @@ AffineMap sage::dropConstantResults(AffineMap map) {
     if (!isa<AffineConstantExpr>(expr))
       results.push_back(expr);
   return AffineMap::get(map.getNumDims(), 0, results, map.getContext());
+}
+
+/// Finds the normalization P = e / z or e * (1 / z) of a sum-reduction z.
+static bool matchNormalize(Value probs, SpelledSoftmax &softmax) {
+  auto op = probs.getDefiningOp<linalg::GenericOp>();
+  if (!op || !isElementwise(op) || op.getNumDpsInputs() != 2)
+    return false;
+  Value yielded = getYieldedValue(op);
+  Operation *inner = yielded ? yielded.getDefiningOp() : nullptr;
+  if (!inner || inner->getParentOp() != op)
+    return false;
+  auto tryOperands = [&](Value expArg, Value sumArg, bool reciprocal) {
+    OpOperand *exps = getIdentityInput(op, expArg);
+    if (!exps)
+      return false;
+    // 1 / z in the body.
+    auto div = sumArg.getDefiningOp<arith::DivFOp>();
+    if (reciprocal && div && getConstantFloat(div.getLhs()) == 1.0) {
+      sumArg = div.getRhs();
+      reciprocal = false;
+    }
+    OpOperand *sum = getInputOperand(op, sumArg);
+    if (!sum || sum == exps)
+      return false;
+    SmallVector<Operation *> chain;
+    auto [source, map] =
+        traceBroadcast(sum->get(), op.getMatchingIndexingMap(sum), chain);
+    if (reciprocal) {
+      // 1 / z as a generic of its own.
+      auto inverse = source.getDefiningOp<linalg::GenericOp>();
+      if (!inverse || !isElementwise(inverse) || inverse.getNumDpsInputs() != 1)
+        return false;
+      Value inverted = getYieldedValue(inverse);
+      auto invDiv =
+          inverted ? inverted.getDefiningOp<arith::DivFOp>() : arith::DivFOp();
+      OpOperand *input =
+          invDiv ? getInputOperand(inverse, invDiv.getRhs()) : nullptr;
+      if (!input || getConstantFloat(invDiv.getLhs()) != 1.0)
+        return false;
+      chain.push_back(inverse);
+      std::tie(source, map) = traceBroadcast(
+          input->get(), inverse.getMatchingIndexingMap(input).compose(map),
+          chain);
+    }
+    std::optional<Reduction> reduction = getReduction(source);
+    if (!reduction || reduction->kind != ReductionKind::Sum)
+      return false;
+    softmax.normalize = op;
+    softmax.exps = exps->get();
+    softmax.sum = *reduction;
+    softmax.sumRead = map;
+    softmax.sumChain = std::move(chain);
+    return true;
+  };
+  if (auto div = dyn_cast<arith::DivFOp>(inner))
+    return tryOperands(div.getLhs(), div.getRhs(), /*reciprocal=*/false);
+  if (auto mul = dyn_cast<arith::MulFOp>(inner))
+    return tryOperands(mul.getLhs(), mul.getRhs(), /*reciprocal=*/true) ||
+           tryOperands(mul.getRhs(), mul.getLhs(), /*reciprocal=*/true);
+  return false;
+}
+
+/// Finds e = exp(s - m) of a max-reduction m: one generic, or a subtraction
+/// generic then an exp generic.
+static bool matchExp(Value exps, SpelledSoftmax &softmax) {
+  auto op = exps.getDefiningOp<linalg::GenericOp>();
+  if (!op || !isElementwise(op))
+    return false;
+  Value yielded = getYieldedValue(op);
+  auto exp = yielded ? yielded.getDefiningOp<math::ExpOp>() : math::ExpOp();
+  if (!exp || exp->getParentOp() != op)
+    return false;
+  linalg::GenericOp sub = op;
+  Value difference = exp.getOperand();
+  if (OpOperand *input = getIdentityInput(op, difference)) {
+    sub = input->get().getDefiningOp<linalg::GenericOp>();
+    if (op.getNumDpsInputs() != 1 || !sub || !isElementwise(sub))
+      return false;
+    difference = getYieldedValue(sub);
+  }
+  auto subf =
+      difference ? difference.getDefiningOp<arith::SubFOp>() : arith::SubFOp();
+  if (!subf || subf->getParentOp() != sub || sub.getNumDpsInputs() != 2)
+    return false;
+  OpOperand *scores = getIdentityInput(sub, subf.getLhs());
+  OpOperand *max = getInputOperand(sub, stripUnitFactor(subf.getRhs()));
+  if (!scores || !max || scores == max)
+    return false;
+  SmallVector<Operation *> chain;
+  auto [source, map] =
+      traceBroadcast(max->get(), sub.getMatchingIndexingMap(max), chain);
+  std::optional<Reduction> reduction = getReduction(source);
+  if (!reduction || reduction->kind != ReductionKind::Max)
+    return false;
+  softmax.exp = op;
+  softmax.sub = sub;
+  softmax.scores = scores->get();
+  softmax.max = *reduction;
+  softmax.maxRead = map;
+  softmax.maxChain = std::move(chain);
+  return true;
+}
+
+bool sage::matchSpelledSoftmax(Value probs, SpelledSoftmax &softmax) {
+  return matchNormalize(probs, softmax) && matchExp(softmax.exps, softmax);
+}
+
+/// Whether `op` computes its result elementwise from its operands (up to
+/// data movement): an elementwise generic, a reshape, a transpose or a
+/// broadcast, but not a contraction or a reduction.
+static bool isElementwiseLike(Operation *op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return isElementwise(generic);
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+             linalg::TransposeOp, linalg::BroadcastOp>(op);
+}
+
+bool sage::findSoftmaxAbove(Value value, SpelledSoftmax &softmax) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isElementwiseLike(def))
+    return false;
+  SmallVector<Value> worklist(def->getOperands());
+  for (unsigned budget = 16; !worklist.empty() && budget; --budget) {
+    Value operand = worklist.pop_back_val();
+    if (matchSpelledSoftmax(operand, softmax))
+      return true;
+    Operation *producer = operand.getDefiningOp();
+    if (producer && isElementwiseLike(producer))
+      worklist.append(producer->operand_begin(), producer->operand_end());
+  }
+  return false;
 }

@@ -2,7 +2,7 @@
 //
 // Small structural queries on linalg on tensors that more than one matcher
 // needs: contractions, elementwise generics and their bodies, constants,
-// casts and scales, reductions, and broadcasts.
+// casts and scales, reductions, broadcasts, and spelled-out softmaxes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,9 +69,11 @@ getTransposeInput(Value value);
 /// The kind of a reduction.
 enum class ReductionKind { Max, Sum };
 
-/// A linalg.generic reducing one dimension of one tensor.
+/// A linalg.generic or linalg.reduce reducing one dimension of one tensor.
 struct Reduction {
-  linalg::GenericOp op;
+  linalg::LinalgOp op;
+  /// The reduced tensor (one result of `op`; any other is dead).
+  Value result;
   ReductionKind kind;
   /// The reduced dimension of the input.
   unsigned axis;
@@ -81,7 +83,8 @@ struct Reduction {
 };
 
 /// The max-reduction (init -inf or the lowest float) or sum-reduction
-/// (init 0) producing `value`, if any.
+/// (init 0) producing `value`, if any; other results of its op, such as the
+/// indices of torch's max.dim, must be dead.
 std::optional<Reduction> getReduction(Value value);
 
 /// Follows `value`, read at `map` (from some index space to the dims of
@@ -94,6 +97,36 @@ std::pair<Value, AffineMap> traceBroadcast(Value value, AffineMap map,
 
 /// `map` without its constant results (reads of unit dims).
 AffineMap dropConstantResults(AffineMap map);
+
+/// The ops of a spelled-out softmax, found by structure alone.
+struct SpelledSoftmax {
+  /// P = e / z or e * (1 / z): the softmax's final op.
+  linalg::GenericOp normalize;
+  Value exps;
+  /// The sum, where the normalization reads it (from the dims of e), and
+  /// the ops in between (broadcasts, reshapes, a reciprocal).
+  Reduction sum;
+  AffineMap sumRead;
+  SmallVector<Operation *> sumChain;
+  /// e = exp(d) and d = s - m: one op when fused.
+  linalg::GenericOp exp, sub;
+  Value scores;
+  Reduction max;
+  AffineMap maxRead;
+  SmallVector<Operation *> maxChain;
+};
+
+/// Matches a spelled-out softmax ending in `probs` by structure alone:
+/// P = e / z or e * (1 / z) with z a sum-reduction, and e = exp(s - m) (one
+/// generic, or a subtraction then an exp) with m a max-reduction; torch's
+/// `alpha` of 1 allowed. Whether the pieces agree (same tensor, same axis,
+/// no other users) is left to the caller.
+bool matchSpelledSoftmax(Value probs, SpelledSoftmax &softmax);
+
+/// Whether a spelled-out softmax feeds `value` through a few elementwise
+/// ops (dropout, a mask, ...), not through contractions or reductions:
+/// `value` is then computed from the probabilities.
+bool findSoftmaxAbove(Value value, SpelledSoftmax &softmax);
 
 } // namespace mlir::sage
 
