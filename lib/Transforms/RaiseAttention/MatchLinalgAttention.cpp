@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
+#include "MatchUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -27,16 +28,6 @@ namespace {
 /// Role of one dimension of a contraction operand.
 enum class Role { Batch, M, N, K };
 } // namespace
-
-/// The contraction producing `value` with two tensor inputs, or null.
-static linalg::LinalgOp getContraction(Value value) {
-  auto op = value.getDefiningOp<linalg::LinalgOp>();
-  if (!op || !linalg::isaContractionOpInterface(op) ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics())
-    return {};
-  return op;
-}
 
 /// Roles of the dimensions of `operand` of `op`, outermost first.
 static FailureOr<SmallVector<Role>>
@@ -81,86 +72,6 @@ std::optional<double> sage::getSplatValue(Value value) {
   if (auto floatAttr = dyn_cast<FloatAttr>(attr))
     return floatAttr.getValueAsDouble();
   return std::nullopt;
-}
-
-/// An elementwise linalg.generic over one tensor: identity maps, parallel
-/// loops, one input, one init.
-static bool isUnaryElementwise(linalg::GenericOp op) {
-  return op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
-         op.getNumLoops() == op.getNumParallelLoops() &&
-         llvm::all_of(op.getIndexingMapsArray(),
-                      [](AffineMap map) { return map.isIdentity(); });
-}
-
-/// The single op of an elementwise body, if it yields its result.
-static Operation *getSingleBodyOp(linalg::GenericOp op) {
-  Block &body = op.getRegion().front();
-  if (body.getOperations().size() != 2)
-    return nullptr;
-  Operation *inner = &body.front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getNumOperands() != 1 || yield.getOperand(0).getDefiningOp() != inner)
-    return nullptr;
-  return inner;
-}
-
-/// If `value` is an elementwise float cast of a tensor, that tensor.
-static Value getCastInput(Value value) {
-  auto op = value.getDefiningOp<linalg::GenericOp>();
-  if (!op || !isUnaryElementwise(op))
-    return {};
-  Operation *inner = getSingleBodyOp(op);
-  if (!inner || !isa<arith::ExtFOp, arith::TruncFOp>(inner) ||
-      inner->getOperand(0) != op.getRegion().front().getArgument(0))
-    return {};
-  return op.getDpsInputs()[0];
-}
-
-/// If `value` is a tensor multiplied (or divided) by a constant, that tensor
-/// and the factor.
-static std::optional<std::pair<Value, double>> getScaleInput(Value value) {
-  if (auto op = value.getDefiningOp<linalg::GenericOp>()) {
-    if (!isUnaryElementwise(op))
-      return std::nullopt;
-    Operation *inner = getSingleBodyOp(op);
-    if (!inner || !isa<arith::MulFOp, arith::DivFOp>(inner))
-      return std::nullopt;
-    Value element = op.getRegion().front().getArgument(0);
-    Value lhs = inner->getOperand(0), rhs = inner->getOperand(1);
-    std::optional<double> factor;
-    if (isa<arith::MulFOp>(inner))
-      factor = lhs == element ? getSplatValue(rhs)
-               : rhs == element ? getSplatValue(lhs)
-                                : std::nullopt;
-    else if (lhs == element)
-      if (std::optional<double> divisor = getSplatValue(rhs))
-        factor = 1.0 / *divisor;
-    if (!factor)
-      return std::nullopt;
-    return std::make_pair(op.getDpsInputs()[0], *factor);
-  }
-  if (auto mul = value.getDefiningOp<linalg::MulOp>()) {
-    Value lhs = mul.getInputs()[0], rhs = mul.getInputs()[1];
-    if (std::optional<double> factor = getSplatValue(rhs))
-      return std::make_pair(lhs, *factor);
-    if (std::optional<double> factor = getSplatValue(lhs))
-      return std::make_pair(rhs, *factor);
-    return std::nullopt;
-  }
-  if (auto div = value.getDefiningOp<linalg::DivOp>())
-    if (std::optional<double> divisor = getSplatValue(div.getInputs()[1]))
-      return std::make_pair(div.getInputs()[0], 1.0 / *divisor);
-  return std::nullopt;
-}
-
-/// A contraction adds into its init: only a zero init is a plain product.
-static bool hasZeroInit(linalg::LinalgOp op) {
-  std::optional<double> init = getSplatValue(op.getDpsInits()[0]);
-  return init && *init == 0.0;
-}
-
-static bool isAttentionElementType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32();
 }
 
 LogicalResult sage::matchLinalgAttention(linalg::LinalgOp root,
