@@ -14,6 +14,14 @@
 // RUN: sage-translate --sage-export-plan %t.btnh.mlir | FileCheck %s --check-prefix=BTNH
 // RUN: sage-translate --sage-export-ptx %t.btnh.mlir -o %t.btnh.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.btnh.ptx -o %t.btnh.cubin %}
+// RUN: sage-opt %S/Inputs/torch_sdpa_decomposed.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90" -o %t.sdpa.mlir
+// RUN: sage-translate --sage-export-plan %t.sdpa.mlir | FileCheck %s --check-prefix=SDPA
+// RUN: sage-translate --sage-export-ptx %t.sdpa.mlir -o %t.sdpa.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.sdpa.ptx -o %t.sdpa.cubin %}
+// RUN: sage-opt %S/Inputs/stablehlo_btnh.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90" -o %t.shlo.mlir
+// RUN: sage-translate --sage-export-plan %t.shlo.mlir | FileCheck %s --check-prefix=SHLO
+// RUN: sage-translate --sage-export-ptx %t.shlo.mlir -o %t.shlo.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.shlo.ptx -o %t.shlo.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_89" | sage-translate --sage-export-ptx -o %t.linalg.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.linalg.ptx -o %t.linalg.cubin %}
 
@@ -52,3 +60,23 @@
 // BTNH-NEXT: "tokens",
 // BTNH-NEXT: "heads",
 // BTNH-NEXT: "features"
+
+// torch's SDPA decomposition: the 4-D values the function takes, with heads.
+// SDPA: "name": "q",
+// SDPA-NEXT: "shape": [
+// SDPA-NEXT: "B",
+// SDPA-NEXT: "H",
+// SDPA-NEXT: "Nq",
+// SDPA-NEXT: "64"
+// SDPA: "layout": [
+// SDPA-NEXT: "batch",
+// SDPA-NEXT: "heads",
+// SDPA: "scale": 0.125,
+
+// The StableHLO chain on a BTNH layout is read in place.
+// SHLO: "input_type": "f32",
+// SHLO: "layout": [
+// SHLO-NEXT: "batch",
+// SHLO-NEXT: "tokens",
+// SHLO-NEXT: "heads",
+// SHLO-NEXT: "features"
