@@ -215,15 +215,22 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       auto copyRows = [&](int64_t rows, int64_t rowBytes, int64_t smemRow,
                           int64_t smemStart, Value source,
                           function_ref<Value(Value)> rowOffset) {
-        int64_t perRow = rowBytes / 16;
-        for (int64_t i = 0; i < rows * perRow; i += config.threads()) {
+        int64_t perRow = rowBytes / 16, chunks = rows * perRow;
+        for (int64_t i = 0; i < chunks; i += config.threads()) {
           Value chunk = kb.add(lane.tid, kb.i32(i));
-          Value row = kb.divu(chunk, kb.i32(perRow));
-          Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
-          Value dst = kb.add(kb.add(stage, kb.i32(smemStart)),
-                             kb.add(kb.mul(row, kb.i32(smemRow)), column));
-          kb.copyAsync16(staging, dst, source,
-                         kb.add(rowOffset(row), kb.toI64(column)));
+          auto copy = [&] {
+            Value row = kb.divu(chunk, kb.i32(perRow));
+            Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
+            Value dst = kb.add(kb.add(stage, kb.i32(smemStart)),
+                               kb.add(kb.mul(row, kb.i32(smemRow)), column));
+            kb.copyAsync16(staging, dst, source,
+                           kb.add(rowOffset(row), kb.toI64(column)));
+          };
+          if (i + config.threads() <= chunks)
+            copy();
+          else
+            kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, chunk, kb.i32(chunks)),
+                      copy);
         }
       };
       copyRows(config.blockK, dim, layout.keyRow, 0, kernel.arg(kKeyInt),

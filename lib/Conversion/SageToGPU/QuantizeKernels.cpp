@@ -11,6 +11,8 @@
 
 #include "SageToGPUInternal.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::sage;
 
@@ -294,8 +296,18 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
   Value paddedTokens =
       kb.mul(kb.ceilDiv(tokens, config.blockK), kb.i32(config.blockK));
   int64_t chunks = config.blockK / 32;
-  for (int64_t task = 0; task < dim * chunks; task += config.threads()) {
+  int64_t tasks = dim * chunks;
+  for (int64_t task = 0; task < tasks; task += config.threads()) {
     Value taskId = kb.add(tid, kb.i32(task));
+    // Fewer tasks than threads (D = 32): the rest of the CTA idles.
+    scf::IfOp inRange;
+    if (task + config.threads() > tasks) {
+      inRange = scf::IfOp::create(
+          kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::ult, taskId,
+                               kb.i32(tasks)),
+          /*withElseRegion=*/false);
+      kb.b.setInsertionPointToStart(&inRange.getThenRegion().front());
+    }
     Value channel = kb.divu(taskId, kb.i32(chunks));
     Value chunk = kb.remu(taskId, kb.i32(chunks));
     Value channelOffset = kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
@@ -337,6 +349,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                                   kb.add(blockStart, position));
       kb.store(packed, kernel.arg(kValueFp8), offset, 4);
     }
+    if (inRange)
+      kb.b.setInsertionPointAfter(inRange);
   }
   km.addLaunch("sage_quantize_v", params,
                {"cdiv(Nk," + std::to_string(config.blockK) + ")", "Hkv", "B"},
