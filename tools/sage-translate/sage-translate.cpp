@@ -21,22 +21,18 @@ static llvm::cl::opt<std::string> kernelModuleName(
     llvm::cl::desc("Kernel module to export when the input holds several"),
     llvm::cl::init(""));
 
-/// The launch plans of `module`, or null after an error.
-static DictionaryAttr getPlans(ModuleOp module) {
+/// The name and launch plan of the kernel module to export: the one named
+/// by --sage-kernel-module, or the only one.
+static FailureOr<NamedAttribute> getSelectedPlan(ModuleOp module) {
   auto plans = module->getAttrOfType<DictionaryAttr>("sage.launch_plans");
   if (!plans || plans.empty())
-    module.emitError("no sage.launch_plans: run --sage-to-ptx first");
-  return plans && !plans.empty() ? plans : DictionaryAttr();
-}
-
-/// The name of the kernel module to export.
-static FailureOr<StringRef> getSelectedName(ModuleOp module,
-                                            DictionaryAttr plans) {
+    return module.emitError("no sage.launch_plans: run --sage-to-ptx first");
   if (!kernelModuleName.empty()) {
-    if (!plans.get(kernelModuleName))
+    std::optional<NamedAttribute> plan = plans.getNamed(kernelModuleName);
+    if (!plan)
       return module.emitError() << "no kernel module '" << kernelModuleName
                                 << "'; the input has " << plans;
-    return StringRef(kernelModuleName);
+    return *plan;
   }
   if (plans.size() != 1) {
     InFlightDiagnostic diag = module.emitError()
@@ -47,19 +43,17 @@ static FailureOr<StringRef> getSelectedName(ModuleOp module,
       diag << " " << plan.getName().getValue();
     return diag;
   }
-  return plans.begin()->getName().getValue();
+  return *plans.begin();
 }
 
 static LogicalResult exportPtx(ModuleOp module, raw_ostream &os) {
-  DictionaryAttr plans = getPlans(module);
-  if (!plans)
+  FailureOr<NamedAttribute> plan = getSelectedPlan(module);
+  if (failed(plan))
     return failure();
-  FailureOr<StringRef> name = getSelectedName(module, plans);
-  if (failed(name))
-    return failure();
-  auto binary = module.lookupSymbol<gpu::BinaryOp>(*name);
+  StringRef name = plan->getName().getValue();
+  auto binary = module.lookupSymbol<gpu::BinaryOp>(name);
   if (!binary)
-    return module.emitError() << "no gpu.binary @" << *name
+    return module.emitError() << "no gpu.binary @" << name
                               << ": the pipeline did not reach "
                                  "gpu-module-to-binary";
   for (Attribute object : binary.getObjects()) {
@@ -98,13 +92,10 @@ static llvm::json::Value toJson(Attribute attr) {
 }
 
 static LogicalResult exportPlan(ModuleOp module, raw_ostream &os) {
-  DictionaryAttr plans = getPlans(module);
-  if (!plans)
+  FailureOr<NamedAttribute> plan = getSelectedPlan(module);
+  if (failed(plan))
     return failure();
-  FailureOr<StringRef> name = getSelectedName(module, plans);
-  if (failed(name))
-    return failure();
-  os << llvm::formatv("{0:2}", toJson(plans.get(*name))) << "\n";
+  os << llvm::formatv("{0:2}", toJson(plan->getValue())) << "\n";
   return success();
 }
 

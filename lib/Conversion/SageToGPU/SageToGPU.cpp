@@ -57,13 +57,13 @@ static bool isTokensHeadsSwap(linalg::TransposeOp transpose) {
   return transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3};
 }
 
-/// Looks through reshapes that keep the memory order (a unit heads
-/// dimension, batch and heads collapsed) and one tokens <-> heads
-/// transpose, to a function argument; `swapped` says whether the argument
-/// is [batch, tokens, heads, features].
-static BlockArgument getArgument(Value value, bool &swapped) {
+/// Walks from `value` up through reshapes that keep the memory order (a
+/// unit heads dimension, batch and heads collapsed) and at most one tokens
+/// <-> heads transpose, stopping at `stop` or where no such op defines the
+/// value; `swapped` says whether a transpose was crossed.
+static Value skipLayoutOps(Value value, bool &swapped, Value stop = {}) {
   swapped = false;
-  while (true) {
+  while (value != stop) {
     if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
       value = expand.getSrc();
     } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
@@ -73,9 +73,10 @@ static BlockArgument getArgument(Value value, bool &swapped) {
       swapped = true;
       value = transpose.getInput();
     } else {
-      return dyn_cast<BlockArgument>(value);
+      break;
     }
   }
+  return value;
 }
 
 /// Follows quantized values back through sage.quantize and sage.smooth to a
@@ -90,7 +91,7 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
   Value input = quantize.getInput();
   if ((smooth = input.getDefiningOp<SmoothOp>()))
     input = smooth.getInput();
-  argument = getArgument(input, swapped);
+  argument = dyn_cast<BlockArgument>(skipLayoutOps(input, swapped));
   if (!argument)
     return op.emitOpError() << "expected " << name
                             << " to be an argument of the function, as the "
@@ -107,21 +108,10 @@ static FailureOr<bool> traceResult(func::FuncOp func,
     return op.emitOpError("expected the function to return the attention "
                           "alone");
   bool swapped = false;
-  Value value = ret.getOperand(0);
-  while (value != op.getResult()) {
-    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
-      value = expand.getSrc();
-    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
-      value = collapse.getSrc();
-    } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>();
-               transpose && !swapped && isTokensHeadsSwap(transpose)) {
-      swapped = true;
-      value = transpose.getInput();
-    } else {
-      return op.emitOpError("expected the function to return the attention "
-                            "(reshaped or with tokens and heads swapped)");
-    }
-  }
+  if (skipLayoutOps(ret.getOperand(0), swapped, op.getResult()) !=
+      op.getResult())
+    return op.emitOpError("expected the function to return the attention "
+                          "(reshaped or with tokens and heads swapped)");
   return swapped;
 }
 

@@ -1,0 +1,14 @@
+// RUN: not sage-translate --sage-export-ptx %s 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: sage-opt %S/../../benchmarks/kernels.mlir --sage-to-ptx=chip=sm_89 -o %t.mlir
+// RUN: not sage-translate --sage-export-plan %t.mlir 2>&1 | FileCheck %s --check-prefix=MANY
+// RUN: not sage-translate --sage-export-plan --sage-kernel-module=nope %t.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: sage-translate --sage-export-plan --sage-kernel-module=attention_d64_bf16 %t.mlir | FileCheck %s --check-prefix=ONE
+
+// NONE: error: no sage.launch_plans: run --sage-to-ptx first
+// MANY: error: the input has 8 kernel modules; pick one with --sage-kernel-module: attention_d128_bf16 attention_d128_bf16_causal
+// UNKNOWN: error: no kernel module 'nope'
+// ONE: "input_type": "bf16",
+// ONE: "name": "attention_d64_bf16",
+func.func @not_compiled() {
+  return
+}
