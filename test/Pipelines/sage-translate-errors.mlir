@@ -9,6 +9,5 @@
 // UNKNOWN: error: no kernel module 'nope'
 // ONE: "input_type": "bf16",
 // ONE: "name": "attention_d64_bf16",
-func.func @not_compiled() {
-  return
+module {
 }
