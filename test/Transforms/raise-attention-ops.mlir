@@ -234,3 +234,96 @@ func.func @tm_tensor_gqa_repeat(%q: tensor<2x8x128x64xf16>, %k: tensor<2x2x128x6
     : (tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>, tensor<2x8x128x64xf16>) -> tensor<2x8x128x64xf16>
   return %0 : tensor<2x8x128x64xf16>
 }
+
+// -----
+
+#mq = affine_map<(b, g, h, m, k1, k2, n) -> (b, g, h, m, k1)>
+#mk = affine_map<(b, g, h, m, k1, k2, n) -> (b, g, h, k2, k1)>
+#mv = affine_map<(b, g, h, m, k1, k2, n) -> (b, g, h, k2, n)>
+#ms = affine_map<(b, g, h, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, g, h, m, k1, k2, n) -> (b, g, h, m, n)>
+
+// Three batch dims: the leading two become sage.attention's batch, and the
+// result is expanded back.
+// CHECK-LABEL: func @iree_attention_three_batch_dims
+//       CHECK: %[[Q:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3], [4]] : tensor<2x3x4x?x64xf16> into tensor<6x4x?x64xf16>
+//       CHECK: %[[O:.*]] = sage.attention %[[Q]]
+//  CHECK-SAME: -> tensor<6x4x?x64xf16>
+//       CHECK: %[[E:.*]] = tensor.expand_shape %[[O]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 3, 4, %{{.*}}, 64] : tensor<6x4x?x64xf16> into tensor<2x3x4x?x64xf16>
+//       CHECK: return %[[E]]
+func.func @iree_attention_three_batch_dims(%q: tensor<2x3x4x?x64xf16>, %out: tensor<2x3x4x?x64xf16>) -> tensor<2x3x4x?x64xf16> {
+  %scale = arith.constant 0.125 : f16
+  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+    : (tensor<2x3x4x?x64xf16>, tensor<2x3x4x?x64xf16>, tensor<2x3x4x?x64xf16>, f16, tensor<2x3x4x?x64xf16>) -> tensor<2x3x4x?x64xf16>
+  return %0 : tensor<2x3x4x?x64xf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#ms = affine_map<(b, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+#mr = affine_map<(b, m, k1, k2, n) -> (b, m)>
+#id = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m)>
+
+// online_attention that reaches us whole: O, max, sum start from 0, -inf,
+// 0 and O / sum follows.
+// CHECK-LABEL: func @iree_online_attention_whole
+//       CHECK: %[[O:.*]] = sage.attention
+//  CHECK-SAME: scale = 1.250000e-01 : f64
+//   CHECK-NOT: online_attention
+//   CHECK-NOT: linalg.generic
+//       CHECK: return %[[O]]
+func.func @iree_online_attention_whole(%q: tensor<4x64x64xf16>) -> tensor<4x64x64xf32> {
+  %scale = arith.constant 0.125 : f16
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %oe = tensor.empty() : tensor<4x64x64xf32>
+  %re = tensor.empty() : tensor<4x64xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%re : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%re : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %r:3 = "iree_linalg_ext.online_attention"(%q, %q, %q, %scale, %o0, %m0, %s0) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo, #mr, #mr]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>)
+      -> (tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>)
+  %o = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r#0, %r#2 : tensor<4x64x64xf32>, tensor<4x64xf32>) outs(%oe : tensor<4x64x64xf32>) {
+  ^bb0(%acc: f32, %sum: f32, %out: f32):
+    %d = arith.divf %acc, %sum : f32
+    linalg.yield %d : f32
+  } -> tensor<4x64x64xf32>
+  return %o : tensor<4x64x64xf32>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#ms = affine_map<(b, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+#mr = affine_map<(b, m, k1, k2, n) -> (b, m)>
+
+// One tile of a split-K / flash-decoding loop (its running state comes
+// from outside) is not attention on its own.
+func.func @negative_online_attention_tile(%q: tensor<4x64x64xf16>, %o0: tensor<4x64x64xf32>,
+    %m0: tensor<4x64xf32>, %s0: tensor<4x64xf32>) -> (tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>) {
+  %scale = arith.constant 0.125 : f16
+  // expected-remark@+1 {{not raised to sage.attention: online_attention does not start from O = 0, max = -inf, sum = 0}}
+  %r:3 = "iree_linalg_ext.online_attention"(%q, %q, %q, %scale, %o0, %m0, %s0) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo, #mr, #mr]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>)
+      -> (tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>)
+  return %r#0, %r#1, %r#2 : tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>
+}

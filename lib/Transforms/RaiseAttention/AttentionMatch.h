@@ -35,7 +35,8 @@ struct AttentionMatch {
   Value query, key, value;
   SmallVector<int64_t> queryPerm, keyPerm, valuePerm;
   /// Number of leading batch dimensions: 0 (a unit batch is added), 1
-  /// ([batch, tokens, features]) or 2 ([batch, heads, tokens, features]).
+  /// ([batch, tokens, features]), 2 ([batch, heads, tokens, features]) or
+  /// more (all but the last are collapsed into batch).
   unsigned batchDims = 1;
   /// An i1 keep-mask or an additive float mask, if any.
   Value mask;

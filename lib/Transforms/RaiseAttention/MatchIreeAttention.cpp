@@ -6,17 +6,22 @@
 // operand; m indexes Q and O; k1 (head dim) Q and K; k2 (keys) K and V; n
 // V and O. Matched by name and structure, so the op may be unregistered.
 //
+// iree_linalg_ext.online_attention is the same loop without its final
+// normalization (outputs: the unnormalized O, the row max and the row
+// sum); it is attention when it reaches us whole: O, max and sum start
+// from 0, -inf and 0, and O / sum follows.
+//
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/SetOperations.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -41,15 +46,48 @@ static SmallVector<int64_t> getPermutation(ArrayRef<unsigned> operandDims,
   return perm;
 }
 
+/// If `acc` (the unnormalized output of online_attention, dims `o`) is only
+/// divided by `sum` (dims `o` without the value dim `n`) in an elementwise
+/// linalg.generic, that division's result.
+static Value getNormalization(Value acc, Value sum, unsigned outputRank,
+                              unsigned nPosition) {
+  if (!acc.hasOneUse() || !sum.hasOneUse())
+    return {};
+  auto generic = dyn_cast<linalg::GenericOp>(*acc.getUsers().begin());
+  if (!generic || *sum.getUsers().begin() != generic.getOperation() ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumLoops() != outputRank)
+    return {};
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  unsigned accIndex = generic.getDpsInputs()[0] == acc ? 0 : 1;
+  if (generic.getDpsInputs()[1 - accIndex] != sum ||
+      !maps[accIndex].isIdentity() || !maps[2].isIdentity() ||
+      maps[1 - accIndex] != maps[2].dropResult(nPosition))
+    return {};
+  Block &body = generic.getRegion().front();
+  auto divide = dyn_cast<arith::DivFOp>(&body.front());
+  if (!divide || body.getOperations().size() != 2 ||
+      divide.getLhs() != body.getArgument(accIndex) ||
+      divide.getRhs() != body.getArgument(1 - accIndex) ||
+      body.getTerminator()->getOperand(0) != divide.getResult())
+    return {};
+  return generic->getResult(0);
+}
+
 LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   match.anchor = op;
+  bool online = op->getName().getStringRef() == "iree_linalg_ext.online_attention";
+  // Outputs: O, or O, max and sum.
+  unsigned outputs = online ? 3 : 1;
   auto maps = op->getAttrOfType<ArrayAttr>("indexing_maps");
   unsigned operands = op->getNumOperands();
-  if (!maps || (operands != 5 && operands != 6) || maps.size() != operands ||
-      op->getNumResults() != 1)
-    return match.refuse("expected Q, K, V, scale, an optional mask and an "
-                        "output, with one indexing map each");
-  bool hasMask = operands == 6;
+  if (!maps || (operands != 4 + outputs && operands != 5 + outputs) ||
+      maps.size() != operands || op->getNumResults() != outputs)
+    return match.refuse("expected Q, K, V, scale, an optional mask and " +
+                        Twine(outputs) +
+                        " outputs, with one indexing map each");
+  bool hasMask = operands == 5 + outputs;
 
   // The score region must hand the scores through unchanged.
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
@@ -71,7 +109,7 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
     dims.push_back(*operandDims);
   }
   ArrayRef<unsigned> q = dims[0], k = dims[1], v = dims[2],
-                     o = dims[operands - 1];
+                     o = dims[operands - outputs];
   auto in = [](ArrayRef<unsigned> set, unsigned d) {
     return llvm::is_contained(set, d);
   };
@@ -95,8 +133,6 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
       v.size() != batch.size() + 2)
     return match.refuse("the indexing maps do not describe one query, key, "
                         "head and value dimension over shared batch dims");
-  if (batch.size() > 2)
-    return match.refuse("more than two batch dimensions");
 
   auto canonical = [&](unsigned first, unsigned second) {
     SmallVector<unsigned> order(batch);
@@ -136,6 +172,24 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   match.batchDims = batch.size();
   match.scale = *scale;
   match.result = op->getResult(0);
+  if (online) {
+    // O, max and sum start empty; O / sum completes the softmax.
+    Value out = op->getOperand(operands - 3), max = op->getOperand(operands - 2),
+          sum = op->getOperand(operands - 1);
+    std::optional<double> out0 = getSplatValue(out), max0 = getSplatValue(max),
+                          sum0 = getSplatValue(sum);
+    if (!out0 || *out0 != 0 || !sum0 || *sum0 != 0 || !max0 || *max0 > -1e30)
+      return match.refuse("online_attention does not start from O = 0, "
+                          "max = -inf, sum = 0");
+    unsigned nPosition = llvm::find(o, n[0]) - o.begin();
+    match.result = getNormalization(op->getResult(0), op->getResult(2),
+                                    o.size(), nPosition);
+    if (!match.result)
+      return match.refuse("online_attention is not followed by its "
+                          "normalization O / sum alone");
+    if (!op->getResult(1).use_empty())
+      return match.refuse("the row max of online_attention has users");
+  }
   if (hasMask) {
     ArrayRef<unsigned> maskDims = dims[4];
     if (maskDims.size() != batch.size() + 2 || !in(maskDims, m[0]) ||

@@ -40,9 +40,9 @@ LogicalResult sage::matchTorchAttention(Operation *op, AttentionMatch &match) {
   if (!queryType || !keyType || !valueType || !resultType)
     return match.refuse("expected ranked tensors");
   int64_t rank = queryType.getRank();
-  if (rank < 3 || rank > 4 || keyType.getRank() != rank ||
-      valueType.getRank() != rank || resultType.getRank() != rank)
-    return match.refuse("expected operands of rank 3 or 4 ([batch..., "
+  if (rank < 3 || keyType.getRank() != rank || valueType.getRank() != rank ||
+      resultType.getRank() != rank)
+    return match.refuse("expected operands of rank 3 or more ([batch..., "
                         "tokens, features])");
   Type element = queryType.getElementType();
   if (!(element.isF16() || element.isBF16() || element.isF32()) ||

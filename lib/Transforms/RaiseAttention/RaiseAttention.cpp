@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/GlobPattern.h"
@@ -33,7 +34,8 @@ static LogicalResult matchAnyForm(Operation *op, AttentionMatch &match) {
   StringRef name = op->getName().getStringRef();
   if (name == "tm_tensor.attention")
     return matchTorchAttention(op, match);
-  if (name == "iree_linalg_ext.attention")
+  if (name == "iree_linalg_ext.attention" ||
+      name == "iree_linalg_ext.online_attention")
     return matchIreeAttention(op, match);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
@@ -143,6 +145,22 @@ static Value addUnitBatch(RewriterBase &rewriter, Location loc, Value value) {
                                        kUnitBatch);
 }
 
+/// Groups the first `batchDims - 1` dims of a [batch dims..., heads,
+/// tokens, features] tensor into one.
+static SmallVector<ReassociationIndices>
+getLeadingReassociation(unsigned batchDims) {
+  ReassociationIndices leading;
+  for (unsigned i = 0; i + 1 < batchDims; ++i)
+    leading.push_back(i);
+  return {leading, {batchDims - 1}, {batchDims}, {batchDims + 1}};
+}
+
+static Value collapseLeading(RewriterBase &rewriter, Location loc,
+                             Value value, unsigned batchDims) {
+  return tensor::CollapseShapeOp::create(rewriter, loc, value,
+                                         getLeadingReassociation(batchDims));
+}
+
 /// If `value` ([B, H, N, D]) repeats each of `Hkv` heads `H / Hkv` times in
 /// a row (repeat_interleave, as torch's enable_gqa spells GQA: a broadcast
 /// along a new dim after heads, collapsed into heads), the unrepeated
@@ -196,6 +214,17 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
         key = unrepeatedKey;
         value = unrepeatedValue;
       }
+  // More than [batch, heads]: the leading batch dims become one.
+  std::optional<SmallVector<OpFoldResult>> leadingSizes;
+  if (match.batchDims > 2) {
+    leadingSizes = tensor::getMixedSizes(rewriter, loc, query);
+    leadingSizes->resize(match.batchDims - 1);
+    query = collapseLeading(rewriter, loc, query, match.batchDims);
+    key = collapseLeading(rewriter, loc, key, match.batchDims);
+    value = collapseLeading(rewriter, loc, value, match.batchDims);
+    if (mask)
+      mask = collapseLeading(rewriter, loc, mask, match.batchDims);
+  }
   bool unbatched = match.batchDims == 0;
   if (unbatched) {
     query = addUnitBatch(rewriter, loc, query);
@@ -223,10 +252,28 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
           .getResult();
   if (unbatched)
     result = tensor::CollapseShapeOp::create(rewriter, loc, result, kUnitBatch);
+  if (leadingSizes) {
+    SmallVector<OpFoldResult> sizes = *leadingSizes;
+    SmallVector<OpFoldResult> rest =
+        tensor::getMixedSizes(rewriter, loc, result);
+    sizes.append(rest.begin() + 1, rest.end());
+    SmallVector<int64_t> staticSizes;
+    SmallVector<Value> dynamicSizes;
+    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+    auto expandedType = RankedTensorType::get(
+        staticSizes, getElementTypeOrSelf(result.getType()));
+    result = tensor::ExpandShapeOp::create(
+        rewriter, loc, expandedType, result,
+        getLeadingReassociation(match.batchDims), sizes);
+  }
   result = transpose(rewriter, loc, result, match.resultPerm);
+  Operation *replaced = match.result.getDefiningOp();
   rewriter.replaceAllUsesWith(match.result, result);
-  // Ops of unregistered dialects are not known to be dead: erase the root
-  // here. The rest of a matched chain is pure and goes with it.
+  // Ops of unregistered dialects are not known to be dead: erase the
+  // replaced op and the root here. The rest of a matched chain is pure and
+  // goes with them.
+  if (replaced != root && replaced->use_empty())
+    rewriter.eraseOp(replaced);
   if (root->use_empty())
     rewriter.eraseOp(root);
 }
