@@ -133,12 +133,12 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     }
     QuantizeOp quantValue = quantize(quantValueInput, recipe.getValueQuant());
 
+    // The core's type is the op's result type (what the verifier checked,
+    // possibly more static than Q's), with a unit heads dim for rank 3.
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
-    auto queryType = cast<RankedTensorType>(query.getType());
-    auto valueType = cast<RankedTensorType>(value.getType());
-    RankedTensorType coreType = withShape(
-        resultType, {queryType.getDimSize(0), queryType.getDimSize(1),
-                     queryType.getDimSize(2), valueType.getDimSize(3)});
+    ArrayRef<int64_t> r = resultType.getShape();
+    RankedTensorType coreType =
+        addHeads ? withShape(resultType, {r[0], 1, r[1], r[2]}) : resultType;
     Value result = QuantizedAttentionOp::create(
         rewriter, loc, coreType, quantQuery.getValues(),
         quantQuery.getScales(), quantKey.getValues(), quantKey.getScales(),
@@ -163,11 +163,15 @@ struct SageDecomposeAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockQ <= 0 || warpQ <= 0 || blockK <= 0 || blockQ % warpQ != 0) {
+    // The per-thread groups follow the m16n8kX layout: a warp's rows are
+    // whole 16-row tiles, a K block whole 8-column tiles.
+    if (warpQ <= 0 || warpQ % 16 != 0 || blockQ <= 0 || blockQ % warpQ != 0 ||
+        blockK <= 0 || blockK % 8 != 0) {
       getOperation()->emitError()
-          << "block-q (" << blockQ << ") must be a positive multiple of "
-          << "warp-q (" << warpQ << "), and block-k (" << blockK
-          << ") positive";
+          << "expected warp-q a positive multiple of 16, block-q a multiple "
+             "of warp-q and block-k a positive multiple of 8, got block-q = "
+          << int64_t(blockQ) << ", warp-q = " << int64_t(warpQ)
+          << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

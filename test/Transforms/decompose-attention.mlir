@@ -75,3 +75,16 @@ func.func @negative_nvfp4(%q: tensor<1x1x16x64xf16>) -> tensor<1x1x16x64xf16> {
     : (tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>) -> tensor<1x1x16x64xf16>
   return %o : tensor<1x1x16x64xf16>
 }
+
+// -----
+
+// The result type may be more static than Q's: the core takes the result's.
+// CHECK-LABEL: func @static_result_dynamic_query
+//       CHECK: sage.quantized_attention {{.*}} -> tensor<2x4x128x64xf16>
+func.func @static_result_dynamic_query(%q: tensor<?x4x?x64xf16>, %k: tensor<2x4x128x64xf16>,
+    %v: tensor<2x4x128x64xf16>) -> tensor<2x4x128x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x4x?x64xf16>, tensor<2x4x128x64xf16>, tensor<2x4x128x64xf16>) -> tensor<2x4x128x64xf16>
+  return %o : tensor<2x4x128x64xf16>
+}

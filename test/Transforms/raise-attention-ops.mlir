@@ -327,3 +327,64 @@ func.func @negative_online_attention_tile(%q: tensor<4x64x64xf16>, %o0: tensor<4
       -> (tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>)
   return %r#0, %r#1, %r#2 : tensor<4x64x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>
 }
+
+// -----
+
+// A sliding window agrees with the causal pattern near the diagonal but is
+// not causal: it stays a mask.
+// CHECK-LABEL: func @tm_tensor_sliding_window_is_not_causal
+//       CHECK: sage.attention {{.*}} mask(
+//   CHECK-NOT: causal
+func.func @tm_tensor_sliding_window_is_not_causal(%q: tensor<8x1024x64xf16>, %k: tensor<8x1024x64xf16>,
+    %v: tensor<8x1024x64xf16>, %out: tensor<8x1024x64xf16>) -> tensor<8x1024x64xf16> {
+  %e = tensor.empty() : tensor<8x1024x1024xi1>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%e : tensor<8x1024x1024xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c16 = arith.constant 16 : index
+    %visible = arith.cmpi ule, %j, %i : index
+    %d = arith.subi %i, %j : index
+    %near = arith.cmpi slt, %d, %c16 : index
+    %m = arith.select %visible, %near, %visible : i1
+    linalg.yield %m : i1
+  } -> tensor<8x1024x1024xi1>
+  %0 = "tm_tensor.attention"(%q, %k, %v, %mask, %out) {operandSegmentSizes = array<i32: 4, 1>}
+    : (tensor<8x1024x64xf16>, tensor<8x1024x64xf16>, tensor<8x1024x64xf16>, tensor<8x1024x1024xi1>, tensor<8x1024x64xf16>) -> tensor<8x1024x64xf16>
+  return %0 : tensor<8x1024x64xf16>
+}
+
+// -----
+
+// torch-mlir's 4-D SDPA(is_causal=True): the mask is built at rank 4 and
+// collapsed with the operands; it is still causal.
+// CHECK-LABEL: func @tm_tensor_4d_causal_collapsed
+//       CHECK: sage.attention {{.*}} {causal
+//   CHECK-NOT: mask(
+func.func @tm_tensor_4d_causal_collapsed(%q: tensor<2x8x128x64xf16>, %k: tensor<2x8x128x64xf16>, %v: tensor<2x8x128x64xf16>) -> tensor<2x8x128x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %e = tensor.empty() : tensor<2x8x128x128xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<2x8x128x128xf16>) -> tensor<2x8x128x128xf16>
+  %mask = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%f : tensor<2x8x128x128xf16>) {
+  ^bb0(%o: f16):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c = arith.cmpi sge, %i, %j : index
+    %m = arith.select %c, %zero, %ninf : f16
+    linalg.yield %m : f16
+  } -> tensor<2x8x128x128xf16>
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x8x128x64xf16> into tensor<16x128x64xf16>
+  %kc = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x8x128x64xf16> into tensor<16x128x64xf16>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x8x128x64xf16> into tensor<16x128x64xf16>
+  %mc = tensor.collapse_shape %mask [[0, 1], [2], [3]] : tensor<2x8x128x128xf16> into tensor<16x128x128xf16>
+  %out = tensor.empty() : tensor<16x128x64xf16>
+  %0 = "tm_tensor.attention"(%qc, %kc, %vc, %mc, %out) {operandSegmentSizes = array<i32: 4, 1>}
+    : (tensor<16x128x64xf16>, tensor<16x128x64xf16>, tensor<16x128x64xf16>, tensor<16x128x128xf16>, tensor<16x128x64xf16>) -> tensor<16x128x64xf16>
+  %r = tensor.expand_shape %0 [[0, 1], [2], [3]] output_shape [2, 8, 128, 64] : tensor<16x128x64xf16> into tensor<2x8x128x64xf16>
+  return %r : tensor<2x8x128x64xf16>
+}

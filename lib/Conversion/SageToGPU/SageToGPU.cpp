@@ -57,16 +57,30 @@ static bool isTokensHeadsSwap(linalg::TransposeOp transpose) {
   return transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3};
 }
 
-/// Walks from `value` up through reshapes that keep the memory order (a
-/// unit heads dimension, batch and heads collapsed) and at most one tokens
-/// <-> heads transpose, stopping at `stop` or where no such op defines the
-/// value; `swapped` says whether a transpose was crossed.
+/// Reshapes between the function and the attention that keep the memory
+/// order the kernels read: only the leading (batch-like) dims are merged or
+/// split (a unit batch or heads dimension, batch and heads merged); tokens
+/// and features stay the last two dims.
+static bool isBatchHeadsReshape(ArrayRef<ReassociationIndices> groups) {
+  return groups.size() >= 2 &&
+         llvm::all_of(groups.drop_front(), [](const ReassociationIndices &g) {
+           return g.size() == 1;
+         });
+}
+
+/// Walks from `value` up through reshapes that keep the memory order
+/// (isBatchHeadsReshape) and at most one tokens <-> heads transpose,
+/// stopping at `stop` or where no such op defines the value; `swapped` says
+/// whether a transpose was crossed.
 static Value skipLayoutOps(Value value, bool &swapped, Value stop = {}) {
   swapped = false;
   while (value != stop) {
-    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+        expand && isBatchHeadsReshape(expand.getReassociationIndices())) {
       value = expand.getSrc();
-    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
+    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+               collapse &&
+               isBatchHeadsReshape(collapse.getReassociationIndices())) {
       value = collapse.getSrc();
     } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>();
                transpose && !swapped && isTokensHeadsSwap(transpose)) {
@@ -289,9 +303,22 @@ struct ConvertSageToGPUPass
       if (!type.isF16() && !type.isBF16() && !type.isF32())
         return op.emitOpError() << "expected f16, bf16 or f32 operands, got "
                                 << type;
+    for (BlockArgument argument : {sources.key, sources.value})
+      if (getElementTypeOrSelf(argument.getType()) != config->inputType)
+        return op.emitOpError()
+               << "expected Q, K and V of one element type, got "
+               << config->inputType << " and "
+               << getElementTypeOrSelf(argument.getType());
 
-    int64_t rank =
-        cast<RankedTensorType>(sources.query.getType()).getRank();
+    // The plan describes the function's arguments: [tokens, features] is a
+    // batch of one, rank 3 folds heads into batch.
+    int64_t rank = cast<RankedTensorType>(sources.query.getType()).getRank();
+    if (rank > 4 || (rank != 4 && sources.tokensBeforeHeads))
+      return op.emitOpError() << "expected function arguments of rank 2 to 4 "
+                                 "([batch, heads, tokens, features] or a "
+                                 "prefix), got rank "
+                              << rank;
+    rank = std::max<int64_t>(rank, 3);
     LaunchPlan plan;
     plan.name = func.getSymName().str();
     plan.chip = chip;

@@ -1,10 +1,12 @@
 //===- Masks.cpp - attention masks: causal or carried ----------------------===//
 //
 // Frontends build the causal mask as a tensor (0 / -inf, or true / false)
-// with a linalg.generic that compares linalg.index values. Rather than
-// pattern-match each spelling (sle vs sgt, select operand order, offsets),
-// the body is evaluated on a small grid of (query, key) positions and
-// compared with the causal pattern.
+// with a linalg.generic that compares linalg.index values. The body must be
+// one comparison of the query and key positions (through casts, an
+// optional `not` and a select of constants): no offsets, no other index.
+// Such a body is then one of six predicates, which a small grid of
+// positions tells apart, so comparing it with the causal pattern there is
+// a proof, not a sample.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -39,7 +42,8 @@ static std::optional<double> evaluateBody(linalg::GenericOp op,
     if (auto c = v.getDefiningOp<arith::ConstantOp>())
       attr = c.getValue();
     if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
-      return double(i.getValue().getSExtValue());
+      return i.getType().isInteger(1) ? double(i.getValue().getZExtValue())
+                                      : double(i.getValue().getSExtValue());
     if (auto f = dyn_cast_or_null<FloatAttr>(attr))
       return f.getValueAsDouble();
     return std::nullopt;
@@ -91,16 +95,6 @@ static std::optional<double> evaluateBody(linalg::GenericOp op,
               }
               return std::nullopt;
             })
-            .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
-                [&](Operation *bin) -> std::optional<double> {
-                  std::optional<double> a = operand(bin->getOperand(0));
-                  std::optional<double> b = operand(bin->getOperand(1));
-                  if (!a || !b)
-                    return std::nullopt;
-                  if (isa<arith::AddIOp>(bin))
-                    return *a + *b;
-                  return isa<arith::SubIOp>(bin) ? *a - *b : *a * *b;
-                })
             .Case([&](arith::XOrIOp x) -> std::optional<double> {
               std::optional<double> a = operand(x.getLhs());
               std::optional<double> b = operand(x.getRhs());
@@ -123,13 +117,58 @@ static std::optional<double> evaluateBody(linalg::GenericOp op,
   return std::nullopt;
 }
 
+/// The body is one comparison of the last two loop indices, through casts,
+/// `xori` with a constant, and a select of constants (see the file comment).
+static bool isSingleComparisonOfPositions(linalg::GenericOp op) {
+  unsigned rank = op.getNumLoops();
+  int comparisons = 0;
+  for (Operation &inner : op.getRegion().front()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      if (index.getDim() + 2 < rank)
+        return false;
+      continue;
+    }
+    if (isa<arith::CmpIOp>(inner)) {
+      ++comparisons;
+      continue;
+    }
+    if (!isa<arith::ConstantOp, arith::IndexCastOp, arith::IndexCastUIOp,
+             arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::XOrIOp,
+             arith::SelectOp, arith::SIToFPOp, arith::UIToFPOp,
+             arith::ExtFOp, arith::TruncFOp, linalg::YieldOp>(inner))
+      return false;
+    if (auto select = dyn_cast<arith::SelectOp>(inner))
+      if (!select.getTrueValue().getDefiningOp<arith::ConstantOp>() ||
+          !select.getFalseValue().getDefiningOp<arith::ConstantOp>())
+        return false;
+  }
+  return comparisons == 1;
+}
+
 bool sage::isCausalMask(Value mask) {
+  // Reshapes of the leading dims keep positions where they are.
+  auto keepsLastTwo = [](ArrayRef<ReassociationIndices> groups) {
+    size_t n = groups.size();
+    return n >= 2 && groups[n - 1].size() == 1 && groups[n - 2].size() == 1;
+  };
+  while (true) {
+    if (auto collapse = mask.getDefiningOp<tensor::CollapseShapeOp>();
+        collapse && keepsLastTwo(collapse.getReassociationIndices())) {
+      mask = collapse.getSrc();
+    } else if (auto expand = mask.getDefiningOp<tensor::ExpandShapeOp>();
+               expand && keepsLastTwo(expand.getReassociationIndices())) {
+      mask = expand.getSrc();
+    } else {
+      break;
+    }
+  }
   auto op = mask.getDefiningOp<linalg::GenericOp>();
   if (!op || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != op.getNumParallelLoops() || op.getNumLoops() < 2)
     return false;
   // The output map must be the identity, so loop dims are tensor dims.
-  if (!op.getIndexingMapsArray().back().isIdentity())
+  if (!op.getIndexingMapsArray().back().isIdentity() ||
+      !isSingleComparisonOfPositions(op))
     return false;
   Type element = getElementTypeOrSelf(mask.getType());
   unsigned rank = op.getNumLoops();
@@ -160,6 +199,11 @@ bool sage::isCausalMask(Value mask) {
 LogicalResult sage::recordMask(AttentionMatch &match, Value mask,
                                ArrayRef<int64_t> perm, int64_t queries,
                                int64_t keys) {
+  // The causal pattern is read on the mask's last two dims: they must be
+  // queries then keys.
+  int64_t rank = perm.size();
+  bool positional = perm.empty() || (perm[rank - 2] == rank - 2 &&
+                                     perm[rank - 1] == rank - 1);
   auto type = dyn_cast<RankedTensorType>(mask.getType());
   Type element = getElementTypeOrSelf(mask.getType());
   if (!type || !(element.isInteger(1) || element.isF16() || element.isBF16() ||
@@ -168,7 +212,7 @@ LogicalResult sage::recordMask(AttentionMatch &match, Value mask,
   // Torch's causal mask is aligned top-left, sage's bottom-right: they
   // agree only when Nq = Nk.
   bool equalLengths = !ShapedType::isDynamic(queries) && queries == keys;
-  if (equalLengths && isCausalMask(mask)) {
+  if (equalLengths && positional && isCausalMask(mask)) {
     match.causal = true;
     return success();
   }

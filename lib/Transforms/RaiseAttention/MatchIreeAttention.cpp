@@ -23,6 +23,8 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::sage;
 
@@ -130,7 +132,7 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
       k2.push_back(d);
   if (m.size() != 1 || n.size() != 1 || k1.size() != 1 || k2.size() != 1 ||
       q.size() != batch.size() + 2 || k.size() != batch.size() + 2 ||
-      v.size() != batch.size() + 2)
+      v.size() != batch.size() + 2 || o.size() != batch.size() + 2)
     return match.refuse("the indexing maps do not describe one query, key, "
                         "head and value dimension over shared batch dims");
 
@@ -141,6 +143,15 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   };
   Value query = op->getOperand(0), key = op->getOperand(1),
         value = op->getOperand(2);
+  // Every tensor operand is ranked like its map.
+  for (unsigned i = 0; i < operands; ++i) {
+    if (i == 3)
+      continue; // the scale
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(i).getType());
+    if (!type || type.getRank() != int64_t(dims[i].size()))
+      return match.refuse("operand #" + Twine(i) +
+                          " is not a ranked tensor of its map's rank");
+  }
   Type element = getElementTypeOrSelf(query.getType());
   if (!(element.isF16() || element.isBF16() || element.isF32()) ||
       getElementTypeOrSelf(key.getType()) != element ||
@@ -160,6 +171,8 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   std::optional<double> scale = getSplatValue(op->getOperand(3));
   if (!scale)
     return match.refuse("the scale is not a constant");
+  if (!std::isfinite(*scale) || *scale == 0)
+    return match.refuse("the scale is not finite and non-zero");
 
   match.query = query;
   match.key = key;
@@ -192,8 +205,11 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   }
   if (hasMask) {
     ArrayRef<unsigned> maskDims = dims[4];
+    auto allowed = [&](unsigned d) {
+      return in(batch, d) || d == m[0] || d == k2[0];
+    };
     if (maskDims.size() != batch.size() + 2 || !in(maskDims, m[0]) ||
-        !in(maskDims, k2[0]))
+        !in(maskDims, k2[0]) || !llvm::all_of(maskDims, allowed))
       return match.refuse("the mask map is not [batch..., queries, keys]");
     if (failed(recordMask(match, op->getOperand(4),
                           getPermutation(maskDims, canonical(m[0], k2[0])),

@@ -62,6 +62,8 @@ LogicalResult sage::matchTorchAttention(Operation *op, AttentionMatch &match) {
   match.scale = 1.0 / std::sqrt(double(features));
   if (auto scale = op->getAttrOfType<FloatAttr>("scale"))
     match.scale = scale.getValueAsDouble();
+  if (!std::isfinite(match.scale) || match.scale == 0)
+    return match.refuse("the scale is not finite and non-zero");
   if (inputs == 4 &&
       failed(recordMask(match, op->getOperand(3), {},
                         queryType.getDimSize(rank - 2),

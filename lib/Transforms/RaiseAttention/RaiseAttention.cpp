@@ -208,12 +208,20 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
                           : Value();
   // GQA / MQA: K and V heads repeated for the query heads are read once,
   // through the op's head ratio.
-  if (match.batchDims == 2)
-    if (Value unrepeatedKey = getUnrepeatedHeads(key))
-      if (Value unrepeatedValue = getUnrepeatedHeads(value)) {
-        key = unrepeatedKey;
-        value = unrepeatedValue;
-      }
+  if (match.batchDims == 2) {
+    Value unrepeatedKey = getUnrepeatedHeads(key);
+    Value unrepeatedValue = getUnrepeatedHeads(value);
+    auto headsOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getDimSize(1);
+    };
+    // K and V must repeat the same (known) number of heads.
+    if (unrepeatedKey && unrepeatedValue &&
+        !ShapedType::isDynamic(headsOf(unrepeatedKey)) &&
+        headsOf(unrepeatedKey) == headsOf(unrepeatedValue)) {
+      key = unrepeatedKey;
+      value = unrepeatedValue;
+    }
+  }
   // More than [batch, heads]: the leading batch dims become one.
   std::optional<SmallVector<OpFoldResult>> leadingSizes;
   if (match.batchDims > 2) {

@@ -89,3 +89,23 @@ func.func @negative_other_work(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16
     : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
   return %o : tensor<1x1x?x64xf16>
 }
+
+// -----
+
+// Heads split out of the features ([B, N, H*D] -> [B, N, H, D]) change the
+// memory order the kernels read: not an argument the plan can describe.
+func.func @negative_features_split(%x: tensor<1x256x256xf16>) -> tensor<1x4x256x64xf16> {
+  %q = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [1, 256, 4, 64] : tensor<1x256x256xf16> into tensor<1x256x4x64xf16>
+  %e = tensor.empty() : tensor<1x4x256x64xf16>
+  %qt = linalg.transpose ins(%q : tensor<1x256x4x64xf16>) outs(%e : tensor<1x4x256x64xf16>) permutation = [0, 2, 1, 3]
+  %kv, %kscale = sage.quantize %qt {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x4x256x64xf16> -> tensor<1x4x256x64xi8>, tensor<1x4x16x1xf32>
+  %qv, %qscale = sage.quantize %qt {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x4x256x64xf16> -> tensor<1x4x256x64xi8>, tensor<1x4x128x1xf32>
+  %vv, %vscale = sage.quantize %qt {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x4x256x64xf16> -> tensor<1x4x256x64xf8E4M3FN>, tensor<1x4x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op expected query to be an argument of the function, as the launch plan fills it}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x4x256x64xi8>, tensor<1x4x128x1xf32>, tensor<1x4x256x64xi8>, tensor<1x4x16x1xf32>, tensor<1x4x256x64xf8E4M3FN>, tensor<1x4x1x64xf32>) -> tensor<1x4x256x64xf16>
+  return %o : tensor<1x4x256x64xf16>
+}

@@ -472,6 +472,10 @@ LogicalResult QuantizedAttentionOp::verify() {
                                  {batch, kvHeads, 1, valueShape[3]})))
     return failure();
 
+  const APFloat &scale = getScaleAttr().getValue();
+  if (!scale.isFinite() || scale.isZero())
+    return emitOpError() << "scale must be finite and non-zero, got "
+                         << scale.convertToDouble();
   QuantAttr probs = getPQuant(), values = getVQuant();
   if (probs.getGranularity() != Granularity::PerTensor ||
       values.getGranularity() != Granularity::PerChannel)
