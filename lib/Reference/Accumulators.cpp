@@ -42,9 +42,12 @@ void F32Accumulator::addChunk(double chunkSum) {
   value = static_cast<float>(static_cast<double>(value) + chunkSum);
 }
 
-float sage::ref::dotFp22(const float *a, int64_t aStride, const float *b,
-                         int64_t bStride, int64_t n, int64_t chunk) {
-  Fp22Accumulator acc;
+namespace {
+/// Sums a . b chunk by chunk into the accumulator model Acc.
+template <typename Acc>
+float chunkedDot(const float *a, int64_t aStride, const float *b,
+                 int64_t bStride, int64_t n, int64_t chunk) {
+  Acc acc;
   for (int64_t k = 0; k < n; k += chunk) {
     int64_t len = std::min(chunk, n - k);
     acc.addChunk(
@@ -52,14 +55,14 @@ float sage::ref::dotFp22(const float *a, int64_t aStride, const float *b,
   }
   return acc.value;
 }
+} // namespace
+
+float sage::ref::dotFp22(const float *a, int64_t aStride, const float *b,
+                         int64_t bStride, int64_t n, int64_t chunk) {
+  return chunkedDot<Fp22Accumulator>(a, aStride, b, bStride, n, chunk);
+}
 
 float sage::ref::dotF32(const float *a, int64_t aStride, const float *b,
                         int64_t bStride, int64_t n, int64_t chunk) {
-  F32Accumulator acc;
-  for (int64_t k = 0; k < n; k += chunk) {
-    int64_t len = std::min(chunk, n - k);
-    acc.addChunk(
-        chunkDot(a + k * aStride, aStride, b + k * bStride, bStride, len));
-  }
-  return acc.value;
+  return chunkedDot<F32Accumulator>(a, aStride, b, bStride, n, chunk);
 }

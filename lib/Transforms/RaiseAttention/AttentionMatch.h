@@ -1,4 +1,4 @@
-//===- AttentionMatch.h - matched attention, shared by the forms -*- C++ -*-===//
+//===- AttentionMatch.h - matched attention, shared by forms ----*- C++ -*-===//
 //
 // Each frontend form of attention has a matcher that fills an
 // AttentionMatch; one rewrite (RaiseAttention.cpp) turns any match into
@@ -96,10 +96,6 @@ bool isCausalMask(Value mask);
 /// otherwise.
 LogicalResult recordMask(AttentionMatch &match, Value mask,
                          ArrayRef<int64_t> perm, int64_t queries, int64_t keys);
-
-/// Shared by the matchers: the float a scalar or splat constant holds,
-/// looking through linalg.fill.
-std::optional<double> getSplatValue(Value value);
 
 } // namespace sage
 } // namespace mlir

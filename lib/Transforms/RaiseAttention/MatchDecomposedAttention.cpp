@@ -462,8 +462,7 @@ static LogicalResult checkSoftmax(SpelledSoftmax &softmax,
 LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
                                              AttentionMatch &match) {
   auto refuse = [&](const Twine &why) { return match.refuse(why); };
-  linalg::LinalgOp pv =
-      root->getNumResults() == 1 ? getContraction(root->getResult(0)) : nullptr;
+  linalg::LinalgOp pv = getRootContraction(root);
   if (!pv)
     return refuse("not a contraction of two tensors");
 

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
+#include "MatchUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -79,7 +80,8 @@ static Value getNormalization(Value acc, Value sum, unsigned outputRank,
 
 LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   match.anchor = op;
-  bool online = op->getName().getStringRef() == "iree_linalg_ext.online_attention";
+  bool online =
+      op->getName().getStringRef() == "iree_linalg_ext.online_attention";
   // Outputs: O, or O, max and sum.
   unsigned outputs = online ? 3 : 1;
   auto maps = op->getAttrOfType<ArrayAttr>("indexing_maps");
@@ -168,7 +170,7 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
       valueType.isDynamicDim(position(v, n[0])))
     return match.refuse("feature dimensions must be static");
 
-  std::optional<double> scale = getSplatValue(op->getOperand(3));
+  std::optional<double> scale = getConstantFloat(op->getOperand(3));
   if (!scale)
     return match.refuse("the scale is not a constant");
   if (!std::isfinite(*scale) || *scale == 0)
@@ -187,10 +189,12 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   match.result = op->getResult(0);
   if (online) {
     // O, max and sum start empty; O / sum completes the softmax.
-    Value out = op->getOperand(operands - 3), max = op->getOperand(operands - 2),
+    Value out = op->getOperand(operands - 3),
+          max = op->getOperand(operands - 2),
           sum = op->getOperand(operands - 1);
-    std::optional<double> out0 = getSplatValue(out), max0 = getSplatValue(max),
-                          sum0 = getSplatValue(sum);
+    std::optional<double> out0 = getConstantFloat(out),
+                          max0 = getConstantFloat(max),
+                          sum0 = getConstantFloat(sum);
     if (!out0 || *out0 != 0 || !sum0 || *sum0 != 0 || !max0 || *max0 > -1e30)
       return match.refuse("online_attention does not start from O = 0, "
                           "max = -inf, sum = 0");

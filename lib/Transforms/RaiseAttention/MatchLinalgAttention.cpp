@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -56,29 +55,15 @@ getRoles(linalg::LinalgOp op, OpOperand *operand,
 static bool hasRoles(ArrayRef<Role> roles, bool batched, Role first,
                      Role second) {
   if (batched)
-    return roles.size() == 3 && roles[0] == Role::Batch &&
-           roles[1] == first && roles[2] == second;
+    return roles.size() == 3 && roles[0] == Role::Batch && roles[1] == first &&
+           roles[2] == second;
   return roles.size() == 2 && roles[0] == first && roles[1] == second;
-}
-
-std::optional<double> sage::getSplatValue(Value value) {
-  if (auto fill = value.getDefiningOp<linalg::FillOp>())
-    return getSplatValue(fill.getInputs()[0]);
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
-    attr = splat.getSplatValue<Attribute>();
-  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
-    return floatAttr.getValueAsDouble();
-  return std::nullopt;
 }
 
 LogicalResult sage::matchLinalgAttention(linalg::LinalgOp root,
                                          AttentionMatch &match) {
   auto refuse = [&](const Twine &why) { return match.refuse(why); };
-  linalg::LinalgOp pv =
-      root->getNumResults() == 1 ? getContraction(root->getResult(0)) : nullptr;
+  linalg::LinalgOp pv = getRootContraction(root);
   if (!pv)
     return refuse("not a contraction of two tensors");
 

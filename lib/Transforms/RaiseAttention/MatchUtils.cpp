@@ -24,6 +24,11 @@ linalg::LinalgOp sage::getContraction(Value value) {
   return op;
 }
 
+linalg::LinalgOp sage::getRootContraction(Operation *root) {
+  return root->getNumResults() == 1 ? getContraction(root->getResult(0))
+                                    : linalg::LinalgOp();
+}
+
 bool sage::hasZeroInit(linalg::LinalgOp op) {
   std::optional<double> init = getConstantFloat(op.getDpsInits()[0]);
   return init && *init == 0.0;

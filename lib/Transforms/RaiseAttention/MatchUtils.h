@@ -24,6 +24,9 @@ namespace mlir::sage {
 /// or null.
 linalg::LinalgOp getContraction(Value value);
 
+/// The same for the one result of a matcher's root op, or null.
+linalg::LinalgOp getRootContraction(Operation *root);
+
 /// A contraction adds into its init: only a zero init is a plain product.
 bool hasZeroInit(linalg::LinalgOp op);
 
