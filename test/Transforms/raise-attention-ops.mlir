@@ -388,3 +388,37 @@ func.func @tm_tensor_4d_causal_collapsed(%q: tensor<2x8x128x64xf16>, %k: tensor<
   %r = tensor.expand_shape %0 [[0, 1], [2], [3]] output_shape [2, 8, 128, 64] : tensor<16x128x64xf16> into tensor<2x8x128x64xf16>
   return %r : tensor<2x8x128x64xf16>
 }
+
+// -----
+
+// The same mask with torch's finfo(f16).min (-65504) instead of -inf, as
+// models that build it with masked_fill do: the lowest f16 hides a score
+// as -inf does, so it is causal too.
+// CHECK-LABEL: func @tm_tensor_causal_f16_lowest
+//       CHECK: sage.attention {{.*}} {causal
+//   CHECK-NOT: mask(
+func.func @tm_tensor_causal_f16_lowest(%q: tensor<2x8x128x64xf16>, %k: tensor<2x8x128x64xf16>, %v: tensor<2x8x128x64xf16>) -> tensor<2x8x128x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %ninf = arith.constant 0xFBFF : f16
+  %e = tensor.empty() : tensor<2x8x128x128xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<2x8x128x128xf16>) -> tensor<2x8x128x128xf16>
+  %mask = linalg.generic {indexing_maps = [affine_map<(a, b, i, j) -> (a, b, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%f : tensor<2x8x128x128xf16>) {
+  ^bb0(%o: f16):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %c = arith.cmpi sge, %i, %j : index
+    %m = arith.select %c, %zero, %ninf : f16
+    linalg.yield %m : f16
+  } -> tensor<2x8x128x128xf16>
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x8x128x64xf16> into tensor<16x128x64xf16>
+  %kc = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x8x128x64xf16> into tensor<16x128x64xf16>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x8x128x64xf16> into tensor<16x128x64xf16>
+  %mc = tensor.collapse_shape %mask [[0, 1], [2], [3]] : tensor<2x8x128x128xf16> into tensor<16x128x128xf16>
+  %out = tensor.empty() : tensor<16x128x64xf16>
+  %0 = "tm_tensor.attention"(%qc, %kc, %vc, %mc, %out) {operandSegmentSizes = array<i32: 4, 1>}
+    : (tensor<16x128x64xf16>, tensor<16x128x64xf16>, tensor<16x128x64xf16>, tensor<16x128x128xf16>, tensor<16x128x64xf16>) -> tensor<16x128x64xf16>
+  %r = tensor.expand_shape %0 [[0, 1], [2], [3]] output_shape [2, 8, 128, 64] : tensor<16x128x64xf16> into tensor<2x8x128x64xf16>
+  return %r : tensor<2x8x128x64xf16>
+}

@@ -1,4 +1,4 @@
-//===- Masks.cpp - attention masks: causal or carried ----------------------===//
+//===- Masks.cpp - attention masks: causal or carried ---------------------===//
 //
 // Frontends build the causal mask as a tensor (0 / -inf, or true / false)
 // with a linalg.generic that compares linalg.index values. The body must be
@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
+#include "MatchUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,7 +20,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -134,8 +134,8 @@ static bool isSingleComparisonOfPositions(linalg::GenericOp op) {
     }
     if (!isa<arith::ConstantOp, arith::IndexCastOp, arith::IndexCastUIOp,
              arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::XOrIOp,
-             arith::SelectOp, arith::SIToFPOp, arith::UIToFPOp,
-             arith::ExtFOp, arith::TruncFOp, linalg::YieldOp>(inner))
+             arith::SelectOp, arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp,
+             arith::TruncFOp, linalg::YieldOp>(inner))
       return false;
     if (auto select = dyn_cast<arith::SelectOp>(inner))
       if (!select.getTrueValue().getDefiningOp<arith::ConstantOp>() ||
@@ -187,9 +187,9 @@ bool sage::isCausalMask(Value mask) {
           return false;
         continue;
       }
-      // Additive: 0 where visible, -inf (or the lowest float) elsewhere.
-      bool masked = *value == -std::numeric_limits<double>::infinity() ||
-                    *value <= -1e30;
+      // Additive: 0 where visible, -inf, the lowest float of the mask's
+      // type (torch's finfo.min) or below -1e30 elsewhere.
+      bool masked = *value <= -1e30 || isMaxIdentity(value, element);
       if (visible ? *value != 0 : !masked)
         return false;
     }
@@ -202,8 +202,8 @@ LogicalResult sage::recordMask(AttentionMatch &match, Value mask,
   // The causal pattern is read on the mask's last two dims: they must be
   // queries then keys.
   int64_t rank = perm.size();
-  bool positional = perm.empty() || (perm[rank - 2] == rank - 2 &&
-                                     perm[rank - 1] == rank - 1);
+  bool positional = perm.empty() ||
+                    (perm[rank - 2] == rank - 2 && perm[rank - 1] == rank - 1);
   auto type = dyn_cast<RankedTensorType>(mask.getType());
   Type element = getElementTypeOrSelf(mask.getType());
   if (!type || !(element.isInteger(1) || element.isF16() || element.isBF16() ||

@@ -195,7 +195,9 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
     std::optional<double> out0 = getConstantFloat(out),
                           max0 = getConstantFloat(max),
                           sum0 = getConstantFloat(sum);
-    if (!out0 || *out0 != 0 || !sum0 || *sum0 != 0 || !max0 || *max0 > -1e30)
+    if (!out0 || *out0 != 0 || !sum0 || *sum0 != 0 || !max0 ||
+        !(*max0 <= -1e30 ||
+          isMaxIdentity(max0, getElementTypeOrSelf(max.getType()))))
       return match.refuse("online_attention does not start from O = 0, "
                           "max = -inf, sum = 0");
     unsigned nPosition = llvm::find(o, n[0]) - o.begin();

@@ -241,9 +241,7 @@ static bool isMaxOf(Value value, Value a, Value b) {
   }
 }
 
-/// Whether `init` starts a max-reduction over `type`: -inf or the lowest
-/// finite float.
-static bool isMaxIdentity(std::optional<double> init, Type type) {
+bool sage::isMaxIdentity(std::optional<double> init, Type type) {
   auto floatType = dyn_cast<FloatType>(type);
   if (!init || !floatType)
     return false;

@@ -38,6 +38,10 @@ bool isAttentionElementType(Type type);
 /// tensor.extract and generics that only copy a constant.
 std::optional<double> getConstantFloat(Value value);
 
+/// Whether `init` is -inf or the lowest finite value of the float `type`:
+/// the start of a max-reduction, or a mask value that hides a score.
+bool isMaxIdentity(std::optional<double> init, Type type);
+
 /// An elementwise linalg.generic on tensors: parallel loops only, one init
 /// with the identity map (so loop dims are result dims), init not read.
 bool isElementwise(linalg::GenericOp op);
