@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 
@@ -17,8 +18,7 @@ using namespace mlir::sage;
 
 /// Two extents agree unless both are static and differ.
 static bool compatible(int64_t lhs, int64_t rhs) {
-  return ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) ||
-         lhs == rhs;
+  return ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs;
 }
 
 /// Prints an extent the way tensor types do ("?" when dynamic).
@@ -32,13 +32,6 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
       shape, [&](int64_t size) { text += extent(size); },
       [&] { text += ", "; });
   return text + "]";
-}
-
-static bool compatibleShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
-  return lhs.size() == rhs.size() &&
-         llvm::all_of(llvm::zip_equal(lhs, rhs), [](auto pair) {
-           return compatible(std::get<0>(pair), std::get<1>(pair));
-         });
 }
 
 //===----------------------------------------------------------------------===//
@@ -73,8 +66,7 @@ LogicalResult AttentionOp::verify() {
     if (t.type.getElementType() != query.type.getElementType())
       return emitOpError() << "expected " << t.name << " element type "
                            << query.type.getElementType()
-                           << " (the query's), got "
-                           << t.type.getElementType();
+                           << " (the query's), got " << t.type.getElementType();
 
   std::optional<unsigned> batch = layout.getPosition(DimRole::Batch);
   std::optional<unsigned> heads = layout.getPosition(DimRole::Heads);
@@ -108,8 +100,8 @@ LogicalResult AttentionOp::verify() {
                       result.dim(heads))))
     return failure();
   for (const NamedTensor &t : {key, value, result})
-    if (failed(mismatch("batch sizes", query, t, query.dim(batch),
-                        t.dim(batch))))
+    if (failed(
+            mismatch("batch sizes", query, t, query.dim(batch), t.dim(batch))))
       return failure();
 
   int64_t queryHeads = query.dim(heads), kvHeads = key.dim(heads);
@@ -142,10 +134,9 @@ LogicalResult AttentionOp::verify() {
     auto lseType = cast<RankedTensorType>(lse.getType());
     SmallVector<int64_t> expected(result.type.getShape());
     expected.erase(expected.begin() + features);
-    if (!compatibleShapes(lseType.getShape(), expected))
+    if (failed(verifyCompatibleShape(lseType.getShape(), expected)))
       return emitOpError() << "expected lse of shape " << shapeString(expected)
-                           << " (the result without features), got "
-                           << lseType;
+                           << " (the result without features), got " << lseType;
   }
 
   if (FloatAttr scale = getScaleAttr()) {
@@ -153,8 +144,7 @@ LogicalResult AttentionOp::verify() {
     if (!value.isFinite() || value.isZero()) {
       SmallString<16> text;
       value.toString(text);
-      return emitOpError() << "scale must be finite and non-zero, got "
-                           << text;
+      return emitOpError() << "scale must be finite and non-zero, got " << text;
     }
   }
   return success();
@@ -167,17 +157,6 @@ double AttentionOp::getScaleValue() {
   return 1.0 / std::sqrt(double(getQuery().getType().getDimSize(features)));
 }
 
-int64_t AttentionOp::getHeadRatio() {
-  std::optional<unsigned> heads = getLayout().getPosition(DimRole::Heads);
-  if (!heads)
-    return 1;
-  int64_t queryHeads = getQuery().getType().getDimSize(*heads);
-  int64_t kvHeads = getKey().getType().getDimSize(*heads);
-  if (ShapedType::isDynamic(queryHeads) || ShapedType::isDynamic(kvHeads))
-    return ShapedType::kDynamic;
-  return queryHeads / kvHeads;
-}
-
 //===----------------------------------------------------------------------===//
 // SmoothOp
 //===----------------------------------------------------------------------===//
@@ -186,9 +165,9 @@ int64_t AttentionOp::getHeadRatio() {
 static LogicalResult verifyTokensFeatures(Operation *op, StringRef name,
                                           RankedTensorType type) {
   if (type.getRank() < 2)
-    return op->emitOpError() << "expected " << name
-                             << " of rank >= 2 ([..., tokens, features]), got "
-                             << type;
+    return op->emitOpError()
+           << "expected " << name
+           << " of rank >= 2 ([..., tokens, features]), got " << type;
   return success();
 }
 
@@ -205,7 +184,7 @@ LogicalResult SmoothOp::verify() {
                  : int64_t(llvm::divideCeil(tokens, *block));
   else
     tokens = 1;
-  if (!compatibleShapes(meanType.getShape(), expected))
+  if (failed(verifyCompatibleShape(meanType.getShape(), expected)))
     return emitOpError() << "expected mean of shape " << shapeString(expected)
                          << ", got " << meanType;
   return success();
@@ -226,7 +205,7 @@ static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
            << "expected a tensor of rank >= 2 ([..., tokens, features]), got "
               "rank "
            << shape.size();
-  if (!compatibleShapes(valuesType.getShape(), shape))
+  if (failed(verifyCompatibleShape(valuesType.getShape(), shape)))
     return op->emitOpError() << "expected values of shape "
                              << shapeString(shape) << ", got " << valuesType;
   if (valuesType.getElementType() != quant.getElementType())
@@ -245,7 +224,7 @@ static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
            << "microscale blocks of " << quant.getBlock()
            << " must divide the features dimension, got " << features;
   SmallVector<int64_t> expected = quant.getScaleShape(shape);
-  if (!compatibleShapes(scalesType.getShape(), expected))
+  if (failed(verifyCompatibleShape(scalesType.getShape(), expected)))
     return op->emitOpError()
            << "expected scales of shape " << shapeString(expected) << " for "
            << stringifyGranularity(quant.getGranularity()) << ", got "
@@ -298,8 +277,8 @@ static LogicalResult verifyMmaScales(Operation *op, StringRef name,
     return success();
   }
   if (getMmaFormat(format) == MmaFormat::Integer)
-    return op->emitOpError() << "block " << name << " need a float format, got "
-                             << format;
+    return op->emitOpError()
+           << "block " << name << " need a float format, got " << format;
   if (ShapedType::isDynamic(scaleCols) || ShapedType::isDynamic(k))
     return success();
   if (k % scaleCols != 0 || (k / scaleCols != 16 && k / scaleCols != 32))
@@ -315,17 +294,17 @@ LogicalResult QMmaOp::verify() {
   int64_t rank = aType.getRank();
   if (rank < 2)
     return emitOpError() << "expected operands of rank >= 2, got " << aType;
-  for (RankedTensorType type : {bType, resultType, getAScales().getType(),
-                                getBScales().getType()})
+  for (RankedTensorType type :
+       {bType, resultType, getAScales().getType(), getBScales().getType()})
     if (type.getRank() != rank)
       return emitOpError() << "expected every operand of rank " << rank
                            << " (a's), got " << type;
-  if (!compatibleShapes(aType.getShape().drop_back(2),
-                        bType.getShape().drop_back(2)) ||
-      !compatibleShapes(aType.getShape().drop_back(2),
-                        resultType.getShape().drop_back(2)))
-    return emitOpError() << "batch dimensions of a " << aType << ", b "
-                         << bType << " and result " << resultType << " differ";
+  if (failed(verifyCompatibleShape(aType.getShape().drop_back(2),
+                                   bType.getShape().drop_back(2))) ||
+      failed(verifyCompatibleShape(aType.getShape().drop_back(2),
+                                   resultType.getShape().drop_back(2))))
+    return emitOpError() << "batch dimensions of a " << aType << ", b " << bType
+                         << " and result " << resultType << " differ";
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1);
   int64_t n = bType.getDimSize(rank - 2), bk = bType.getDimSize(rank - 1);
   if (!compatible(k, bk))
@@ -340,8 +319,7 @@ LogicalResult QMmaOp::verify() {
   MmaFormat family = getMmaFormat(aFormat);
   if (family != getMmaFormat(bFormat) ||
       (family == MmaFormat::Integer && aFormat != bFormat))
-    return emitOpError() << "no mma combines " << aFormat << " and "
-                         << bFormat;
+    return emitOpError() << "no mma combines " << aFormat << " and " << bFormat;
   Type accumulator = getAccumulator();
   bool legalAccumulator =
       family == MmaFormat::Integer ? accumulator.isSignlessInteger(32)
@@ -357,9 +335,9 @@ LogicalResult QMmaOp::verify() {
                             ? Type(Float16Type::get(getContext()))
                             : Type(Float32Type::get(getContext()));
   if (resultType.getElementType() != expectedResult)
-    return emitOpError() << "expected a " << expectedResult
-                         << " result for a " << accumulator
-                         << " accumulator, got " << resultType.getElementType();
+    return emitOpError() << "expected a " << expectedResult << " result for a "
+                         << accumulator << " accumulator, got "
+                         << resultType.getElementType();
   if (failed(verifyMmaScales(*this, "a_scales", getAScales().getType(), m, k,
                              aFormat)) ||
       failed(verifyMmaScales(*this, "b_scales", getBScales().getType(), n, k,
@@ -377,7 +355,8 @@ static LogicalResult verifyRowVector(Operation *op, StringRef name,
                                      RankedTensorType rows,
                                      RankedTensorType matrix) {
   if (matrix.getRank() < 1 ||
-      !compatibleShapes(rows.getShape(), matrix.getShape().drop_back()))
+      failed(verifyCompatibleShape(rows.getShape(),
+                                   matrix.getShape().drop_back())))
     return op->emitOpError()
            << "expected " << name << " of shape "
            << shapeString(matrix.getShape().drop_back()) << " (one per row of "
@@ -393,7 +372,8 @@ LogicalResult OnlineSoftmaxOp::verify() {
 LogicalResult AccumulateOp::verify() {
   RankedTensorType partialType = getPartial().getType();
   RankedTensorType bufferType = getBuffer().getType();
-  if (!compatibleShapes(partialType.getShape(), bufferType.getShape()))
+  if (failed(
+          verifyCompatibleShape(partialType.getShape(), bufferType.getShape())))
     return emitOpError() << "expected partial of shape "
                          << shapeString(bufferType.getShape())
                          << " (the buffer's), got " << partialType;
@@ -413,7 +393,7 @@ LogicalResult QuantizedAttentionOp::verify() {
   auto check = [&](StringRef name, Value value,
                    ArrayRef<int64_t> expected) -> LogicalResult {
     auto type = cast<RankedTensorType>(value.getType());
-    if (compatibleShapes(type.getShape(), expected))
+    if (succeeded(verifyCompatibleShape(type.getShape(), expected)))
       return success();
     return emitOpError() << "expected " << name << " of shape "
                          << shapeString(expected) << ", got " << type;
@@ -468,8 +448,8 @@ LogicalResult QuantizedAttentionOp::verify() {
   if (getKMean() &&
       failed(check("k_mean", getKMean(), {batch, kvHeads, 1, features})))
     return failure();
-  if (getVMean() && failed(check("v_mean", getVMean(),
-                                 {batch, kvHeads, 1, valueShape[3]})))
+  if (getVMean() &&
+      failed(check("v_mean", getVMean(), {batch, kvHeads, 1, valueShape[3]})))
     return failure();
 
   const APFloat &scale = getScaleAttr().getValue();
@@ -486,8 +466,8 @@ LogicalResult QuantizedAttentionOp::verify() {
                          << stringifyGranularity(values.getGranularity());
   double product = probs.getRangeValue() * values.getRangeValue();
   if (product > getPvAccum().getMaxRangeProduct())
-    return emitOpError() << getPvAccum() << " overflows: P_r * V_r = "
-                         << product << " exceeds "
+    return emitOpError() << getPvAccum()
+                         << " overflows: P_r * V_r = " << product << " exceeds "
                          << getPvAccum().getMaxRangeProduct();
   return success();
 }

@@ -68,8 +68,6 @@ def Sage_AttentionOp : Sage_Op<"attention", [Pure]> {
   let extraClassDeclaration = [{
     /// The scale applied to Q K^T: the attribute, or 1/sqrt(D).
     double getScaleValue();
-    /// Number of query heads per key/value head (1 without a heads dim).
-    int64_t getHeadRatio();
   }];
 }
 
