@@ -57,7 +57,6 @@ std::string CudaDriver::open() {
   need("cuLaunchKernel", launchKernel);
   need("cuEventCreate", eventCreate);
   need("cuEventRecord", eventRecord);
-  need("cuEventSynchronize", eventSynchronize);
   need("cuEventElapsedTime", eventElapsedTime);
   need("cuEventDestroy_v2", eventDestroy);
   // Optional: only used to check the plan's parameters against the PTX.

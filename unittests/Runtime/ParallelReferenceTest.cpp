@@ -26,6 +26,7 @@ TEST(ParallelReferenceTest, ExactMatchesOneCall) {
       std::vector<double> lse, parallelLse;
       std::vector<double> serial =
           ref::exactAttention(data.view(), causal, 0.0, &lse);
+      ASSERT_FALSE(serial.empty());
       std::vector<double> parallel =
           parallelExactAttention(data.view(), causal, 0.0, &parallelLse, 5);
       EXPECT_EQ(parallel, serial)
@@ -45,7 +46,9 @@ TEST(ParallelReferenceTest, ModelMatchesOneCall) {
       recipe.warpRows = 16;
       ref::AttentionData data =
           ref::makeAttentionData(shape, ref::DataKind::ChannelOutliers, 4);
+      ASSERT_EQ(ref::validateRecipe(recipe), "");
       std::vector<float> serial = ref::sageAttention(data.view(), recipe);
+      ASSERT_FALSE(serial.empty());
       std::vector<float> parallel =
           parallelSageAttention(data.view(), recipe, 3);
       EXPECT_EQ(parallel, serial)

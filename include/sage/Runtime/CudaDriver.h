@@ -77,7 +77,6 @@ public:
                            void **extra) = nullptr;
   CUresult (*eventCreate)(CUevent *event, unsigned int flags) = nullptr;
   CUresult (*eventRecord)(CUevent event, CUstream stream) = nullptr;
-  CUresult (*eventSynchronize)(CUevent event) = nullptr;
   CUresult (*eventElapsedTime)(float *milliseconds, CUevent start,
                                CUevent end) = nullptr;
   CUresult (*eventDestroy)(CUevent event) = nullptr;
