@@ -206,8 +206,7 @@ LogicalResult sage::recordMask(AttentionMatch &match, Value mask,
                     (perm[rank - 2] == rank - 2 && perm[rank - 1] == rank - 1);
   auto type = dyn_cast<RankedTensorType>(mask.getType());
   Type element = getElementTypeOrSelf(mask.getType());
-  if (!type || !(element.isInteger(1) || element.isF16() || element.isBF16() ||
-                 element.isF32()))
+  if (!type || !(element.isInteger(1) || isAttentionElementType(element)))
     return match.refuse("the mask is not an i1, f16, bf16 or f32 tensor");
   // Torch's causal mask is aligned top-left, sage's bottom-right: they
   // agree only when Nq = Nk.

@@ -155,7 +155,7 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
                           " is not a ranked tensor of its map's rank");
   }
   Type element = getElementTypeOrSelf(query.getType());
-  if (!(element.isF16() || element.isBF16() || element.isF32()) ||
+  if (!isAttentionElementType(element) ||
       getElementTypeOrSelf(key.getType()) != element ||
       getElementTypeOrSelf(value.getType()) != element)
     return match.refuse("Q, K and V must share an f16, bf16 or f32 element "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
+#include "MatchUtils.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -45,8 +46,7 @@ LogicalResult sage::matchTorchAttention(Operation *op, AttentionMatch &match) {
     return match.refuse("expected operands of rank 3 or more ([batch..., "
                         "tokens, features])");
   Type element = queryType.getElementType();
-  if (!(element.isF16() || element.isBF16() || element.isF32()) ||
-      keyType.getElementType() != element ||
+  if (!isAttentionElementType(element) || keyType.getElementType() != element ||
       valueType.getElementType() != element)
     return match.refuse("Q, K and V must share an f16, bf16 or f32 element "
                         "type");
@@ -64,10 +64,9 @@ LogicalResult sage::matchTorchAttention(Operation *op, AttentionMatch &match) {
     match.scale = scale.getValueAsDouble();
   if (!std::isfinite(match.scale) || match.scale == 0)
     return match.refuse("the scale is not finite and non-zero");
-  if (inputs == 4 &&
-      failed(recordMask(match, op->getOperand(3), {},
-                        queryType.getDimSize(rank - 2),
-                        keyType.getDimSize(rank - 2))))
+  if (inputs == 4 && failed(recordMask(match, op->getOperand(3), {},
+                                       queryType.getDimSize(rank - 2),
+                                       keyType.getDimSize(rank - 2))))
     return failure();
   return success();
 }
