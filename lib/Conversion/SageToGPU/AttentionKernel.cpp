@@ -404,19 +404,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     for (int64_t e = 0; e < 4; ++e) {
       Value channel = kb.add(kb.i32(dt * 8 + e % 2), quad2);
-      Value channelOffset =
-          kb.toI64(kb.add(kb.mul(kvHead, kb.i32(valueDim)), channel));
-      Value delta = kb.divf(kb.loadAsF32(kb.f32Type(),
-                                         kernel.arg(kValueAbsMax),
-                                         channelOffset),
-                            kb.f32(config.vRange));
+      Value channelOffset = getChannelOffset(kb, kvHead, valueDim, channel);
+      Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
+                                   config.vRange);
       Value out = kb.mulf(kb.divf(final.out[dt][e], sum[rowOf(e)]),
                           kb.divf(delta, kb.f32(config.pRange)));
       if (config.smoothV)
-        out = kb.addf(out, kb.divf(kb.loadAsF32(kb.f32Type(),
-                                                kernel.arg(kValueSum),
-                                                channelOffset),
-                                   kb.sitofp(keys)));
+        out = kb.addf(out, loadChannelMean(kb, kernel.arg(kValueSum),
+                                           channelOffset, kb.sitofp(keys)));
       out = kb.select(empty[rowOf(e)], kb.f32(0), out);
       Value row = rows[rowOf(e)];
       kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, row, queries), [&] {

@@ -55,6 +55,21 @@ void KernelModule::addLaunch(StringRef name, ArrayRef<KernelParam> params,
   plan.launches.push_back(std::move(launch));
 }
 
+Value mlir::sage::getChannelOffset(KernelBuilder &kb, Value head, int64_t dim,
+                                   Value channel) {
+  return kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
+}
+
+Value mlir::sage::loadChannelMean(KernelBuilder &kb, Value sums, Value offset,
+                                  Value tokenCount) {
+  return kb.divf(kb.loadAsF32(kb.f32Type(), sums, offset), tokenCount);
+}
+
+Value mlir::sage::loadValueDelta(KernelBuilder &kb, Value absMax, Value offset,
+                                 double vRange) {
+  return kb.divf(kb.loadAsF32(kb.f32Type(), absMax, offset), kb.f32(vRange));
+}
+
 Value mlir::sage::linearOffset(KernelBuilder &kb, Value outer, Value inner0,
                                Value i0, Value inner1, Value i1) {
   Value row = kb.add(kb.mul(kb.toI64(outer), kb.toI64(inner0)), kb.toI64(i0));

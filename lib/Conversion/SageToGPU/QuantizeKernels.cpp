@@ -16,11 +16,6 @@
 using namespace mlir;
 using namespace mlir::sage;
 
-/// f32 element `offset` of a workspace buffer.
-static Value loadF32(KernelBuilder &kb, Value buffer, Value offset) {
-  return kb.loadAsF32(kb.f32Type(), buffer, offset);
-}
-
 /// round(x / delta) clamped to [-qmax, qmax]; 0 where delta is 0.
 static Value quantizeToInt(KernelBuilder &kb, Value x, Value delta,
                            double qmax) {
@@ -133,8 +128,9 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   // gamma(K) = K - mean(K), the mean over all tokens of the head.
   Value tokenCount = kb.sitofp(tokens);
   auto mean = [&](Value channel) {
-    Value offset = kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
-    return kb.divf(loadF32(kb, kernel.arg(kKeySum), offset), tokenCount);
+    return loadChannelMean(kb, kernel.arg(kKeySum),
+                           getChannelOffset(kb, head, dim, channel),
+                           tokenCount);
   };
   SmallVector<Value> values =
       thread.load(kb, config, kernel.arg(kKey), head, kernel.arg("Hkv"),
@@ -310,16 +306,15 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     }
     Value channel = kb.divu(taskId, kb.i32(chunks));
     Value chunk = kb.remu(taskId, kb.i32(chunks));
-    Value channelOffset = kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
-    // delta_V[d] = max|V[:, d] - mean| / V_r.
-    Value delta = kb.divf(loadF32(kb, kernel.arg(kValueAbsMax), channelOffset),
-                          kb.f32(config.vRange));
+    Value channelOffset = getChannelOffset(kb, head, dim, channel);
+    Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
+                                 config.vRange);
     Value zeroDelta = kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0));
     Value safeDelta = kb.select(zeroDelta, kb.f32(1), delta);
     Value mean;
     if (config.smoothV)
-      mean = kb.divf(loadF32(kb, kernel.arg(kValueSum), channelOffset),
-                     kb.sitofp(tokens));
+      mean = loadChannelMean(kb, kernel.arg(kValueSum), channelOffset,
+                             kb.sitofp(tokens));
     Value chunkStart = kb.add(kb.mul(block, kb.i32(config.blockK)),
                               kb.mul(chunk, kb.i32(32)));
     SmallVector<Value> scaled;

@@ -120,6 +120,19 @@ void buildAttentionKernel(KernelModule &km, const AttentionConfig &config);
 /// straight into this order.
 int64_t getFragmentOrder(int64_t k, int64_t extent);
 
+/// The per-channel statistics ([B, heads, D] f32 workspaces: token sums and
+/// V channel maxima) are read through these by the kernels that quantize and
+/// the attention epilogue that dequantizes, so the two cannot drift apart.
+/// i64 element offset of (head, channel).
+Value getChannelOffset(KernelBuilder &kb, Value head, int64_t dim,
+                       Value channel);
+/// The channel's mean: its token sum / `tokenCount` (f32).
+Value loadChannelMean(KernelBuilder &kb, Value sums, Value offset,
+                      Value tokenCount);
+/// delta_V of the channel: max |V - mean| / V_r.
+Value loadValueDelta(KernelBuilder &kb, Value absMax, Value offset,
+                     double vRange);
+
 /// i64 element offset of ((outer * inner0 + i0) * inner1 + i1) from i32s.
 Value linearOffset(KernelBuilder &kb, Value outer, Value inner0, Value i0,
                    Value inner1, Value i1);

@@ -66,7 +66,7 @@ struct ChunkThread {
 
   /// Offset of this thread's channel in a [B, heads, D] buffer.
   Value channelOffset(KernelBuilder &kb) const {
-    return kb.toI64(kb.add(kb.mul(head, kb.i32(dim)), channel));
+    return getChannelOffset(kb, head, dim, channel);
   }
 };
 } // namespace
@@ -119,9 +119,8 @@ void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
   // max |V - mean(V)| per channel; delta_V = that / V_r (section 3).
   Value mean;
   if (config.smoothV)
-    mean = kb.divf(kb.load(kb.f32Type(), kernel.arg(buffers::kValueSum),
-                           kb.mul(thread.channelOffset(kb), kb.i64(4)), 4),
-                   kb.sitofp(thread.tokens));
+    mean = loadChannelMean(kb, kernel.arg(buffers::kValueSum),
+                           thread.channelOffset(kb), kb.sitofp(thread.tokens));
   Value absMax = thread.fold(kb, kb.f32(0), [&](Value acc, Value offset) {
     Value value =
         kb.loadAsF32(config.inputType, kernel.arg(buffers::kValue), offset);
