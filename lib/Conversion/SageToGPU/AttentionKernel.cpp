@@ -421,6 +421,6 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       });
     }
   km.addLaunch("sage_attention", params,
-               {"cdiv(Nq," + std::to_string(config.blockQ) + ")", "H", "B"},
+               {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
                config.threads());
 }

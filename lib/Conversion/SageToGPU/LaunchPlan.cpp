@@ -14,6 +14,10 @@ static ArrayAttr getStrings(Builder &b, ArrayRef<std::string> values) {
   return b.getArrayAttr(attrs);
 }
 
+std::string mlir::sage::getBlockCountExpr(StringRef size, int64_t block) {
+  return "cdiv(" + size.str() + "," + std::to_string(block) + ")";
+}
+
 DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
   Builder b(ctx);
   SmallVector<Attribute> bufferAttrs;

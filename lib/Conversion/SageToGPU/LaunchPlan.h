@@ -39,6 +39,10 @@ struct PlanLaunch {
   SmallVector<PlanParam> params;
 };
 
+/// The size expression for the number of `block`-sized blocks that cover
+/// `size`: "cdiv(size,block)".
+std::string getBlockCountExpr(StringRef size, int64_t block);
+
 struct LaunchPlan {
   std::string name, chip, variant;
   SmallVector<std::string> layout;

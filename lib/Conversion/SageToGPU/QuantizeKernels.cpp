@@ -162,7 +162,7 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt),
                    head, kb.mul(blocks, kb.i32(config.blockK)), token, dim);
   km.addLaunch("sage_quantize_k", params,
-               {"cdiv(Nk," + std::to_string(config.blockK) + ")", "Hkv", "B"},
+               {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
                config.threads());
 }
 
@@ -257,7 +257,7 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
                    head, kb.mul(blocks, kb.i32(config.blockQ)), token, dim);
   km.addLaunch("sage_quantize_q", params,
-               {"cdiv(Nq," + std::to_string(config.blockQ) + ")", "H", "B"},
+               {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
                config.threads());
 }
 
@@ -348,6 +348,6 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       kb.b.setInsertionPointAfter(inRange);
   }
   km.addLaunch("sage_quantize_v", params,
-               {"cdiv(Nk," + std::to_string(config.blockK) + ")", "Hkv", "B"},
+               {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
                config.threads());
 }

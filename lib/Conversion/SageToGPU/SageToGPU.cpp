@@ -187,11 +187,10 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
       return {"B", tokens.str(), heads.str(), dim.str()};
     return {"B", heads.str(), tokens.str(), dim.str()};
   };
-  std::string paddedQ = "cdiv(Nq," + std::to_string(config.blockQ) + ")*" +
-                        std::to_string(config.blockQ);
-  std::string keyBlocks = "cdiv(Nk," + std::to_string(config.blockK) + ")";
+  std::string queryBlocks = getBlockCountExpr("Nq", config.blockQ);
+  std::string paddedQ = queryBlocks + "*" + std::to_string(config.blockQ);
+  std::string keyBlocks = getBlockCountExpr("Nk", config.blockK);
   std::string paddedK = keyBlocks + "*" + std::to_string(config.blockK);
-  std::string queryBlocks = "cdiv(Nq," + std::to_string(config.blockQ) + ")";
   std::string queryGroups =
       queryBlocks + "*" +
       std::to_string(config.blockQ / config.warpQ * 8);

@@ -20,8 +20,7 @@ static std::string getSumKernelName(int64_t dim) {
 
 static std::array<std::string, 3> getChunkGrid(StringRef tokens,
                                                StringRef heads) {
-  return {"cdiv(" + tokens.str() + "," + std::to_string(kTokensPerCta) + ")",
-          heads.str(), "B"};
+  return {getBlockCountExpr(tokens, kTokensPerCta), heads.str(), "B"};
 }
 
 namespace {
