@@ -138,22 +138,28 @@ std::string sage::rt::recipeForPlan(const LaunchPlan &plan,
   recipe.smoothV = plan.smooth.v;
   recipe.causal = plan.causal;
   recipe.scale = plan.scale;
-  switch (plan.outputType) {
-  case ElementType::F16:
-    recipe.outputFormat = sage::ref::ElementFormat::F16;
-    break;
-  case ElementType::BF16:
-    recipe.outputFormat = sage::ref::ElementFormat::BF16;
-    break;
-  case ElementType::F32:
-    recipe.outputFormat = sage::ref::ElementFormat::F32;
-    break;
-  default:
+  std::optional<sage::ref::ElementFormat> output =
+      getReferenceFormat(plan.outputType);
+  if (!output)
     return std::string("the cpu model cannot produce output_type ") +
            toString(plan.outputType);
-  }
+  recipe.outputFormat = *output;
   std::string error = sage::ref::validateRecipe(recipe);
   if (!error.empty())
     return "the plan's recipe does not fit the cpu model: " + error;
   return std::string();
+}
+
+std::optional<sage::ref::ElementFormat>
+sage::rt::getReferenceFormat(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return sage::ref::ElementFormat::F16;
+  case ElementType::BF16:
+    return sage::ref::ElementFormat::BF16;
+  case ElementType::F32:
+    return sage::ref::ElementFormat::F32;
+  default:
+    return std::nullopt;
+  }
 }

@@ -74,20 +74,9 @@ static std::string folderOf(const std::string &path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-static ref::ElementFormat formatOf(ElementType type) {
-  switch (type) {
-  case ElementType::F16:
-    return ref::ElementFormat::F16;
-  case ElementType::BF16:
-    return ref::ElementFormat::BF16;
-  default:
-    return ref::ElementFormat::F32;
-  }
-}
-
-static bool isFloatType(ElementType type) {
-  return type == ElementType::F16 || type == ElementType::BF16 ||
-         type == ElementType::F32;
+/// The input's format; checkSupported has refused plans without one.
+static ref::ElementFormat getInputFormat(const LaunchPlan &plan) {
+  return *getReferenceFormat(plan.inputType);
 }
 
 /// Returns the canonical extents of tensor \p name ("q", "k", "v", "o").
@@ -123,7 +112,7 @@ static std::string readInput(const LaunchPlan &plan,
            "), got " + formatShape(array.shape);
   values = layoutToCanonical(array.toFloat(), plan.layout,
                              dimsOf(plan, resolved.sizes, name));
-  ref::roundAll(values, formatOf(plan.inputType));
+  ref::roundAll(values, getInputFormat(plan));
   return std::string();
 }
 
@@ -158,7 +147,7 @@ static void generateInputs(const RunOptions &options, const LaunchPlan &plan,
   if (!data.q.empty() && !data.k.empty() && !data.v.empty())
     return;
   ref::AttentionData generated = ref::makeAttentionData(
-      shape, options.dist, options.seed, formatOf(plan.inputType));
+      shape, options.dist, options.seed, getInputFormat(plan));
   for (auto [from, to] : {std::make_pair(&generated.q, &data.q),
                           std::make_pair(&generated.k, &data.k),
                           std::make_pair(&generated.v, &data.v)})
@@ -428,7 +417,8 @@ static std::string checkSupported(const RunOptions &options,
     if (buffer.kind == BufferKind::Input && buffer.name == "mask")
       return "the plan's input buffer 'mask' is not supported: sage-run "
              "fills only q, k and v";
-  if (!isFloatType(plan.inputType) || !isFloatType(plan.outputType))
+  if (!getReferenceFormat(plan.inputType) ||
+      !getReferenceFormat(plan.outputType))
     return std::string("sage-run supports f16, bf16 and f32 inputs and "
                        "outputs, got input_type ") +
            toString(plan.inputType) + " and output_type " +

@@ -15,6 +15,7 @@
 #include "sage/Reference/Recipe.h"
 #include "sage/Runtime/Plan.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ parallelSageAttention(const sage::ref::AttentionProblem &problem,
 /// scale and output type. Returns an empty string or why the model cannot
 /// follow the plan.
 std::string recipeForPlan(const LaunchPlan &plan, sage::ref::Recipe &recipe);
+
+/// The CPU model's format of a plan's float element type (f16, bf16, f32);
+/// none for the integer and FP8 types.
+std::optional<sage::ref::ElementFormat> getReferenceFormat(ElementType type);
 
 } // namespace sage::rt
 
