@@ -83,12 +83,8 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     // Mean over all tokens (K, V) or over Q blocks.
     auto smooth = [&](Value input, std::optional<int64_t> block) {
       auto type = cast<RankedTensorType>(input.getType());
-      SmallVector<int64_t> meanShape(type.getShape());
-      int64_t &tokens = meanShape[2];
-      tokens = !block ? 1
-               : ShapedType::isDynamic(tokens)
-                   ? ShapedType::kDynamic
-                   : int64_t(llvm::divideCeil(tokens, *block));
+      SmallVector<int64_t> meanShape =
+          SmoothOp::getMeanShape(type.getShape(), block);
       IntegerAttr blockAttr =
           block ? rewriter.getI64IntegerAttr(*block) : IntegerAttr();
       return SmoothOp::create(rewriter, loc, type,

@@ -21,6 +21,23 @@ static bool compatible(int64_t lhs, int64_t rhs) {
   return ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs;
 }
 
+/// ceil(size / block), dynamic when `size` is.
+static int64_t ceilDivDynamic(int64_t size, int64_t block) {
+  return ShapedType::isDynamic(size) ? ShapedType::kDynamic
+                                     : int64_t(llvm::divideCeil(size, block));
+}
+
+/// Grouped-query attention: the query heads are a multiple of the K/V heads.
+static LogicalResult verifyHeadRatio(Operation *op, int64_t queryHeads,
+                                     int64_t kvHeads) {
+  if (!ShapedType::isDynamic(queryHeads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads == 0 || queryHeads % kvHeads != 0))
+    return op->emitOpError()
+           << "query heads (" << queryHeads
+           << ") must be a multiple of key/value heads (" << kvHeads << ")";
+  return success();
+}
+
 /// Prints an extent the way tensor types do ("?" when dynamic).
 static std::string extent(int64_t size) {
   return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
@@ -104,12 +121,8 @@ LogicalResult AttentionOp::verify() {
             mismatch("batch sizes", query, t, query.dim(batch), t.dim(batch))))
       return failure();
 
-  int64_t queryHeads = query.dim(heads), kvHeads = key.dim(heads);
-  if (!ShapedType::isDynamic(queryHeads) && !ShapedType::isDynamic(kvHeads) &&
-      (kvHeads == 0 || queryHeads % kvHeads != 0))
-    return emitOpError() << "query heads (" << queryHeads
-                         << ") must be a multiple of key/value heads ("
-                         << kvHeads << ")";
+  if (failed(verifyHeadRatio(*this, query.dim(heads), key.dim(heads))))
+    return failure();
 
   if (Value mask = getMask()) {
     auto maskType = cast<RankedTensorType>(mask.getType());
@@ -171,19 +184,21 @@ static LogicalResult verifyTokensFeatures(Operation *op, StringRef name,
   return success();
 }
 
+SmallVector<int64_t> SmoothOp::getMeanShape(ArrayRef<int64_t> inputShape,
+                                            std::optional<uint64_t> block) {
+  SmallVector<int64_t> shape(inputShape);
+  int64_t &tokens = shape[shape.size() - 2];
+  tokens = block ? ceilDivDynamic(tokens, *block) : 1;
+  return shape;
+}
+
 LogicalResult SmoothOp::verify() {
   RankedTensorType inputType = getInput().getType();
   RankedTensorType meanType = getMean().getType();
   if (failed(verifyTokensFeatures(*this, "input", inputType)))
     return failure();
-  SmallVector<int64_t> expected(inputType.getShape());
-  int64_t &tokens = expected[expected.size() - 2];
-  if (std::optional<uint64_t> block = getBlock())
-    tokens = ShapedType::isDynamic(tokens)
-                 ? ShapedType::kDynamic
-                 : int64_t(llvm::divideCeil(tokens, *block));
-  else
-    tokens = 1;
+  SmallVector<int64_t> expected =
+      getMeanShape(inputType.getShape(), getBlock());
   if (failed(verifyCompatibleShape(meanType.getShape(), expected)))
     return emitOpError() << "expected mean of shape " << shapeString(expected)
                          << ", got " << meanType;
@@ -418,11 +433,8 @@ LogicalResult QuantizedAttentionOp::verify() {
       failed(check("v_values", getVValues(), valueShape)) ||
       failed(check("result", getResult(), resultShape)))
     return failure();
-  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
-      (kvHeads == 0 || heads % kvHeads != 0))
-    return emitOpError() << "query heads (" << heads
-                         << ") must be a multiple of key/value heads ("
-                         << kvHeads << ")";
+  if (failed(verifyHeadRatio(*this, heads, kvHeads)))
+    return failure();
   if (failed(verifyQuantized(*this, q, queryType, getQScales().getType(),
                              getQQuant())) ||
       failed(verifyQuantized(*this, k, keyType, getKScales().getType(),
@@ -438,9 +450,7 @@ LogicalResult QuantizedAttentionOp::verify() {
     int64_t block = getQQuant().getBlock();
     if (block == 0)
       return emitOpError("Q smoothing needs Q blocks: q_quant has no 'block'");
-    int64_t blocks = ShapedType::isDynamic(queries)
-                         ? ShapedType::kDynamic
-                         : int64_t(llvm::divideCeil(queries, block));
+    int64_t blocks = ceilDivDynamic(queries, block);
     if (failed(check("q_mean", getQMean(), {batch, heads, blocks, features})) ||
         failed(check("key", getKey(), keyShape)))
       return failure();

@@ -104,6 +104,12 @@ def Sage_SmoothOp : Sage_Op<"smooth",
     $input attr-dict `:` type($input) `->` type($mean)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of the mean of an input of `inputShape`: one token per
+    /// block of `block` tokens, or one for the whole sequence.
+    static SmallVector<int64_t> getMeanShape(ArrayRef<int64_t> inputShape,
+                                             std::optional<uint64_t> block);
+  }];
 }
 
 def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
