@@ -180,9 +180,9 @@ struct MaskAdd {
 };
 } // namespace
 
-/// The tensor a probabilities value comes from by a cast, a reshape (or
-/// tensor.cast) or a transpose, or null.
-static Value getProbsInput(Value value) {
+/// The tensor a probabilities or scores value comes from by a cast, a
+/// reshape (or tensor.cast) or a transpose, or null.
+static Value getLayoutInput(Value value) {
   if (Value input = getCastInput(value))
     return input;
   if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
@@ -469,7 +469,7 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   // P: casts, reshapes and transposes up to the softmax. Find the softmax
   // first, so that later refusals are known to be refused attention.
   SmallVector<Value> probs = {pv.getDpsInputs()[0]};
-  while (Value input = getProbsInput(probs.back()))
+  while (Value input = getLayoutInput(probs.back()))
     probs.push_back(input);
   SpelledSoftmax softmax;
   if (!matchSpelledSoftmax(probs.back(), softmax)) {
@@ -499,7 +499,7 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
     Value value = scores.back();
     if (scores.size() > 1 && !value.hasOneUse())
       return refuse("the scores have users besides the softmax");
-    if (Value input = getCastInput(value)) {
+    if (Value input = getLayoutInput(value)) {
       scores.push_back(input);
     } else if (auto scaled = getScaleInput(value)) {
       scale *= scaled->second;
@@ -511,14 +511,6 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
         return refuse("more than one mask is added to the scores");
       mask = added;
       scores.push_back(added->scores);
-    } else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
-      scores.push_back(expand.getSrc());
-    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
-      scores.push_back(collapse.getSrc());
-    } else if (auto tensorCast = value.getDefiningOp<tensor::CastOp>()) {
-      scores.push_back(tensorCast.getSource());
-    } else if (auto transpose = getTransposeInput(value)) {
-      scores.push_back(transpose->first);
     } else if (Operation *def = value.getDefiningOp()) {
       return refuse("the scores reach the softmax through " +
                     def->getName().getStringRef() +
