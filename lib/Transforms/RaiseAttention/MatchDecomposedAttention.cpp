@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 using namespace mlir;
@@ -392,10 +393,9 @@ getMaskPermutation(const Labels &labels, ArrayRef<unsigned> order) {
 
 /// `perm`, or empty when it is the identity.
 static SmallVector<int64_t> compactPermutation(ArrayRef<int64_t> perm) {
-  for (auto [i, dim] : llvm::enumerate(perm))
-    if (int64_t(i) != dim)
-      return SmallVector<int64_t>(perm);
-  return {};
+  if (isIdentityPermutation(perm))
+    return {};
+  return SmallVector<int64_t>(perm);
 }
 
 /// Whether dims `a` and `b` of `value` provably have the same size: static

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -111,17 +112,10 @@ struct RecipePolicy {
 // Rewrite
 //===----------------------------------------------------------------------===//
 
-static bool isIdentity(ArrayRef<int64_t> perm) {
-  for (auto [i, p] : llvm::enumerate(perm))
-    if (int64_t(i) != p)
-      return false;
-  return true;
-}
-
 /// linalg.transpose of `value` by `perm` (output dim i = input dim perm[i]).
 static Value transpose(RewriterBase &rewriter, Location loc, Value value,
                        ArrayRef<int64_t> perm) {
-  if (perm.empty() || isIdentity(perm))
+  if (perm.empty() || isIdentityPermutation(perm))
     return value;
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(rewriter, loc, value);
