@@ -86,10 +86,9 @@ PlanExecutor::create(CudaDevice &device, const LaunchPlan &plan,
     error = executor->prepareKernels();
   if (error.empty())
     error = executor->allocate(bufferSets < 1 ? 1 : bufferSets);
-  if (error.empty())
-    error = executor->buildArguments();
   if (!error.empty())
     return nullptr;
+  executor->buildArguments();
   return executor;
 }
 
@@ -245,7 +244,7 @@ std::string PlanExecutor::allocate(int sets) {
   return std::string();
 }
 
-std::string PlanExecutor::buildArguments() {
+void PlanExecutor::buildArguments() {
   argValues.assign(static_cast<size_t>(numSets), {});
   argPointers.assign(static_cast<size_t>(numSets), {});
   for (int set = 0; set < numSets; ++set) {
@@ -269,7 +268,6 @@ std::string PlanExecutor::buildArguments() {
         ptrs[l].push_back(&slot);
     }
   }
-  return std::string();
 }
 
 std::string PlanExecutor::upload(int buffer,

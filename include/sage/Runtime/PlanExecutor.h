@@ -94,7 +94,7 @@ private:
   std::string loadModule(const std::string &ptx, const std::string &ptxName);
   std::string prepareKernels();
   std::string allocate(int sets);
-  std::string buildArguments();
+  void buildArguments();
   /// Enqueues one run of the plan on \p set; records the attention events
   /// into \p attentionEvents (pairs) when given.
   std::string enqueue(int set, bool checkEach, CUevent *attentionEvents);
