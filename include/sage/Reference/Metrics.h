@@ -1,6 +1,6 @@
 //===- Metrics.h - Accuracy metrics against a reference ---------*- C++ -*-===//
 //
-// ALGORITHMS.md section 7, over the flattened output, in double:
+// docs/Algorithm.md section 7, over the flattened output, in double:
 //   CosSim = <o, ref> / (|o| |ref|),  RelL1 = sum|o - ref| / sum|ref|,
 //   RMSE = sqrt(mean((o - ref)^2)),   MaxAbs = max|o - ref|.
 //

@@ -1,7 +1,7 @@
 //===- Microscaling.h - NVFP4 block quantization ----------------*- C++ -*-===//
 //
-// NVFP4 (ALGORITHMS.md section 5): E2M1 elements with one E4M3 scale per 16
-// consecutive elements along the reduction dimension:
+// NVFP4 (docs/Algorithm.md section 5): E2M1 elements with one E4M3 scale
+// per 16 consecutive elements along the reduction dimension:
 //   scale = E4M3(max|block| / 6),  x_hat = E2M1(x / scale).
 //
 //===----------------------------------------------------------------------===//

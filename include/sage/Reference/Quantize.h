@@ -1,7 +1,7 @@
 //===- Quantize.h - Symmetric integer quantization groups -------*- C++ -*-===//
 //
 // Which elements of a [tokens x channels] operand share one quantization
-// scale (ALGORITHMS.md section 2), and the symmetric integer quantizer
+// scale (docs/Algorithm.md section 2), and the symmetric integer quantizer
 //   delta = max|x in group| / qmax,  x_hat = clamp(rne(x / delta), +-qmax).
 //
 //===----------------------------------------------------------------------===//

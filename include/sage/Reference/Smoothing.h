@@ -1,6 +1,6 @@
 //===- Smoothing.h - Outlier smoothing of Q, K and V ------------*- C++ -*-===//
 //
-// ALGORITHMS.md section 1. Means are computed in double over the valid
+// docs/Algorithm.md section 1. Means are computed in double over the valid
 // tokens and rounded to f32 once; the subtraction x - mean is one f32
 // operation, as a preprocessing kernel would do it.
 //  - K: gamma(K) = K - mean_tokens(K); no correction (softmax-invariant).

@@ -3,7 +3,7 @@
 // One CTA per (Q block i, head, batch); warp w owns rows 16w..16w+15 of the
 // block, and lane (g = lane / 4, t = lane % 4) the accumulator rows g, g+8
 // and columns 2t, 2t+1 of every 8-column tile of the m16n8k32 layout. Per
-// K/V block j (ALGORITHMS.md sections 1-3):
+// K/V block j (docs/Algorithm.md sections 1-4):
 //
 //   S   = (Q_hat K_hat_j^T) * dq * dk * scale * log2(e)   INT8 mma.sync
 //       + qbar_i . (K_j - mean K) * scale * log2(e)        Q-smoothing dS

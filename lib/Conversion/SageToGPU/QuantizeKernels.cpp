@@ -3,7 +3,7 @@
 // One CTA of 128 threads per (block, head, batch). Q and K blocks: thread
 // 2r + half owns half of the channels of token r, finds its max |x|, the
 // CTA reduces the maxima over each per-thread group in shared memory
-// (ALGORITHMS.md section 2), and the thread writes its INT8 values. V: one
+// (docs/Algorithm.md section 2), and the thread writes its INT8 values. V: one
 // thread per (channel, 32 keys) writes E4M3 values transposed, [D, Nk], in
 // the key order the PV mma.sync reads (see getValueKeyOrder).
 //

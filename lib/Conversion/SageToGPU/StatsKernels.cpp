@@ -3,7 +3,7 @@
 // One CTA per (chunk of 256 tokens, head, batch); thread c of each group of
 // D threads walks the chunk's tokens for channel c, then folds its result
 // into the [B, heads, D] buffer atomically. The means of K and V smoothing
-// (ALGORITHMS.md section 1) are sum / N where they are used.
+// (docs/Algorithm.md section 1) are sum / N where they are used.
 //
 //===----------------------------------------------------------------------===//
 
