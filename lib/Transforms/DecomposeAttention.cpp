@@ -1,9 +1,9 @@
 //===- DecomposeAttention.cpp - sage.attention into its steps -------------===//
 //
-// One formula step of ALGORITHMS.md per op: K smoothing (section 1), Q
+// One formula step of docs/Algorithm.md per op: K smoothing (section 1), Q
 // smoothing with the dS correction (section 1), per-thread INT quantization
 // of Q and K (section 2), per-channel E4M3 V (section 3), then the
-// online-softmax core.
+// online-softmax core (sections 4 and 6).
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,7 +98,7 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
           rewriter, loc, withShape(type, type.getShape(), quant.getElementType()),
           withShape(type, quant.getScaleShape(type.getShape()),
                     quant.getScaleType()),
-          input, quant);
+          input, quant, /*bound=*/FloatAttr());
     };
 
     // K: gamma(K) = K - mean(K); the mean is softmax-invariant (section 1).

@@ -8,6 +8,15 @@
 
 namespace mlir {
 class RewritePatternSet;
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
+namespace scf {
+class SCFDialect;
+} // namespace scf
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg
@@ -36,6 +45,19 @@ struct AttentionTiles {
 /// quantization and sage.quantized_attention.
 void populateDecomposeAttentionPatterns(RewritePatternSet &patterns,
                                         AttentionTiles tiles);
+
+/// Tile sizes of the tile level: a Q block per workgroup, a K/V block per
+/// loop iteration.
+struct AttentionTileSizes {
+  int64_t blockQ = 64;
+  int64_t blockK = 64;
+};
+
+/// Adds the pattern that tiles sage.quantized_attention into an scf.forall
+/// over (batch, head, Q block) and an scf.for over K/V blocks of sage.qmma,
+/// sage.online_softmax, sage.quantize and sage.accumulate on tiles.
+void populateTileAttentionPatterns(RewritePatternSet &patterns,
+                                   AttentionTileSizes tiles);
 
 #define GEN_PASS_REGISTRATION
 #include "sage/Transforms/Passes.h.inc"

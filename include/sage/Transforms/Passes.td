@@ -90,4 +90,44 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
   ];
 }
 
+def SageTileAttention : Pass<"sage-tile-attention"> {
+  let summary = "Tile sage.quantized_attention into a grid of Q blocks and a loop over K/V blocks";
+  let description = [{
+    The tile level of the lowering (docs/Levels.md). Each
+    `sage.quantized_attention` becomes an `scf.forall` over (batch, head,
+    Q block), mapped to `#gpu.block<z, y, x>`, whose body loads its Q tile
+    and runs an `scf.for` over the K/V blocks it sees (all of them, or up
+    to the diagonal when causal), carrying the FP32 output buffer O, the
+    row max m and the row sum l:
+
+      S       = sage.qmma(Q_i, K_j) (i32), then (S + qbar_i . K_j) * scale
+      S       = sage.mask_scores(S)            padded keys, causal
+      P~, m, l, alpha = sage.online_softmax(S, m, l)
+      P_hat   = sage.quantize(P~) {bound = 1.0}   static scale 1 / P_r
+      R       = sage.qmma(P_hat, V_j^T)        f32 or f16 accumulator
+      O       = sage.accumulate(R into O rescale alpha)
+
+    then `O / l (+ mean V)` in the output type, inserted at the Q block.
+    Tiles are static: a partial block is padded with zeros (padded keys
+    are masked, padded rows never stored). Tile sizes must fit the
+    quantization groups (a per_thread or per_block Q block of `block`
+    rows, a per_warp group of `warp` rows, the Q-smoothing block); an
+    op they do not fit is an error naming the mismatch.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::sage::SageDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"64",
+           "Query rows per Q block (one workgroup)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"64",
+           "Key/value tokens per K/V block (one loop iteration)">
+  ];
+}
+
 #endif // SAGE_TRANSFORMS_PASSES_TD

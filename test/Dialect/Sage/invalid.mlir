@@ -401,3 +401,43 @@ func.func @f(%r: tensor<128x128xf32>, %o: tensor<128x128xf32>, %a: tensor<64xf32
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>} : tensor<128x128xf32>, tensor<64xf32> -> tensor<128x128xf32>
   return
 }
+
+// -----
+
+func.func @quantize_bound_not_positive(%x: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.quantize' op bound must be finite and positive, got -1}}
+  %v, %s = sage.quantize %x {quant = #sage.quant<f8E4M3FN, per_tensor>, bound = -1.0 : f64}
+    : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @qmma_grouped_scales_shape(%a: tensor<64x128xi8>, %sa: tensor<64x1xf32>,
+    %b: tensor<64x128xi8>, %sb: tensor<4x1xf32>, %c: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.qmma' op expected scales of shape [32, 1] for per_thread, got 'tensor<64x1xf32>'}}
+  %r = sage.qmma %a scaled %sa, %b scaled %sb, %c {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>}
+    : tensor<64x128xi8>, tensor<64x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @qmma_grouped_format(%a: tensor<64x128xi8>, %sa: tensor<32x1xf32>,
+    %b: tensor<64x128xi8>, %sb: tensor<4x1xf32>, %c: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.qmma' op values element type 'i8' does not match the quantization format 'i4'}}
+  %r = sage.qmma %a scaled %sa, %b scaled %sb, %c {accumulator = i32,
+      a_quant = #sage.quant<i4, per_thread, operand = a, block = 64, warp = 16>}
+    : tensor<64x128xi8>, tensor<32x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mask_scores_rank(%s: tensor<64xf32>, %i: index) {
+  // expected-error@+1 {{'sage.mask_scores' op operand #0 must be 2D tensor of 32-bit float values, but got 'tensor<64xf32>'}}
+  %0 = sage.mask_scores %s at [%i, %i] of [%i, %i] : tensor<64xf32>
+  return
+}

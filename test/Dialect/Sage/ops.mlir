@@ -169,3 +169,25 @@ func.func @online_softmax_and_accumulate(%s: tensor<128x64xf32>, %m: tensor<128x
     : tensor<128x128xf16>, tensor<128xf32> -> tensor<128x128xf32>
   return
 }
+
+// The tile level's forms: scales grouped by a quant attribute, a static P
+// scale, masked scores.
+// CHECK-LABEL: func @tile_forms
+//  CHECK-SAME: (%[[S:[^:]*]]: tensor<64x64xf32>, %[[Q0:[^:]*]]: index, %[[K0:[^:]*]]: index, %[[NQ:[^:]*]]: index, %[[NK:[^:]*]]: index
+//       CHECK: sage.mask_scores %[[S]] at [%[[Q0]], %[[K0]]] of [%[[NQ]], %[[NK]]] {causal} : tensor<64x64xf32>
+//       CHECK: sage.mask_scores %[[S]] at [%[[Q0]], %[[K0]]] of [%[[NQ]], %[[NK]]] : tensor<64x64xf32>
+//       CHECK: sage.quantize %[[S]] {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+//       CHECK: sage.qmma {{.*}} {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x128xi8>, tensor<32x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+func.func @tile_forms(%s: tensor<64x64xf32>, %q0: index, %k0: index, %nq: index,
+    %nk: index, %a: tensor<64x128xi8>, %sa: tensor<32x1xf32>, %b: tensor<64x128xi8>,
+    %sb: tensor<4x1xf32>) {
+  %0 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal} : tensor<64x64xf32>
+  %1 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] : tensor<64x64xf32>
+  %p, %ps = sage.quantize %s {quant = #sage.quant<f8E4M3FN, per_tensor>, bound = 1.0 : f64}
+    : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+  %2 = sage.qmma %a scaled %sa, %b scaled %sb, %s {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>}
+    : tensor<64x128xi8>, tensor<32x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+  return
+}

@@ -248,6 +248,10 @@ static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
 }
 
 LogicalResult QuantizeOp::verify() {
+  if (std::optional<APFloat> bound = getBound();
+      bound && (!bound->isFiniteNonZero() || bound->isNegative()))
+    return emitOpError() << "bound must be finite and positive, got "
+                         << bound->convertToDouble();
   return verifyQuantized(*this, getInput().getType().getShape(),
                          getValues().getType(), getScales().getType(),
                          getQuant());
@@ -353,10 +357,20 @@ LogicalResult QMmaOp::verify() {
     return emitOpError() << "expected a " << expectedResult << " result for a "
                          << accumulator << " accumulator, got "
                          << resultType.getElementType();
-  if (failed(verifyMmaScales(*this, "a_scales", getAScales().getType(), m, k,
-                             aFormat)) ||
-      failed(verifyMmaScales(*this, "b_scales", getBScales().getType(), n, k,
-                             bFormat)))
+  // Scales grouped by a quantization attribute are checked as the
+  // sage.quantize that made them; otherwise they broadcast.
+  auto verifyScales = [&](StringRef name, RankedTensorType operand,
+                          RankedTensorType scales, std::optional<QuantAttr> quant,
+                          int64_t rows) {
+    if (quant)
+      return verifyQuantized(*this, operand.getShape(), operand, scales, *quant);
+    return verifyMmaScales(*this, name, scales, rows, k,
+                           operand.getElementType());
+  };
+  if (failed(verifyScales("a_scales", aType, getAScales().getType(),
+                          getAQuant(), m)) ||
+      failed(verifyScales("b_scales", bType, getBScales().getType(),
+                          getBQuant(), n)))
     return failure();
   return success();
 }

@@ -121,6 +121,11 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     nearest even and clamp to `[-range, range]`; float formats round to
     nearest even and saturate. A group of zeros gets scale 0 and values 0.
 
+    With `bound`, the input is known to lie in `[-bound, bound]` and every
+    scale is the constant `bound / range` instead of a measured maximum:
+    P~ of the online softmax lies in [0, 1], so P is quantized with
+    `bound = 1.0`, i.e. `P_hat = P~ * P_r` (docs/Algorithm.md section 3).
+
     The scale tensor has the leading dimensions of the input and two
     trailing ones: `[token groups, feature groups]`, e.g. `[N, 1]` per token,
     `[1, D]` per channel, `[N, D / 16]` for NVFP4.
@@ -133,7 +138,8 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
       : tensor<2x32x1024x128xf16> -> tensor<2x32x1024x128xi8>, tensor<2x32x256x1xf32>
     ```
   }];
-  let arguments = (ins Sage_FloatTensor:$input, Sage_QuantAttr:$quant);
+  let arguments = (ins Sage_FloatTensor:$input, Sage_QuantAttr:$quant,
+                       OptionalAttr<F64Attr>:$bound);
   let results = (outs Sage_QuantTensor:$values, Sage_ScaleTensor:$scales);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->`
@@ -174,6 +180,11 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     with `b` in the `col` layout of mma.sync (`[N, K]`: contraction on the
     last dimension of both operands). Scales broadcast: `[M or 1, 1]` for
     row-wise scales, `[M, K / block]` for microscaling; likewise for `b`.
+    With `a_quant` (`b_quant`), the scales are the groups that attribute
+    defines over the operand's `[tokens, features]` = `[M, K]` (`[N, K]`):
+    e.g. the 32 per-thread scales of a 64-row Q tile of
+    `#sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>`, row
+    `m` using group `(m / 16) * 8 + m % 8`.
     The products are summed in `accumulator`: `i32` (exact) for `i8` and
     `i4` operands, where the scales apply once to the integer sum; `f32`
     (about 22 significant bits on hardware) or `f16` for FP8 operands;
@@ -191,7 +202,9 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let arguments = (ins Sage_QuantTensor:$a, Sage_ScaleTensor:$a_scales,
                        Sage_QuantTensor:$b, Sage_ScaleTensor:$b_scales,
                        RankedTensorOf<[F32, F16]>:$acc,
-                       TypeAttr:$accumulator);
+                       TypeAttr:$accumulator,
+                       OptionalAttr<Sage_QuantAttr>:$a_quant,
+                       OptionalAttr<Sage_QuantAttr>:$b_quant);
   let results = (outs RankedTensorOf<[F32, F16]>:$result);
   let assemblyFormat = [{
     $a `scaled` $a_scales `,` $b `scaled` $b_scales `,` $acc attr-dict `:`
@@ -199,6 +212,39 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     type($result)
   }];
   let hasVerifier = 1;
+}
+
+def Sage_MaskScoresOp : Sage_Op<"mask_scores",
+    [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "set the scores of keys a query does not see to -inf";
+  let description = [{
+    For a `[rows, columns]` tile of scores whose first row is query
+    `query_offset` and first column key `key_offset`, of `queries` queries
+    and `keys` keys in all:
+
+      `result[r, c] = -inf` if `key_offset + c >= keys` (a padded key), or,
+      with `causal`, if `key_offset + c > query_offset + r + keys - queries`
+      (bottom-right alignment, as `sage.attention`); else `scores[r, c]`.
+
+    Rows past `queries` (padding) are left as they are: their results are
+    never stored. A later level can skip the tiles this op masks entirely
+    and keep it only on the diagonal ones.
+
+    Example:
+
+    ```mlir
+    %s1 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal}
+      : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins 2DTensorOf<[F32]>:$scores,
+                       Index:$query_offset, Index:$key_offset,
+                       Index:$queries, Index:$keys, UnitAttr:$causal);
+  let results = (outs 2DTensorOf<[F32]>:$result);
+  let assemblyFormat = [{
+    $scores `at` ` ` `[` $query_offset `,` $key_offset `]`
+    `of` ` ` `[` $queries `,` $keys `]` attr-dict `:` type($scores)
+  }];
 }
 
 def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,

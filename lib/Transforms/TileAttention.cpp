@@ -1,0 +1,483 @@
+//===- TileAttention.cpp - quantized attention on tiles -------------------===//
+//
+// The tile level (docs/Levels.md): sage.quantized_attention becomes an
+// scf.forall over (batch, head, Q block) whose body is the K/V loop of
+// docs/Algorithm.md sections 1-4 on static tiles, written in sage's own
+// building blocks (qmma, mask_scores, online_softmax, quantize, accumulate)
+// and upstream linalg for the element-wise steps, then the epilogue of
+// section 6. The levels below give every value here a place (registers,
+// shared memory) and an instruction; this one fixes only the schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGETILEATTENTION
+#include "sage/Transforms/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// Why the Q (`isQuery`) or K quantization groups do not fit tiles of
+/// `tile` tokens, or an empty string.
+static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
+                                    StringRef name, StringRef option) {
+  auto mismatch = [&](StringRef what, int64_t extent) {
+    return (Twine(name) + " groups of " + Twine(extent) + " tokens (" + what +
+            ") do not tile " + option + " = " + Twine(tile))
+        .str();
+  };
+  switch (quant.getGranularity()) {
+  case Granularity::PerTensor:
+  case Granularity::PerToken:
+    return "";
+  case Granularity::PerBlock:
+  case Granularity::PerThread:
+    return tile % quant.getBlock() == 0 ? ""
+                                        : mismatch("block", quant.getBlock());
+  case Granularity::PerWarp:
+    return tile % quant.getWarp() == 0 ? "" : mismatch("warp", quant.getWarp());
+  case Granularity::PerChannel:
+  case Granularity::Microscale:
+    break;
+  }
+  return (Twine(name) + " scales " +
+          stringifyGranularity(quant.getGranularity()) +
+          " are not tiled yet")
+      .str();
+}
+
+/// Why `op` cannot be tiled with `tiles`, or an empty string.
+static std::string getTilingBlocker(QuantizedAttentionOp op,
+                                    AttentionTileSizes tiles) {
+  int64_t dim = op.getQValues().getType().getDimSize(3);
+  int64_t valueDim = op.getVValues().getType().getDimSize(3);
+  if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
+    return "tiles need static feature dimensions";
+  std::string mismatch =
+      getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
+  if (mismatch.empty())
+    mismatch = getGroupMismatch(op.getKQuant(), tiles.blockK, "K", "block-k");
+  if (!mismatch.empty())
+    return mismatch;
+  if (op.getQMean() && op.getQQuant().getBlock() != tiles.blockQ)
+    return (Twine("Q is smoothed per block of ") +
+            Twine(op.getQQuant().getBlock()) +
+            " tokens, so block-q must be " + Twine(op.getQQuant().getBlock()) +
+            ", got " + Twine(tiles.blockQ))
+        .str();
+  return "";
+}
+
+namespace {
+/// Builds the index arithmetic and the tile slices of one attention.
+struct TileBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value mul(Value lhs, int64_t rhs) {
+    return arith::MulIOp::create(b, loc, lhs, index(rhs));
+  }
+  Value min(Value lhs, Value rhs) {
+    return arith::MinSIOp::create(b, loc, lhs, rhs);
+  }
+  Value sub(Value lhs, Value rhs) {
+    return arith::SubIOp::create(b, loc, lhs, rhs);
+  }
+  Value dim(Value tensor, int64_t d) {
+    return tensor::DimOp::create(b, loc, tensor, d);
+  }
+  /// A scalar constant of `type`.
+  Value constant(Type type, double value) {
+    if (isa<IntegerType>(type))
+      return arith::ConstantOp::create(
+          b, loc, b.getIntegerAttr(type, int64_t(value)));
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  }
+  /// A tensor of `shape` filled with `value`.
+  Value filled(ArrayRef<int64_t> shape, Type type, double value) {
+    Value empty = tensor::EmptyOp::create(b, loc, shape, type);
+    return linalg::FillOp::create(b, loc, constant(type, value), empty)
+        .getResult(0);
+  }
+
+  /// Rows [first, first + count) of the [rows, cols] matrix at (`outer0`,
+  /// `outer1`) of a rank-4 tensor, count <= `rows`, padded with zeros to
+  /// `rows` rows where `count` may be smaller.
+  Value paddedTile(Value source, Value outer0, Value outer1, OpFoldResult first,
+                   OpFoldResult count, int64_t rows, int64_t cols) {
+    Type element = cast<RankedTensorType>(source.getType()).getElementType();
+    auto tileType = RankedTensorType::get({rows, cols}, element);
+    bool whole = getConstantIntValue(count) == rows;
+    auto sliceType = whole ? tileType
+                           : RankedTensorType::get({ShapedType::kDynamic, cols},
+                                                   element);
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, sliceType, source,
+        ArrayRef<OpFoldResult>{outer0, outer1, first, zero},
+        ArrayRef<OpFoldResult>{one, one, count, b.getIndexAttr(cols)},
+        ArrayRef<OpFoldResult>{one, one, one, one});
+    if (whole)
+      return slice;
+    return tensor::PadOp::create(
+        b, loc, tileType, slice, ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{
+            sub(index(rows), getValueOrCreateConstantIndexOp(b, loc, count)),
+            zero},
+        constant(element, 0));
+  }
+
+  /// The scales of tile `tile` (of `tokens` tokens) of a tensor quantized
+  /// with `quant`: the scale rows the tile's groups own, zero-padded where
+  /// the last tile is partial.
+  Value scaleTile(Value scales, QuantAttr quant, Value outer0, Value outer1,
+                  Value tile, int64_t tokens, int64_t features) {
+    SmallVector<int64_t> shape = quant.getScaleShape({tokens, features});
+    if (quant.getGranularity() == Granularity::PerTensor)
+      return paddedTile(scales, outer0, outer1, b.getIndexAttr(0),
+                        b.getIndexAttr(1), shape[0], shape[1]);
+    Value first = mul(tile, shape[0]);
+    // A tile of exactly one block owns whole groups even at the tail.
+    bool wholeGroups = quant.getBlock() == tokens &&
+                       (quant.getGranularity() == Granularity::PerThread ||
+                        quant.getGranularity() == Granularity::PerBlock);
+    OpFoldResult count =
+        wholeGroups ? OpFoldResult(b.getIndexAttr(shape[0]))
+                    : OpFoldResult(min(index(shape[0]),
+                                       sub(dim(scales, 2), first)));
+    return paddedTile(scales, outer0, outer1, first, count, shape[0],
+                      shape[1]);
+  }
+
+  /// An element-wise linalg.generic over the [rows, cols] `init` whose
+  /// inputs are read through `maps` (the init's map is the identity).
+  Value elementwise(ValueRange inputs, ArrayRef<AffineMap> maps, Value init,
+                    function_ref<Value(OpBuilder &, Location, ValueRange)>
+                        body) {
+    SmallVector<AffineMap> allMaps(maps);
+    allMaps.push_back(b.getMultiDimIdentityMap(2));
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), inputs, init, allMaps,
+               {utils::IteratorType::parallel, utils::IteratorType::parallel},
+               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                 linalg::YieldOp::create(nested, nestedLoc,
+                                         body(nested, nestedLoc, args));
+               })
+        .getResult(0);
+  }
+};
+
+/// Rewrites one sage.quantized_attention into the tile-level loop nest.
+struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
+  TileAttention(MLIRContext *ctx, AttentionTileSizes tiles)
+      : OpRewritePattern<QuantizedAttentionOp>(ctx), tiles(tiles) {}
+
+  LogicalResult matchAndRewrite(QuantizedAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string blocker = getTilingBlocker(op, tiles);
+    if (!blocker.empty())
+      return rewriter.notifyMatchFailure(op, blocker);
+    Location loc = op.getLoc();
+    TileBuilder tb{rewriter, loc};
+    MLIRContext *ctx = rewriter.getContext();
+    Type f32 = rewriter.getF32Type();
+    int64_t blockQ = tiles.blockQ, blockK = tiles.blockK;
+    int64_t dim = op.getQValues().getType().getDimSize(3);
+    int64_t valueDim = op.getVValues().getType().getDimSize(3);
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
+
+    Value batches = tb.dim(op.getQValues(), 0);
+    Value heads = tb.dim(op.getQValues(), 1);
+    Value queries = tb.dim(op.getQValues(), 2);
+    Value keys = tb.dim(op.getKValues(), 2);
+    Value headRatio = arith::DivUIOp::create(rewriter, loc, heads,
+                                             tb.dim(op.getKValues(), 1));
+    Value queryBlocks =
+        arith::CeilDivUIOp::create(rewriter, loc, queries, tb.index(blockQ));
+    Value keyBlocks =
+        arith::CeilDivUIOp::create(rewriter, loc, keys, tb.index(blockK));
+    // The result is [batch, heads, queries, value features] (static).
+    SmallVector<Value> dynamicSizes, sizes = {batches, heads, queries};
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (resultType.isDynamicDim(d))
+        dynamicSizes.push_back(size);
+    Value result = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                           resultType.getElementType(),
+                                           dynamicSizes);
+
+    // One workgroup per (batch, head, Q block), as the kernels launch them.
+    ArrayAttr mapping = rewriter.getArrayAttr(
+        {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+         gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+         gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
+    auto grid = scf::ForallOp::create(
+        rewriter, loc,
+        ArrayRef<OpFoldResult>{batches, heads, queryBlocks}, ValueRange{result},
+        mapping);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(grid.getBody());
+    Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
+    Value queryBlock = grid.getInductionVar(2);
+    Value kvHead = arith::DivUIOp::create(rewriter, loc, head, headRatio);
+    Value firstQuery = tb.mul(queryBlock, blockQ);
+    Value queryCount = tb.min(tb.index(blockQ), tb.sub(queries, firstQuery));
+
+    // The Q tile, its scales and its block mean stay for the whole K/V loop.
+    QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
+    Value queryTile = tb.paddedTile(op.getQValues(), batch, head, firstQuery,
+                                    queryCount, blockQ, dim);
+    Value queryScales = tb.scaleTile(op.getQScales(), queryQuant, batch, head,
+                                     queryBlock, blockQ, dim);
+    Value queryMean;
+    if (op.getQMean()) {
+      Value mean = tb.paddedTile(op.getQMean(), batch, head, queryBlock,
+                                 rewriter.getIndexAttr(1), 1, dim);
+      queryMean = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get({dim}, f32), mean,
+          ArrayRef<ReassociationIndices>{{0, 1}});
+    }
+    // delta_V per channel, as the rows of the P V product's b operand.
+    Value valueScales =
+        tb.paddedTile(op.getVScales(), batch, kvHead, rewriter.getIndexAttr(0),
+                      rewriter.getIndexAttr(1), 1, valueDim);
+    valueScales = linalg::TransposeOp::create(
+                      rewriter, loc, valueScales,
+                      tensor::EmptyOp::create(rewriter, loc,
+                                              ArrayRef<int64_t>{valueDim, 1},
+                                              f32),
+                      ArrayRef<int64_t>{1, 0})
+                      .getResult()[0];
+
+    // Causal: the last K/V block a row of this Q block sees (row r sees
+    // keys <= r + Nk - Nq).
+    Value keyBlockEnd = keyBlocks;
+    if (op.getCausal()) {
+      Value visible = arith::AddIOp::create(
+          rewriter, loc, tb.mul(queryBlock, blockQ),
+          tb.sub(arith::AddIOp::create(rewriter, loc, keys, tb.index(blockQ)),
+                 queries));
+      visible = arith::MaxSIOp::create(rewriter, loc, visible, tb.index(0));
+      visible = tb.min(visible, keys);
+      keyBlockEnd =
+          arith::CeilDivUIOp::create(rewriter, loc, visible, tb.index(blockK));
+    }
+
+    double inf = std::numeric_limits<double>::infinity();
+    SmallVector<Value> init = {tb.filled({blockQ, valueDim}, f32, 0),
+                               tb.filled({blockQ}, f32, -inf),
+                               tb.filled({blockQ}, f32, 0)};
+    auto loop = scf::ForOp::create(
+        rewriter, loc, tb.index(0), keyBlockEnd, tb.index(1), init,
+        [&](OpBuilder &b, Location loc, Value keyBlock, ValueRange carried) {
+          TileBuilder lb{b, loc};
+          Value firstKey = lb.mul(keyBlock, blockK);
+          Value keyCount = lb.min(lb.index(blockK), lb.sub(keys, firstKey));
+          Value keyTile = lb.paddedTile(op.getKValues(), batch, kvHead,
+                                        firstKey, keyCount, blockK, dim);
+          Value keyScales = lb.scaleTile(op.getKScales(), keyQuant, batch,
+                                         kvHead, keyBlock, blockK, dim);
+
+          // S = Q_hat K_hat^T with exact i32 sums, then the scales.
+          Value scores =
+              QMmaOp::create(
+                  b, loc, RankedTensorType::get({blockQ, blockK}, f32),
+                  queryTile, queryScales, keyTile, keyScales,
+                  lb.filled({blockQ, blockK}, f32, 0),
+                  TypeAttr::get(b.getI32Type()), queryQuant, keyQuant)
+                  .getResult();
+          // S = (S + dS) * scale, dS_j = qbar_i . K_j (section 1; the
+          // row-constant qbar_i . mean K is softmax-invariant and dropped).
+          AffineExpr r, c;
+          bindDims(b.getContext(), r, c);
+          auto map = [&](ArrayRef<AffineExpr> results) {
+            return AffineMap::get(2, 0, results, b.getContext());
+          };
+          double scale = op.getScale().convertToDouble();
+          Value scaled;
+          if (queryMean) {
+            Value rawKeys = lb.paddedTile(op.getKey(), batch, kvHead, firstKey,
+                                          keyCount, blockK, dim);
+            Value correction =
+                linalg::MatvecOp::create(
+                    b, loc, TypeRange{RankedTensorType::get({blockK}, f32)},
+                    ValueRange{rawKeys, queryMean},
+                    ValueRange{lb.filled({blockK}, f32, 0)})
+                    .getResult(0);
+            scaled = lb.elementwise(
+                {scores, correction}, {map({r, c}), map({c})},
+                tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
+                                        f32),
+                [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+                  Value sum = arith::AddFOp::create(nb, nl, args[0], args[1]);
+                  return arith::MulFOp::create(
+                      nb, nl, sum, TileBuilder{nb, nl}.constant(f32, scale));
+                });
+          } else {
+            scaled = lb.elementwise(
+                {scores}, {map({r, c})},
+                tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
+                                        f32),
+                [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+                  return arith::MulFOp::create(
+                      nb, nl, args[0], TileBuilder{nb, nl}.constant(f32, scale));
+                });
+          }
+          Value masked = MaskScoresOp::create(b, loc, scaled.getType(), scaled,
+                                              firstQuery, firstKey, queries,
+                                              keys, op.getCausalAttr());
+
+          // P~, m', l', alpha (section 4).
+          auto rowType = RankedTensorType::get({blockQ}, f32);
+          auto softmax = OnlineSoftmaxOp::create(
+              b, loc, masked.getType(), rowType, rowType, rowType, masked,
+              carried[1], carried[2]);
+          // P_hat = P~ * P_r: a static scale, as P~ <= 1 (section 3).
+          QuantAttr probQuant = op.getPQuant();
+          auto probs = QuantizeOp::create(
+              b, loc,
+              RankedTensorType::get({blockQ, blockK},
+                                    probQuant.getElementType()),
+              RankedTensorType::get(probQuant.getScaleShape({blockQ, blockK}),
+                                    probQuant.getScaleType()),
+              softmax.getProbs(), probQuant, b.getF64FloatAttr(1.0));
+
+          // R = P_hat V_hat_j with V as the b operand ([channels, keys]).
+          Value valueTile = lb.paddedTile(op.getVValues(), batch, kvHead,
+                                          firstKey, keyCount, blockK, valueDim);
+          Type valueElement =
+              cast<RankedTensorType>(valueTile.getType()).getElementType();
+          Value valueColumns =
+              linalg::TransposeOp::create(
+                  b, loc, valueTile,
+                  tensor::EmptyOp::create(
+                      b, loc, ArrayRef<int64_t>{valueDim, blockK}, valueElement),
+                  ArrayRef<int64_t>{1, 0})
+                  .getResult()[0];
+          AccumAttr scheme = op.getPvAccum();
+          Type accType = scheme.getAccType();
+          Value partial =
+              QMmaOp::create(
+                  b, loc, RankedTensorType::get({blockQ, valueDim}, accType),
+                  probs.getValues(), probs.getScales(), valueColumns,
+                  valueScales, lb.filled({blockQ, valueDim}, accType, 0),
+                  TypeAttr::get(accType), QuantAttr(), QuantAttr())
+                  .getResult();
+          // O = diag(alpha) O + R in the FP32 buffer (two-level).
+          Value out = AccumulateOp::create(b, loc, carried[0].getType(),
+                                           partial, carried[0],
+                                           softmax.getRescale(), scheme);
+          scf::YieldOp::create(
+              b, loc, ValueRange{out, softmax.getNewMax(), softmax.getNewSum()});
+        });
+
+    // O / l (+ mean V) in the output type; rows that see no key are 0
+    // (section 6).
+    Value out = loop.getResult(0), sum = loop.getResult(2);
+    AffineExpr r, c;
+    bindDims(ctx, r, c);
+    auto map = [&](ArrayRef<AffineExpr> results) {
+      return AffineMap::get(2, 0, results, ctx);
+    };
+    SmallVector<Value> inputs = {out, sum};
+    SmallVector<AffineMap> maps = {map({r, c}), map({r})};
+    if (Value valueMean = op.getVMean()) {
+      Value mean =
+          tb.paddedTile(valueMean, batch, kvHead, rewriter.getIndexAttr(0),
+                        rewriter.getIndexAttr(1), 1, valueDim);
+      inputs.push_back(mean);
+      maps.push_back(map({rewriter.getAffineConstantExpr(0), c}));
+    }
+    Type outElement = resultType.getElementType();
+    Value normalized = tb.elementwise(
+        inputs, maps,
+        tensor::EmptyOp::create(rewriter, loc,
+                                ArrayRef<int64_t>{blockQ, valueDim},
+                                outElement),
+        [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+          TileBuilder eb{nb, nl};
+          Value zero = eb.constant(f32, 0);
+          Value value = arith::DivFOp::create(nb, nl, args[0], args[1]);
+          if (args.size() == 4)
+            value = arith::AddFOp::create(nb, nl, value, args[2]);
+          Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                              args[1], zero);
+          value = arith::SelectOp::create(nb, nl, empty, zero, value);
+          if (outElement != f32)
+            value = arith::TruncFOp::create(nb, nl, outElement, value);
+          return value;
+        });
+    Value rows = tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get({ShapedType::kDynamic, valueDim}, outElement),
+        normalized,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                               rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{queryCount, rewriter.getIndexAttr(valueDim)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                               rewriter.getIndexAttr(1)});
+    rewriter.setInsertionPointToStart(grid.getTerminator().getBody());
+    OpFoldResult one = rewriter.getIndexAttr(1);
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, loc, rows, grid.getRegionIterArgs()[0],
+        ArrayRef<OpFoldResult>{batch, head, firstQuery,
+                               rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{one, one, queryCount,
+                               rewriter.getIndexAttr(valueDim)},
+        ArrayRef<OpFoldResult>{one, one, one, one});
+    rewriter.replaceOp(op, grid.getResult(0));
+    return success();
+  }
+
+  AttentionTileSizes tiles;
+};
+
+struct SageTileAttentionPass
+    : public sage::impl::SageTileAttentionBase<SageTileAttentionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockQ <= 0 || blockQ % 16 != 0 || blockK <= 0 || blockK % 8 != 0) {
+      getOperation()->emitError()
+          << "expected block-q a positive multiple of 16 (the mma M) and "
+             "block-k a positive multiple of 8 (the mma N), got block-q = "
+          << int64_t(blockQ) << ", block-k = " << int64_t(blockK);
+      return signalPassFailure();
+    }
+    AttentionTileSizes tiles{blockQ, blockK};
+    RewritePatternSet patterns(&getContext());
+    populateTileAttentionPatterns(patterns, tiles);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // Whatever is left could not be tiled: say why.
+    WalkResult result = getOperation()->walk([&](QuantizedAttentionOp op) {
+      op.emitOpError("cannot be tiled: ") << getTilingBlocker(op, tiles);
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void sage::populateTileAttentionPatterns(RewritePatternSet &patterns,
+                                         AttentionTileSizes tiles) {
+  patterns.add<TileAttention>(patterns.getContext(), tiles);
+}

@@ -1,0 +1,181 @@
+// RUN: sage-opt %s --sage-tile-attention -split-input-file -verify-diagnostics | FileCheck %s
+
+// The default recipe (Q and K smoothed, per-thread INT8, E4M3 P and V),
+// causal, GQA (4 query heads over 2 K/V heads), lengths that are not
+// multiples of the 64-token tiles.
+// CHECK-LABEL: func @default_recipe
+//  CHECK-SAME: (%[[QV:[^:]*]]: tensor<1x4x100x64xi8>, %[[QS:[^:]*]]: tensor<1x4x64x1xf32>, %[[KV:[^:]*]]: tensor<1x2x70x64xi8>, %[[KS:[^:]*]]: tensor<1x2x8x1xf32>, %[[VV:[^:]*]]: tensor<1x2x70x64xf8E4M3FN>, %[[VS:[^:]*]]: tensor<1x2x1x64xf32>, %[[QM:[^:]*]]: tensor<1x4x2x64xf32>, %[[K:[^:]*]]: tensor<1x2x70x64xf16>
+//   CHECK-DAG: %[[C100:.*]] = arith.constant 100 : index
+//   CHECK-DAG: %[[C70:.*]] = arith.constant 70 : index
+//       CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x4x100x64xf16>
+//       CHECK: %[[GRID:.*]] = scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in (%{{.*}}, %{{.*}}, %{{.*}}) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
+//       CHECK:   %[[HKV:.*]] = arith.divui %[[H]], %{{.*}} : index
+//       CHECK:   %[[Q0:.*]] = arith.muli %[[I]], %{{.*}} : index
+//       CHECK:   %[[QROWS:.*]] = arith.minsi
+//       CHECK:   %[[QSLICE:.*]] = tensor.extract_slice %[[QV]][%[[B]], %[[H]], %[[Q0]], 0] [1, 1, %[[QROWS]], 64] [1, 1, 1, 1] : tensor<1x4x100x64xi8> to tensor<?x64xi8>
+//       CHECK:   %[[QTILE:.*]] = tensor.pad %[[QSLICE]] low[0, 0] high[%{{.*}}, 0]
+//       CHECK:   } : tensor<?x64xi8> to tensor<64x64xi8>
+//       CHECK:   %[[QSTILE:.*]] = tensor.extract_slice %[[QS]][%[[B]], %[[H]], %{{.*}}, 0] [1, 1, 32, 1] [1, 1, 1, 1] : tensor<1x4x64x1xf32> to tensor<32x1xf32>
+//       CHECK:   %[[QMSLICE:.*]] = tensor.extract_slice %[[QM]][%[[B]], %[[H]], %[[I]], 0] [1, 1, 1, 64]
+//       CHECK:   %[[QBAR:.*]] = tensor.collapse_shape %[[QMSLICE]] {{\[\[}}0, 1]] : tensor<1x64xf32> into tensor<64xf32>
+//       CHECK:   %[[VSSLICE:.*]] = tensor.extract_slice %[[VS]][%[[B]], %[[HKV]], 0, 0] [1, 1, 1, 64]
+//       CHECK:   %[[VSCOL:.*]] = linalg.transpose ins(%[[VSSLICE]] : tensor<1x64xf32>) outs(%{{.*}} : tensor<64x1xf32>) permutation = [1, 0]
+// Causal: the loop ends at the last K/V block the Q block sees.
+//       CHECK:   %[[VISIBLE:.*]] = arith.minsi %{{.*}}, %[[C70]] : index
+//       CHECK:   %[[KEND:.*]] = arith.ceildivui %[[VISIBLE]], %{{.*}} : index
+//       CHECK:   %[[LOOP:.*]]:3 = scf.for %[[J:.*]] = %{{.*}} to %[[KEND]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>)
+//       CHECK:     %[[K0:.*]] = arith.muli %[[J]], %{{.*}} : index
+//       CHECK:     tensor.extract_slice %[[KV]][%[[B]], %[[HKV]], %[[K0]], 0]
+//       CHECK:     %[[KTILE:.*]] = tensor.pad
+//       CHECK:     } : tensor<?x64xi8> to tensor<64x64xi8>
+//       CHECK:     %[[KSTILE:.*]] = tensor.extract_slice %[[KS]][%[[B]], %[[HKV]], %{{.*}}, 0] [1, 1, 4, 1] {{.*}} to tensor<4x1xf32>
+//       CHECK:     %[[S:.*]] = sage.qmma %[[QTILE]] scaled %[[QSTILE]], %[[KTILE]] scaled %[[KSTILE]], %{{.*}} {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+//       CHECK:     tensor.extract_slice %[[K]][%[[B]], %[[HKV]], %[[K0]], 0]
+//       CHECK:     %[[RAWK:.*]] = tensor.pad
+//       CHECK:     %[[DS:.*]] = linalg.matvec ins(%[[RAWK]], %[[QBAR]] : tensor<64x64xf16>, tensor<64xf32>)
+//       CHECK:     %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[DS]] : tensor<64x64xf32>, tensor<64xf32>)
+//       CHECK:       arith.addf
+//       CHECK:       arith.mulf
+//       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[Q0]], %[[K0]]] of [%[[C100]], %[[C70]]] {causal} : tensor<64x64xf32>
+//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] : tensor<64x64xf32>, tensor<64xf32>
+//       CHECK:     %[[PV:.*]], %[[PS:.*]] = sage.quantize %[[P]] {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+//       CHECK:     tensor.extract_slice %[[VV]][%[[B]], %[[HKV]], %[[K0]], 0]
+//       CHECK:     %[[VTILE:.*]] = tensor.pad
+//       CHECK:     %[[VCOLS:.*]] = linalg.transpose ins(%[[VTILE]] : tensor<64x64xf8E4M3FN>)
+//       CHECK:     %[[R:.*]] = sage.qmma %[[PV]] scaled %[[PS]], %[[VCOLS]] scaled %[[VSCOL]], %{{.*}} {accumulator = f32} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<64x1xf32> -> tensor<64x64xf32>
+//       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {scheme = #sage.accum<f32>}
+//       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]]
+//       CHECK:   %[[NORM:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#0, %[[LOOP]]#2 : tensor<64x64xf32>, tensor<64xf32>)
+//       CHECK:     arith.divf
+//       CHECK:     arith.cmpf oeq
+//       CHECK:     arith.select
+//       CHECK:     arith.truncf %{{.*}} : f32 to f16
+//       CHECK:   %[[ROWS:.*]] = tensor.extract_slice %[[NORM]][0, 0] [%[[QROWS]], 64] [1, 1] : tensor<64x64xf16> to tensor<?x64xf16>
+//       CHECK:   scf.forall.in_parallel
+//       CHECK:     tensor.parallel_insert_slice %[[ROWS]] into %[[OUT]][%[[B]], %[[H]], %[[Q0]], 0] [1, 1, %[[QROWS]], 64] [1, 1, 1, 1]
+//       CHECK: } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+//       CHECK: return %[[GRID]]
+func.func @default_recipe(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x8x1xf32>,
+    %vv: tensor<1x2x70x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>,
+    %qm: tensor<1x4x2x64xf32>, %k: tensor<1x2x70x64xf16>, %km: tensor<1x2x1x64xf32>)
+    -> tensor<1x4x100x64xf16> {
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs)
+      q_smooth(%qm, %k) k_smooth(%km) {
+        q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64, causal}
+    : (tensor<1x4x100x64xi8>, tensor<1x4x64x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x8x1xf32>,
+       tensor<1x2x70x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<1x4x2x64xf32>,
+       tensor<1x2x70x64xf16>, tensor<1x2x1x64xf32>) -> tensor<1x4x100x64xf16>
+  return %o : tensor<1x4x100x64xf16>
+}
+
+// -----
+
+// Dynamic batch and lengths, per-warp Q/K scales (partial groups at the
+// tail are padded), V smoothed, the f16 accumulator of SageAttention2++;
+// not causal, so every K/V block is visited and no dS is added.
+// CHECK-LABEL: func @dynamic_per_warp_f16acc
+//  CHECK-SAME: %[[QS:[^:]*]]: tensor<?x8x?x1xf32>
+//  CHECK-SAME: %[[KS:[^:]*]]: tensor<?x8x?x1xf32>
+//  CHECK-SAME: %[[VS:[^:]*]]: tensor<?x8x1x128xf32>, %[[VM:[^:]*]]: tensor<?x8x1x128xf32>)
+//   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+//   CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+//       CHECK: %[[BATCH:.*]] = tensor.dim %{{.*}}, %[[C0]] : tensor<?x8x?x128xi8>
+//       CHECK: %[[NQ:.*]] = tensor.dim %{{.*}}, %[[C2]] : tensor<?x8x?x128xi8>
+//       CHECK: %[[NK:.*]] = tensor.dim %{{.*}}, %[[C2]] : tensor<?x8x?x128xi8>
+//       CHECK: %[[KBLOCKS:.*]] = arith.ceildivui %[[NK]], %{{.*}} : index
+//       CHECK: %[[EMPTY:.*]] = tensor.empty(%[[BATCH]], %[[NQ]]) : tensor<?x8x?x128xbf16>
+//       CHECK: scf.forall
+//       CHECK:   %[[QSDIM:.*]] = tensor.dim %[[QS]], %[[C2]]
+//       CHECK:   %[[QSCOUNT:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
+//       CHECK:   tensor.extract_slice %[[QS]][{{.*}}] [1, 1, %[[QSCOUNT]], 1] {{.*}} to tensor<?x1xf32>
+//       CHECK:   tensor.pad
+//       CHECK:   } : tensor<?x1xf32> to tensor<4x1xf32>
+//   CHECK-NOT:   arith.ceildivui
+//       CHECK:   scf.for %{{.*}} = %{{.*}} to %[[KBLOCKS]] step
+//       CHECK:     } : tensor<?x1xf32> to tensor<8x1xf32>
+//       CHECK:     sage.qmma {{.*}} {a_quant = #sage.quant<i8, per_warp, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_warp, warp = 8>} : tensor<64x128xi8>, tensor<4x1xf32>, tensor<64x128xi8>, tensor<8x1xf32> -> tensor<64x64xf32>
+//   CHECK-NOT:     linalg.matvec
+//       CHECK:     sage.mask_scores %{{.*}} at [%{{.*}}, %{{.*}}] of [%[[NQ]], %[[NK]]] : tensor<64x64xf32>
+//       CHECK:     sage.quantize %{{.*}} {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>}
+//       CHECK:     %[[R:.*]] = sage.qmma {{.*}} {accumulator = f16} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<128x64xf8E4M3FN>, tensor<128x1xf32> -> tensor<64x128xf16>
+//       CHECK:     sage.accumulate %[[R]] into %{{.*}} rescale %{{.*}} {scheme = #sage.accum<f16, every = 2>} : tensor<64x128xf16>, tensor<64xf32> -> tensor<64x128xf32>
+//       CHECK:   %[[VMTILE:.*]] = tensor.extract_slice %[[VM]][%{{.*}}, %{{.*}}, 0, 0] [1, 1, 1, 128]
+//       CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[VMTILE]] : tensor<64x128xf32>, tensor<64xf32>, tensor<1x128xf32>)
+//       CHECK:     arith.divf
+//       CHECK:     arith.addf
+//       CHECK:     arith.truncf %{{.*}} : f32 to bf16
+func.func @dynamic_per_warp_f16acc(%qv: tensor<?x8x?x128xi8>, %qs: tensor<?x8x?x1xf32>,
+    %kv: tensor<?x8x?x128xi8>, %ks: tensor<?x8x?x1xf32>,
+    %vv: tensor<?x8x?x128xf8E4M3FN>, %vs: tensor<?x8x1x128xf32>,
+    %vm: tensor<?x8x1x128xf32>) -> tensor<?x8x?x128xbf16> {
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) v_smooth(%vm) {
+        q_quant = #sage.quant<i8, per_warp, warp = 16>,
+        k_quant = #sage.quant<i8, per_warp, warp = 8>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel, range = 4.5>,
+        pv_accum = #sage.accum<f16, every = 2>, scale = 0.088 : f64}
+    : (tensor<?x8x?x128xi8>, tensor<?x8x?x1xf32>, tensor<?x8x?x128xi8>, tensor<?x8x?x1xf32>,
+       tensor<?x8x?x128xf8E4M3FN>, tensor<?x8x1x128xf32>, tensor<?x8x1x128xf32>) -> tensor<?x8x?x128xbf16>
+  return %o : tensor<?x8x?x128xbf16>
+}
+
+// -----
+
+// The op is rewritten in place: the rest of the function stays.
+// CHECK-LABEL: func @among_other_ops
+//       CHECK: %[[SUM:.*]] = arith.addf
+//       CHECK: %[[GRID:.*]] = scf.forall
+//   CHECK-NOT: sage.quantized_attention
+//       CHECK: return %[[SUM]], %[[GRID]]
+func.func @among_other_ops(%x: f32, %qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x4x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> (f32, tensor<1x1x64x64xf32>) {
+  %sum = arith.addf %x, %x : f32
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %sum, %o : f32, tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_dynamic_features(%qv: tensor<1x1x64x?xi8>, %qs: tensor<1x1x1x1xf32>,
+    %kv: tensor<1x1x64x?xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: tiles need static feature dimensions}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x?xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x?xi8>, tensor<1x1x1x1xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_key_groups(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf32>,
+    %kv: tensor<1x1x128x64xi8>, %ks: tensor<1x1x4x1xf32>,
+    %vv: tensor<1x1x128x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: K groups of 128 tokens (block) do not tile block-k = 64}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        k_quant = #sage.quant<i8, per_thread, operand = b, block = 128>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x128x64xi8>, tensor<1x1x4x1xf32>,
+       tensor<1x1x128x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
