@@ -327,7 +327,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     }
 
     // Online softmax in base 2; a row with no visible key keeps m = -inf
-    // and uses 0 as its reference, so P~ = 0 and alpha = 0, never NaN.
+    // and uses 0 as its reference, so P~ = 0 and alpha = 1 (its O and l
+    // stay 0), never NaN, as sage.online_softmax defines it.
     std::array<Value, 2> reference, alpha;
     for (int64_t row = 0; row < 2; ++row) {
       Value rowMax = negInf;
@@ -337,7 +338,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value newMax = kb.maxf(state.max[row], maxOverQuad(kb, rowMax));
       Value empty = kb.cmpf(arith::CmpFPredicate::OEQ, newMax, negInf);
       reference[row] = kb.select(empty, kb.f32(0), newMax);
-      alpha[row] = kb.exp2(kb.subf(state.max[row], reference[row]));
+      alpha[row] = kb.select(
+          empty, kb.f32(1),
+          kb.exp2(kb.subf(state.max[row], reference[row])));
       state.max[row] = newMax;
     }
     std::array<Value, 2> rowSum = {kb.f32(0), kb.f32(0)};
