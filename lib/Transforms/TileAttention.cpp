@@ -32,8 +32,8 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-/// Why the Q (`isQuery`) or K quantization groups do not fit tiles of
-/// `tile` tokens, or an empty string.
+/// Why the groups of `quant` (the scales of operand `name`) do not fit
+/// tiles of `tile` tokens (pass option `option`), or an empty string.
 static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
                                     StringRef name, StringRef option) {
   auto mismatch = [&](StringRef what, int64_t extent) {
@@ -74,6 +74,13 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
     mismatch = getGroupMismatch(op.getKQuant(), tiles.blockK, "K", "block-k");
   if (!mismatch.empty())
     return mismatch;
+  // Two-level accumulation: one f16 partial per `every` m16n8k32 MMAs.
+  AccumAttr scheme = op.getPvAccum();
+  if (scheme.getEvery() != 0 && tiles.blockK != 32 * scheme.getEvery())
+    return (Twine("an f16 accumulator flushed every ") +
+            Twine(scheme.getEvery()) + " MMAs of 32 keys needs block-k = " +
+            Twine(32 * scheme.getEvery()) + ", got " + Twine(tiles.blockK))
+        .str();
   if (op.getQMean() && op.getQQuant().getBlock() != tiles.blockQ)
     return (Twine("Q is smoothed per block of ") +
             Twine(op.getQQuant().getBlock()) +
@@ -89,20 +96,38 @@ struct TileBuilder {
   OpBuilder &b;
   Location loc;
 
+  // Index arithmetic folds as it is built, so static sizes read as
+  // constants.
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
   Value mul(Value lhs, int64_t rhs) {
-    return arith::MulIOp::create(b, loc, lhs, index(rhs));
+    return b.createOrFold<arith::MulIOp>(loc, lhs, index(rhs));
+  }
+  Value add(Value lhs, Value rhs) {
+    return b.createOrFold<arith::AddIOp>(loc, lhs, rhs);
   }
   Value min(Value lhs, Value rhs) {
-    return arith::MinSIOp::create(b, loc, lhs, rhs);
+    return b.createOrFold<arith::MinSIOp>(loc, lhs, rhs);
+  }
+  Value max(Value lhs, Value rhs) {
+    return b.createOrFold<arith::MaxSIOp>(loc, lhs, rhs);
   }
   Value sub(Value lhs, Value rhs) {
-    return arith::SubIOp::create(b, loc, lhs, rhs);
+    return b.createOrFold<arith::SubIOp>(loc, lhs, rhs);
+  }
+  Value divu(Value lhs, Value rhs) {
+    return b.createOrFold<arith::DivUIOp>(loc, lhs, rhs);
+  }
+  Value ceilDiv(Value lhs, int64_t rhs) {
+    return b.createOrFold<arith::CeilDivUIOp>(loc, lhs, index(rhs));
   }
   Value dim(Value tensor, int64_t d) {
-    return tensor::DimOp::create(b, loc, tensor, d);
+    return b.createOrFold<tensor::DimOp>(loc, tensor, d);
+  }
+  /// `affine_map<(r, c) -> (results)>` over a [rows, cols] tile.
+  AffineMap tileMap(ArrayRef<AffineExpr> results) {
+    return AffineMap::get(2, 0, results, b.getContext());
   }
   /// A scalar constant of `type`.
   Value constant(Type type, double value) {
@@ -208,14 +233,12 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     Value heads = tb.dim(op.getQValues(), 1);
     Value queries = tb.dim(op.getQValues(), 2);
     Value keys = tb.dim(op.getKValues(), 2);
-    Value headRatio = arith::DivUIOp::create(rewriter, loc, heads,
-                                             tb.dim(op.getKValues(), 1));
-    Value queryBlocks =
-        arith::CeilDivUIOp::create(rewriter, loc, queries, tb.index(blockQ));
-    Value keyBlocks =
-        arith::CeilDivUIOp::create(rewriter, loc, keys, tb.index(blockK));
-    // The result is [batch, heads, queries, value features] (static).
-    SmallVector<Value> dynamicSizes, sizes = {batches, heads, queries};
+    Value headRatio = tb.divu(heads, tb.dim(op.getKValues(), 1));
+    Value queryBlocks = tb.ceilDiv(queries, blockQ);
+    Value keyBlocks = tb.ceilDiv(keys, blockK);
+    // The result is [batch, heads, queries, value features].
+    SmallVector<Value> dynamicSizes,
+        sizes = {batches, heads, queries, tb.index(valueDim)};
     for (auto [d, size] : llvm::enumerate(sizes))
       if (resultType.isDynamicDim(d))
         dynamicSizes.push_back(size);
@@ -236,7 +259,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     rewriter.setInsertionPointToStart(grid.getBody());
     Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
     Value queryBlock = grid.getInductionVar(2);
-    Value kvHead = arith::DivUIOp::create(rewriter, loc, head, headRatio);
+    Value kvHead = tb.divu(head, headRatio);
     Value firstQuery = tb.mul(queryBlock, blockQ);
     Value queryCount = tb.min(tb.index(blockQ), tb.sub(queries, firstQuery));
 
@@ -254,30 +277,22 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           rewriter, loc, RankedTensorType::get({dim}, f32), mean,
           ArrayRef<ReassociationIndices>{{0, 1}});
     }
-    // delta_V per channel, as the rows of the P V product's b operand.
-    Value valueScales =
-        tb.paddedTile(op.getVScales(), batch, kvHead, rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(1), 1, valueDim);
-    valueScales = linalg::TransposeOp::create(
-                      rewriter, loc, valueScales,
-                      tensor::EmptyOp::create(rewriter, loc,
-                                              ArrayRef<int64_t>{valueDim, 1},
-                                              f32),
-                      ArrayRef<int64_t>{1, 0})
-                      .getResult()[0];
+    // P V is summed unscaled, as the MMA sums it (an f16 accumulator's
+    // range bound holds for P_hat V_hat); delta_V / P_r applies once, in
+    // the epilogue (section 6).
+    Value unitScale = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(RankedTensorType::get({1, 1}, f32),
+                               rewriter.getF32FloatAttr(1.0)));
 
     // Causal: the last K/V block a row of this Q block sees (row r sees
     // keys <= r + Nk - Nq).
     Value keyBlockEnd = keyBlocks;
     if (op.getCausal()) {
-      Value visible = arith::AddIOp::create(
-          rewriter, loc, tb.mul(queryBlock, blockQ),
-          tb.sub(arith::AddIOp::create(rewriter, loc, keys, tb.index(blockQ)),
-                 queries));
-      visible = arith::MaxSIOp::create(rewriter, loc, visible, tb.index(0));
-      visible = tb.min(visible, keys);
-      keyBlockEnd =
-          arith::CeilDivUIOp::create(rewriter, loc, visible, tb.index(blockK));
+      Value lastRowEnd = tb.add(firstQuery, tb.index(blockQ));
+      Value visible = tb.add(lastRowEnd, tb.sub(keys, queries));
+      visible = tb.min(tb.max(visible, tb.index(0)), keys);
+      keyBlockEnd = tb.ceilDiv(visible, blockK);
     }
 
     double inf = std::numeric_limits<double>::infinity();
@@ -307,9 +322,6 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           // row-constant qbar_i . mean K is softmax-invariant and dropped).
           AffineExpr r, c;
           bindDims(b.getContext(), r, c);
-          auto map = [&](ArrayRef<AffineExpr> results) {
-            return AffineMap::get(2, 0, results, b.getContext());
-          };
           double scale = op.getScale().convertToDouble();
           Value scaled;
           if (queryMean) {
@@ -322,7 +334,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                     ValueRange{lb.filled({blockK}, f32, 0)})
                     .getResult(0);
             scaled = lb.elementwise(
-                {scores, correction}, {map({r, c}), map({c})},
+                {scores, correction}, {lb.tileMap({r, c}), lb.tileMap({c})},
                 tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
                                         f32),
                 [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
@@ -332,7 +344,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                 });
           } else {
             scaled = lb.elementwise(
-                {scores}, {map({r, c})},
+                {scores}, {lb.tileMap({r, c})},
                 tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
                                         f32),
                 [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
@@ -376,8 +388,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           Value partial =
               QMmaOp::create(
                   b, loc, RankedTensorType::get({blockQ, valueDim}, accType),
-                  probs.getValues(), probs.getScales(), valueColumns,
-                  valueScales, lb.filled({blockQ, valueDim}, accType, 0),
+                  probs.getValues(), unitScale, valueColumns, unitScale,
+                  lb.filled({blockQ, valueDim}, accType, 0),
                   TypeAttr::get(accType), QuantAttr(), QuantAttr())
                   .getResult();
           // O = diag(alpha) O + R in the FP32 buffer (two-level).
@@ -388,23 +400,26 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
               b, loc, ValueRange{out, softmax.getNewMax(), softmax.getNewSum()});
         });
 
-    // O / l (+ mean V) in the output type; rows that see no key are 0
-    // (section 6).
+    // O / l * delta_V / P_r (+ mean V) in the output type; rows that see
+    // no key are 0 (section 6).
     Value out = loop.getResult(0), sum = loop.getResult(2);
     AffineExpr r, c;
     bindDims(ctx, r, c);
-    auto map = [&](ArrayRef<AffineExpr> results) {
-      return AffineMap::get(2, 0, results, ctx);
-    };
-    SmallVector<Value> inputs = {out, sum};
-    SmallVector<AffineMap> maps = {map({r, c}), map({r})};
-    if (Value valueMean = op.getVMean()) {
-      Value mean =
-          tb.paddedTile(valueMean, batch, kvHead, rewriter.getIndexAttr(0),
-                        rewriter.getIndexAttr(1), 1, valueDim);
-      inputs.push_back(mean);
-      maps.push_back(map({rewriter.getAffineConstantExpr(0), c}));
+    AffineExpr first = rewriter.getAffineConstantExpr(0);
+    Value valueScales =
+        tb.paddedTile(op.getVScales(), batch, kvHead, rewriter.getIndexAttr(0),
+                      rewriter.getIndexAttr(1), 1, valueDim);
+    SmallVector<Value> inputs = {out, sum, valueScales};
+    SmallVector<AffineMap> maps = {tb.tileMap({r, c}), tb.tileMap({r}),
+                                   tb.tileMap({first, c})};
+    bool addMean = bool(op.getVMean());
+    if (addMean) {
+      inputs.push_back(tb.paddedTile(op.getVMean(), batch, kvHead,
+                                     rewriter.getIndexAttr(0),
+                                     rewriter.getIndexAttr(1), 1, valueDim));
+      maps.push_back(tb.tileMap({first, c}));
     }
+    double probRange = op.getPQuant().getRangeValue();
     Type outElement = resultType.getElementType();
     Value normalized = tb.elementwise(
         inputs, maps,
@@ -415,8 +430,11 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           TileBuilder eb{nb, nl};
           Value zero = eb.constant(f32, 0);
           Value value = arith::DivFOp::create(nb, nl, args[0], args[1]);
-          if (args.size() == 4)
-            value = arith::AddFOp::create(nb, nl, value, args[2]);
+          Value delta = arith::DivFOp::create(nb, nl, args[2],
+                                              eb.constant(f32, probRange));
+          value = arith::MulFOp::create(nb, nl, value, delta);
+          if (addMean)
+            value = arith::AddFOp::create(nb, nl, value, args[3]);
           Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
                                               args[1], zero);
           value = arith::SelectOp::create(nb, nl, empty, zero, value);
@@ -454,10 +472,11 @@ struct SageTileAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockQ <= 0 || blockQ % 16 != 0 || blockK <= 0 || blockK % 8 != 0) {
+    if (blockQ <= 0 || blockQ % 16 != 0 || blockK <= 0 || blockK % 32 != 0) {
       getOperation()->emitError()
-          << "expected block-q a positive multiple of 16 (the mma M) and "
-             "block-k a positive multiple of 8 (the mma N), got block-q = "
+          << "expected block-q a positive multiple of 16 (the MMA's M) and "
+             "block-k a positive multiple of 32 (the K of the FP8 P V MMA), "
+             "got block-q = "
           << int64_t(blockQ) << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }

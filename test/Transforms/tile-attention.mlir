@@ -3,53 +3,88 @@
 // The default recipe (Q and K smoothed, per-thread INT8, E4M3 P and V),
 // causal, GQA (4 query heads over 2 K/V heads), lengths that are not
 // multiples of the 64-token tiles.
+//   CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+//   CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
+//   CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+//   CHECK-DAG: #[[FIRST_ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
 // CHECK-LABEL: func @default_recipe
 //  CHECK-SAME: (%[[QV:[^:]*]]: tensor<1x4x100x64xi8>, %[[QS:[^:]*]]: tensor<1x4x64x1xf32>, %[[KV:[^:]*]]: tensor<1x2x70x64xi8>, %[[KS:[^:]*]]: tensor<1x2x8x1xf32>, %[[VV:[^:]*]]: tensor<1x2x70x64xf8E4M3FN>, %[[VS:[^:]*]]: tensor<1x2x1x64xf32>, %[[QM:[^:]*]]: tensor<1x4x2x64xf32>, %[[K:[^:]*]]: tensor<1x2x70x64xf16>
+//   CHECK-DAG: %[[PR:.*]] = arith.constant 4.480000e+02 : f32
+//   CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+//   CHECK-DAG: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+//   CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+//   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+//   CHECK-DAG: %[[NK_MINUS_NQ:.*]] = arith.constant -30 : index
+//   CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
+//   CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+//   CHECK-DAG: %[[ZERO_I8:.*]] = arith.constant 0 : i8
+//   CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+//   CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+//   CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 //   CHECK-DAG: %[[C100:.*]] = arith.constant 100 : index
 //   CHECK-DAG: %[[C70:.*]] = arith.constant 70 : index
+//   CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 //       CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x4x100x64xf16>
-//       CHECK: %[[GRID:.*]] = scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in (%{{.*}}, %{{.*}}, %{{.*}}) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
-//       CHECK:   %[[HKV:.*]] = arith.divui %[[H]], %{{.*}} : index
-//       CHECK:   %[[Q0:.*]] = arith.muli %[[I]], %{{.*}} : index
-//       CHECK:   %[[QROWS:.*]] = arith.minsi
+//       CHECK: %[[GRID:.*]] = scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in (%[[C1]], %[[C4]], %[[C2]]) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
+//       CHECK:   %[[HKV:.*]] = arith.divui %[[H]], %[[C2]] : index
+//       CHECK:   %[[Q0:.*]] = arith.muli %[[I]], %[[C64]] : index
+//       CHECK:   %[[QLEFT:.*]] = arith.subi %[[C100]], %[[Q0]] : index
+//       CHECK:   %[[QROWS:.*]] = arith.minsi %[[QLEFT]], %[[C64]] : index
 //       CHECK:   %[[QSLICE:.*]] = tensor.extract_slice %[[QV]][%[[B]], %[[H]], %[[Q0]], 0] [1, 1, %[[QROWS]], 64] [1, 1, 1, 1] : tensor<1x4x100x64xi8> to tensor<?x64xi8>
-//       CHECK:   %[[QTILE:.*]] = tensor.pad %[[QSLICE]] low[0, 0] high[%{{.*}}, 0]
+//       CHECK:   %[[QPAD:.*]] = arith.subi %[[C64]], %[[QROWS]] : index
+//       CHECK:   %[[QTILE:.*]] = tensor.pad %[[QSLICE]] low[0, 0] high[%[[QPAD]], 0]
+//       CHECK:     tensor.yield %[[ZERO_I8]] : i8
 //       CHECK:   } : tensor<?x64xi8> to tensor<64x64xi8>
-//       CHECK:   %[[QSTILE:.*]] = tensor.extract_slice %[[QS]][%[[B]], %[[H]], %{{.*}}, 0] [1, 1, 32, 1] [1, 1, 1, 1] : tensor<1x4x64x1xf32> to tensor<32x1xf32>
+//       CHECK:   %[[QGROUP:.*]] = arith.muli %[[I]], %[[C32]] : index
+//       CHECK:   %[[QSTILE:.*]] = tensor.extract_slice %[[QS]][%[[B]], %[[H]], %[[QGROUP]], 0] [1, 1, 32, 1] [1, 1, 1, 1] : tensor<1x4x64x1xf32> to tensor<32x1xf32>
 //       CHECK:   %[[QMSLICE:.*]] = tensor.extract_slice %[[QM]][%[[B]], %[[H]], %[[I]], 0] [1, 1, 1, 64]
 //       CHECK:   %[[QBAR:.*]] = tensor.collapse_shape %[[QMSLICE]] {{\[\[}}0, 1]] : tensor<1x64xf32> into tensor<64xf32>
-//       CHECK:   %[[VSSLICE:.*]] = tensor.extract_slice %[[VS]][%[[B]], %[[HKV]], 0, 0] [1, 1, 1, 64]
-//       CHECK:   %[[VSCOL:.*]] = linalg.transpose ins(%[[VSSLICE]] : tensor<1x64xf32>) outs(%{{.*}} : tensor<64x1xf32>) permutation = [1, 0]
-// Causal: the loop ends at the last K/V block the Q block sees.
-//       CHECK:   %[[VISIBLE:.*]] = arith.minsi %{{.*}}, %[[C70]] : index
-//       CHECK:   %[[KEND:.*]] = arith.ceildivui %[[VISIBLE]], %{{.*}} : index
-//       CHECK:   %[[LOOP:.*]]:3 = scf.for %[[J:.*]] = %{{.*}} to %[[KEND]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>)
-//       CHECK:     %[[K0:.*]] = arith.muli %[[J]], %{{.*}} : index
+// Causal: the loop ends at the last K/V block the Q block sees,
+// ceil(clamp(64 i + 64 + Nk - Nq, 0, Nk) / 64).
+//       CHECK:   %[[END_ROW:.*]] = arith.addi %[[Q0]], %[[C64]] : index
+//       CHECK:   %[[LAST_KEY:.*]] = arith.addi %[[END_ROW]], %[[NK_MINUS_NQ]] : index
+//       CHECK:   %[[CLAMPED:.*]] = arith.maxsi %[[LAST_KEY]], %[[C0]] : index
+//       CHECK:   %[[VISIBLE:.*]] = arith.minsi %[[CLAMPED]], %[[C70]] : index
+//       CHECK:   %[[KEND:.*]] = arith.ceildivui %[[VISIBLE]], %[[C64]] : index
+//       CHECK:   %[[O_INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64x64xf32>)
+//       CHECK:   %[[M_INIT:.*]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%{{.*}} : tensor<64xf32>)
+//       CHECK:   %[[L_INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64xf32>)
+//       CHECK:   %[[LOOP:.*]]:3 = scf.for %[[J:.*]] = %[[C0]] to %[[KEND]] step %[[C1]] iter_args(%[[O:.*]] = %[[O_INIT]], %[[M:.*]] = %[[M_INIT]], %[[L:.*]] = %[[L_INIT]]) -> (tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>)
+//       CHECK:     %[[K0:.*]] = arith.muli %[[J]], %[[C64]] : index
 //       CHECK:     tensor.extract_slice %[[KV]][%[[B]], %[[HKV]], %[[K0]], 0]
 //       CHECK:     %[[KTILE:.*]] = tensor.pad
 //       CHECK:     } : tensor<?x64xi8> to tensor<64x64xi8>
-//       CHECK:     %[[KSTILE:.*]] = tensor.extract_slice %[[KS]][%[[B]], %[[HKV]], %{{.*}}, 0] [1, 1, 4, 1] {{.*}} to tensor<4x1xf32>
+//       CHECK:     %[[KGROUP:.*]] = arith.muli %[[J]], %[[C4]] : index
+//       CHECK:     %[[KSTILE:.*]] = tensor.extract_slice %[[KS]][%[[B]], %[[HKV]], %[[KGROUP]], 0] [1, 1, 4, 1] {{.*}} to tensor<4x1xf32>
 //       CHECK:     %[[S:.*]] = sage.qmma %[[QTILE]] scaled %[[QSTILE]], %[[KTILE]] scaled %[[KSTILE]], %{{.*}} {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
 //       CHECK:     tensor.extract_slice %[[K]][%[[B]], %[[HKV]], %[[K0]], 0]
 //       CHECK:     %[[RAWK:.*]] = tensor.pad
 //       CHECK:     %[[DS:.*]] = linalg.matvec ins(%[[RAWK]], %[[QBAR]] : tensor<64x64xf16>, tensor<64xf32>)
-//       CHECK:     %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[DS]] : tensor<64x64xf32>, tensor<64xf32>)
-//       CHECK:       arith.addf
-//       CHECK:       arith.mulf
+//       CHECK:     %[[SCALED:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[S]], %[[DS]] : tensor<64x64xf32>, tensor<64xf32>)
+//       CHECK:     ^bb0(%[[S_IN:.*]]: f32, %[[DS_IN:.*]]: f32, %{{.*}}: f32):
+//       CHECK:       %[[SUM:.*]] = arith.addf %[[S_IN]], %[[DS_IN]] : f32
+//       CHECK:       %[[PROD:.*]] = arith.mulf %[[SUM]], %[[SCALE]] : f32
+//       CHECK:       linalg.yield %[[PROD]]
 //       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[Q0]], %[[K0]]] of [%[[C100]], %[[C70]]] {causal} : tensor<64x64xf32>
 //       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] : tensor<64x64xf32>, tensor<64xf32>
-//       CHECK:     %[[PV:.*]], %[[PS:.*]] = sage.quantize %[[P]] {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+//       CHECK:     %[[PV:.*]], %{{.*}} = sage.quantize %[[P]] {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
 //       CHECK:     tensor.extract_slice %[[VV]][%[[B]], %[[HKV]], %[[K0]], 0]
 //       CHECK:     %[[VTILE:.*]] = tensor.pad
-//       CHECK:     %[[VCOLS:.*]] = linalg.transpose ins(%[[VTILE]] : tensor<64x64xf8E4M3FN>)
-//       CHECK:     %[[R:.*]] = sage.qmma %[[PV]] scaled %[[PS]], %[[VCOLS]] scaled %[[VSCOL]], %{{.*}} {accumulator = f32} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<64x1xf32> -> tensor<64x64xf32>
+//       CHECK:     %[[VCOLS:.*]] = linalg.transpose ins(%[[VTILE]] : tensor<64x64xf8E4M3FN>) outs(%{{.*}} : tensor<64x64xf8E4M3FN>) permutation = [1, 0]
+//       CHECK:     %[[R:.*]] = sage.qmma %[[PV]] scaled %[[ONE]], %[[VCOLS]] scaled %[[ONE]], %{{.*}} {accumulator = f32} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32>
 //       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {scheme = #sage.accum<f32>}
 //       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]]
-//       CHECK:   %[[NORM:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#0, %[[LOOP]]#2 : tensor<64x64xf32>, tensor<64xf32>)
-//       CHECK:     arith.divf
-//       CHECK:     arith.cmpf oeq
-//       CHECK:     arith.select
-//       CHECK:     arith.truncf %{{.*}} : f32 to f16
+// Epilogue: O / l * delta_V / P_r, 0 where l = 0.
+//       CHECK:   %[[VSTILE:.*]] = tensor.extract_slice %[[VS]][%[[B]], %[[HKV]], 0, 0] [1, 1, 1, 64] {{.*}} to tensor<1x64xf32>
+//       CHECK:   %[[NORM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[FIRST_ROW]], #[[ID]]], {{.*}}} ins(%[[LOOP]]#0, %[[LOOP]]#2, %[[VSTILE]] : tensor<64x64xf32>, tensor<64xf32>, tensor<1x64xf32>)
+//       CHECK:   ^bb0(%[[O_IN:.*]]: f32, %[[L_IN:.*]]: f32, %[[DV_IN:.*]]: f32, %{{.*}}: f16):
+//       CHECK:     %[[RATIO:.*]] = arith.divf %[[O_IN]], %[[L_IN]] : f32
+//       CHECK:     %[[DELTA:.*]] = arith.divf %[[DV_IN]], %[[PR]] : f32
+//       CHECK:     %[[VAL:.*]] = arith.mulf %[[RATIO]], %[[DELTA]] : f32
+//       CHECK:     %[[EMPTY_ROW:.*]] = arith.cmpf oeq, %[[L_IN]], %[[ZERO]] : f32
+//       CHECK:     %[[SEL:.*]] = arith.select %[[EMPTY_ROW]], %[[ZERO]], %[[VAL]] : f32
+//       CHECK:     %[[HALF:.*]] = arith.truncf %[[SEL]] : f32 to f16
+//       CHECK:     linalg.yield %[[HALF]]
 //       CHECK:   %[[ROWS:.*]] = tensor.extract_slice %[[NORM]][0, 0] [%[[QROWS]], 64] [1, 1] : tensor<64x64xf16> to tensor<?x64xf16>
 //       CHECK:   scf.forall.in_parallel
 //       CHECK:     tensor.parallel_insert_slice %[[ROWS]] into %[[OUT]][%[[B]], %[[H]], %[[Q0]], 0] [1, 1, %[[QROWS]], 64] [1, 1, 1, 1]
@@ -102,12 +137,14 @@ func.func @default_recipe(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>,
 //   CHECK-NOT:     linalg.matvec
 //       CHECK:     sage.mask_scores %{{.*}} at [%{{.*}}, %{{.*}}] of [%[[NQ]], %[[NK]]] : tensor<64x64xf32>
 //       CHECK:     sage.quantize %{{.*}} {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>}
-//       CHECK:     %[[R:.*]] = sage.qmma {{.*}} {accumulator = f16} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<128x64xf8E4M3FN>, tensor<128x1xf32> -> tensor<64x128xf16>
+//       CHECK:     %[[R:.*]] = sage.qmma {{.*}} {accumulator = f16} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<128x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x128xf16>
 //       CHECK:     sage.accumulate %[[R]] into %{{.*}} rescale %{{.*}} {scheme = #sage.accum<f16, every = 2>} : tensor<64x128xf16>, tensor<64xf32> -> tensor<64x128xf32>
+//       CHECK:   %[[VSTILE:.*]] = tensor.extract_slice %[[VS]][%{{.*}}, %{{.*}}, 0, 0] [1, 1, 1, 128]
 //       CHECK:   %[[VMTILE:.*]] = tensor.extract_slice %[[VM]][%{{.*}}, %{{.*}}, 0, 0] [1, 1, 1, 128]
-//       CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[VMTILE]] : tensor<64x128xf32>, tensor<64xf32>, tensor<1x128xf32>)
-//       CHECK:     arith.divf
-//       CHECK:     arith.addf
+//       CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[VSTILE]], %[[VMTILE]] : tensor<64x128xf32>, tensor<64xf32>, tensor<1x128xf32>, tensor<1x128xf32>)
+//       CHECK:   ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %[[MEAN_IN:.*]]: f32, %{{.*}}: bf16):
+//       CHECK:     %[[SCALED:.*]] = arith.mulf
+//       CHECK:     arith.addf %[[SCALED]], %[[MEAN_IN]] : f32
 //       CHECK:     arith.truncf %{{.*}} : f32 to bf16
 func.func @dynamic_per_warp_f16acc(%qv: tensor<?x8x?x128xi8>, %qs: tensor<?x8x?x1xf32>,
     %kv: tensor<?x8x?x128xi8>, %ks: tensor<?x8x?x1xf32>,
@@ -177,5 +214,53 @@ func.func @negative_key_groups(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf
         pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
     : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x128x64xi8>, tensor<1x1x4x1xf32>,
        tensor<1x1x128x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_f16_flush(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: an f16 accumulator flushed every 1 MMAs of 32 keys needs block-k = 32, got 64}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel, range = 4.5>,
+        pv_accum = #sage.accum<f16, every = 1>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_per_warp_groups(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x2x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: Q groups of 48 tokens (warp) do not tile block-q = 64}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_warp, warp = 48>, k_quant = #sage.quant<i8, per_tensor>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x2x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_per_channel_keys(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x64xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: K scales per_channel are not tiled yet}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_channel>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x64xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return %o : tensor<1x1x64x64xf32>
 }

@@ -104,15 +104,16 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
       S       = sage.mask_scores(S)            padded keys, causal
       P~, m, l, alpha = sage.online_softmax(S, m, l)
       P_hat   = sage.quantize(P~) {bound = 1.0}   static scale 1 / P_r
-      R       = sage.qmma(P_hat, V_j^T)        f32 or f16 accumulator
+      R       = sage.qmma(P_hat, V_j^T)        unscaled, f32 or f16 accumulator
       O       = sage.accumulate(R into O rescale alpha)
 
-    then `O / l (+ mean V)` in the output type, inserted at the Q block.
-    Tiles are static: a partial block is padded with zeros (padded keys
-    are masked, padded rows never stored). Tile sizes must fit the
-    quantization groups (a per_thread or per_block Q block of `block`
-    rows, a per_warp group of `warp` rows, the Q-smoothing block); an
-    op they do not fit is an error naming the mismatch.
+    then `O / l * delta_V / P_r (+ mean V)` in the output type, inserted at
+    the Q block. Tiles are static: a partial block is padded with zeros
+    (padded keys are masked, padded rows never stored). Tile sizes must fit
+    the quantization groups (a per_thread or per_block group of `block`
+    tokens, a per_warp group of `warp` tokens, the Q-smoothing block) and
+    an f16 accumulator's flush (`block-k` = 32 * `every`); an op they do
+    not fit is an error naming the mismatch.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -126,7 +127,8 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
     Option<"blockQ", "block-q", "int64_t", /*default=*/"64",
            "Query rows per Q block (one workgroup)">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"64",
-           "Key/value tokens per K/V block (one loop iteration)">
+           "Key/value tokens per K/V block (one loop iteration); a "
+           "multiple of 32">
   ];
 }
 

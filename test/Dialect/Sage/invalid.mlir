@@ -441,3 +441,23 @@ func.func @mask_scores_rank(%s: tensor<64xf32>, %i: index) {
   %0 = sage.mask_scores %s at [%i, %i] of [%i, %i] : tensor<64xf32>
   return
 }
+
+// -----
+
+func.func @qmma_grouped_operand_role(%a: tensor<64x128xi8>, %sa: tensor<4x1xf32>,
+    %b: tensor<64x128xi8>, %sb: tensor<4x1xf32>, %c: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.qmma' op a_scales are grouped for mma operand b, expected a}}
+  %r = sage.qmma %a scaled %sa, %b scaled %sb, %c {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = b, block = 64>}
+    : tensor<64x128xi8>, tensor<4x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_bound_block_scales(%x: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.quantize' op a static bound needs f32 scales, got 'f8E4M3FN'}}
+  %v, %s = sage.quantize %x {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, bound = 1.0 : f64}
+    : tensor<64x64xf32> -> tensor<64x64xf4E2M1FN>, tensor<64x4xf8E4M3FN>
+  return
+}

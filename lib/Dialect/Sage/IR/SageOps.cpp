@@ -248,10 +248,15 @@ static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
 }
 
 LogicalResult QuantizeOp::verify() {
-  if (std::optional<APFloat> bound = getBound();
-      bound && (!bound->isFiniteNonZero() || bound->isNegative()))
-    return emitOpError() << "bound must be finite and positive, got "
-                         << bound->convertToDouble();
+  if (std::optional<APFloat> bound = getBound()) {
+    if (!bound->isFiniteNonZero() || bound->isNegative())
+      return emitOpError() << "bound must be finite and positive, got "
+                           << bound->convertToDouble();
+    // bound / range is the one scale of every group: an f32 it must be.
+    if (!getQuant().getScaleType().isF32())
+      return emitOpError() << "a static bound needs f32 scales, got "
+                           << getQuant().getScaleType();
+  }
   return verifyQuantized(*this, getInput().getType().getShape(),
                          getValues().getType(), getScales().getType(),
                          getQuant());
@@ -361,9 +366,17 @@ LogicalResult QMmaOp::verify() {
   // sage.quantize that made them; otherwise they broadcast.
   auto verifyScales = [&](StringRef name, RankedTensorType operand,
                           RankedTensorType scales, std::optional<QuantAttr> quant,
-                          int64_t rows) {
-    if (quant)
+                          int64_t rows) -> LogicalResult {
+    if (quant) {
+      std::optional<MmaOperand> role = quant->getOperand();
+      MmaOperand expected = name == "a_scales" ? MmaOperand::A : MmaOperand::B;
+      if (role && *role != expected)
+        return emitOpError()
+               << name << " are grouped for mma operand "
+               << stringifyMmaOperand(*role) << ", expected "
+               << stringifyMmaOperand(expected);
       return verifyQuantized(*this, operand.getShape(), operand, scales, *quant);
+    }
     return verifyMmaScales(*this, name, scales, rows, k,
                            operand.getElementType());
   };
