@@ -316,7 +316,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                   b, loc, RankedTensorType::get({blockQ, blockK}, f32),
                   queryTile, queryScales, keyTile, keyScales,
                   lb.filled({blockQ, blockK}, f32, 0),
-                  TypeAttr::get(b.getI32Type()), queryQuant, keyQuant)
+                  TypeAttr::get(b.getI32Type()), queryQuant, keyQuant,
+                  /*mma=*/MmaAttr())
                   .getResult();
           // S = (S + dS) * scale, dS_j = qbar_i . K_j (section 1; the
           // row-constant qbar_i . mean K is softmax-invariant and dropped).
@@ -390,7 +391,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                   b, loc, RankedTensorType::get({blockQ, valueDim}, accType),
                   probs.getValues(), unitScale, valueColumns, unitScale,
                   lb.filled({blockQ, valueDim}, accType, 0),
-                  TypeAttr::get(accType), QuantAttr(), QuantAttr())
+                  TypeAttr::get(accType), QuantAttr(), QuantAttr(),
+                  /*mma=*/MmaAttr())
                   .getResult();
           // O = diag(alpha) O + R in the FP32 buffer (two-level).
           Value out = AccumulateOp::create(b, loc, carried[0].getType(),

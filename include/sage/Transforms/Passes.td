@@ -132,4 +132,27 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
   ];
 }
 
+def SageSelectMma : Pass<"sage-select-mma"> {
+  let summary = "Choose the tensor-core instruction of every sage.qmma";
+  let description = [{
+    Sets each `sage.qmma`'s `mma` attribute to the row of sage's MMA table
+    (docs/Mma.md) that computes the tile on `chip`: the operand formats,
+    accumulator and block scales must match, the chip must run it, the tile
+    must be a whole number of its shapes, and operand `a` is read from
+    where it lives (a tile computed in the loop, like P, from registers or
+    tensor memory; a loaded tile from shared memory for wgmma and tcgen05).
+    With `scope=auto`, tcgen05 is preferred on sm_100a, wgmma on sm_90a,
+    mma.sync elsewhere; the widest legal n dividing the tile is taken. An
+    op no row computes is an error that lists every candidate and why it
+    was refused.
+  }];
+  let dependentDialects = ["::mlir::sage::SageDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU: sm_80, sm_89, sm_90, sm_90a, sm_100a, sm_120a">,
+    Option<"scope", "scope", "std::string", /*default=*/"\"auto\"",
+           "auto, or force warp (mma.sync), warpgroup (wgmma) or tcgen05">
+  ];
+}
+
 #endif // SAGE_TRANSFORMS_PASSES_TD

@@ -194,3 +194,13 @@
 
 // expected-error@+1 {{unknown key 'accum'; expected qk, smooth, p_range or v_range}}
 "test.op"() {attr = #sage.recipe<"int8-fp8", accum = f16>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{no warpgroup MMA instruction computes 64x64x32 'i8' (registers) x 'i8' (registers) -> 'i32'; the table has m64n16..256k32 (shared, shared), m64n16..256k32 (registers, shared)}}
+func.func private @mma_not_in_table() attributes {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>}
+
+// -----
+
+// expected-error@+1 {{no warp MMA instruction computes 16x8x32 'f8E4M3FN' (registers) x 'f8E4M3FN' (registers) -> 'bf16'}}
+func.func private @mma_bf16_accumulator() attributes {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = bf16, scales = none>}

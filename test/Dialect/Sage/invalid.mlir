@@ -461,3 +461,27 @@ func.func @quantize_bound_block_scales(%x: tensor<64x64xf32>) {
     : tensor<64x64xf32> -> tensor<64x64xf4E2M1FN>, tensor<64x4xf8E4M3FN>
   return
 }
+
+// -----
+
+func.func @qmma_instruction_formats(%a: tensor<64x128xi8>, %s: tensor<1x1xf32>,
+    %c: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.qmma' op mma multiplies 'f8E4M3FN' x 'f8E4M3FN' -> 'f32', but the operands are 'i8' x 'i8' -> 'i32'}}
+  %r = sage.qmma %a scaled %s, %a scaled %s, %c {accumulator = i32,
+      mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                      b = f8E4M3FN, b_source = registers, acc = f32, scales = none>}
+    : tensor<64x128xi8>, tensor<1x1xf32>, tensor<64x128xi8>, tensor<1x1xf32> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @qmma_instruction_tile(%a: tensor<32x128xi8>, %s: tensor<1x1xf32>,
+    %c: tensor<32x32xf32>) {
+  // expected-error@+1 {{'sage.qmma' op tile M = 32 is not a multiple of the mma's M = 64}}
+  %r = sage.qmma %a scaled %s, %a scaled %s, %c {accumulator = i32,
+      mma = #sage.mma<scope = warpgroup, m = 64, n = 32, k = 32, a = i8, a_source = shared,
+                      b = i8, b_source = shared, acc = i32, scales = none>}
+    : tensor<32x128xi8>, tensor<1x1xf32>, tensor<32x128xi8>, tensor<1x1xf32> -> tensor<32x32xf32>
+  return
+}

@@ -191,3 +191,14 @@ func.func @tile_forms(%s: tensor<64x64xf32>, %q0: index, %k0: index, %nq: index,
     : tensor<64x128xi8>, tensor<32x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
   return
 }
+
+// CHECK-LABEL: func @qmma_with_instruction
+//       CHECK: sage.qmma {{.*}} {accumulator = i32, mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+func.func @qmma_with_instruction(%a: tensor<64x128xi8>, %s: tensor<1x1xf32>,
+    %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = sage.qmma %a scaled %s, %a scaled %s, %c {accumulator = i32,
+      mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
+                      b = i8, b_source = shared, acc = i32, scales = none>}
+    : tensor<64x128xi8>, tensor<1x1xf32>, tensor<64x128xi8>, tensor<1x1xf32> -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

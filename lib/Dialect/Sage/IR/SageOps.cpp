@@ -312,6 +312,28 @@ static LogicalResult verifyMmaScales(Operation *op, StringRef name,
   return success();
 }
 
+/// The instruction `mma` multiplies these formats into this accumulator,
+/// and the [m, n, k] tile is a whole number of its shapes.
+LogicalResult QMmaOp::verifyInstruction(MmaAttr mma, Type aFormat,
+                                        Type bFormat, Type accumulator,
+                                        int64_t m, int64_t n, int64_t k) {
+  if (mma.getA() != aFormat || mma.getB() != bFormat ||
+      mma.getAcc() != accumulator)
+    return emitOpError() << "mma multiplies " << mma.getA() << " x "
+                         << mma.getB() << " -> " << mma.getAcc()
+                         << ", but the operands are " << aFormat << " x "
+                         << bFormat << " -> " << accumulator;
+  for (auto [name, tile, shape] :
+       {std::tuple<StringRef, int64_t, int64_t>{"M", m, mma.getM()},
+        {"N", n, mma.getN()},
+        {"K", k, mma.getK()}})
+    if (!ShapedType::isDynamic(tile) && tile % shape != 0)
+      return emitOpError() << "tile " << name << " = " << tile
+                           << " is not a multiple of the mma's " << name
+                           << " = " << shape;
+  return success();
+}
+
 LogicalResult QMmaOp::verify() {
   RankedTensorType aType = getA().getType(), bType = getB().getType();
   RankedTensorType resultType = getResult().getType();
@@ -385,6 +407,8 @@ LogicalResult QMmaOp::verify() {
       failed(verifyScales("b_scales", bType, getBScales().getType(),
                           getBQuant(), n)))
     return failure();
+  if (std::optional<MmaAttr> mma = getMma())
+    return verifyInstruction(*mma, aFormat, bFormat, accumulator, m, n, k);
   return success();
 }
 

@@ -10,6 +10,8 @@
 
 #include "sage/Dialect/Sage/IR/SageEnums.h.inc"
 
+#include "sage/Dialect/Sage/IR/MmaInstructions.h"
+
 #define GET_ATTRDEF_CLASSES
 #include "sage/Dialect/Sage/IR/SageAttrs.h.inc"
 

@@ -95,6 +95,48 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
 // AccumAttr
 //===----------------------------------------------------------------------===//
 
+def Sage_MmaAttr : Sage_Attr<"Mma", "mma"> {
+  let summary = "one tensor-core MMA instruction, by what it computes and where it reads";
+  let description = [{
+    Names the instruction a `sage.qmma` tile is computed with. Operand
+    types, accumulator and chip do not identify an instruction alone (s8
+    operands with an i32 accumulator are an `mma.sync` of one warp, a
+    `wgmma` of a warpgroup reading shared memory, or a `tcgen05.mma`
+    writing tensor memory), so the key is the whole description: the
+    issuing `scope`, the shape `m` x `n` x `k`, each operand's element type
+    and `source`, the accumulator type and the block-scale kind. Only the
+    descriptions of sage's instruction table (docs/Mma.md) verify; the
+    table gives each one its PTX instruction, the chips that run it and
+    the PTX ISA it needs.
+
+    Example:
+
+    ```mlir
+    #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+              b = i8, b_source = registers, acc = i32, scales = none>
+    #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN,
+              a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32,
+              scales = none>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Sage_MmaScope>:$scope,
+    "int64_t":$m, "int64_t":$n, "int64_t":$k,
+    AttrParameter<"::mlir::Type", "element type of a">:$a,
+    EnumParameter<Sage_OperandSource>:$a_source,
+    AttrParameter<"::mlir::Type", "element type of b">:$b,
+    EnumParameter<Sage_OperandSource>:$b_source,
+    AttrParameter<"::mlir::Type", "accumulator type">:$acc,
+    EnumParameter<Sage_MmaScaleKind>:$scales
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The table row this attribute names (never null once verified).
+    const ::mlir::sage::MmaInstruction *getInstruction() const;
+  }];
+}
+
 def Sage_AccumAttr : Sage_Attr<"Accum", "accum"> {
   let summary = "two-level accumulation scheme of the P*V product";
   let description = [{

@@ -56,4 +56,34 @@ def Sage_DimRole : I32EnumAttr<"DimRole",
   let genSpecializedAttr = 0;
 }
 
+def Sage_MmaScope : I32EnumAttr<"MmaScope",
+    "which threads issue one tensor-core MMA instruction", [
+  I32EnumAttrCase<"Warp", 0, "warp">,             // mma.sync
+  I32EnumAttrCase<"Warpgroup", 1, "warpgroup">,   // wgmma (sm_90a)
+  I32EnumAttrCase<"Tcgen05", 2, "tcgen05">        // tcgen05.mma (sm_100a)
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
+def Sage_OperandSource : I32EnumAttr<"OperandSource",
+    "where an MMA instruction reads an operand from", [
+  I32EnumAttrCase<"Registers", 0, "registers">,
+  I32EnumAttrCase<"Shared", 1, "shared">,
+  I32EnumAttrCase<"TensorMemory", 2, "tensor_memory">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
+def Sage_MmaScaleKind : I32EnumAttr<"MmaScaleKind",
+    "the block scales an MMA instruction applies itself", [
+  I32EnumAttrCase<"None", 0, "none">,
+  I32EnumAttrCase<"Ue4m3Block16", 1, "ue4m3_block16">,  // NVFP4
+  I32EnumAttrCase<"Ue8m0Block32", 2, "ue8m0_block32">   // MX formats
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
 #endif // SAGE_DIALECT_SAGE_IR_SAGEENUMS_TD

@@ -185,6 +185,10 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     e.g. the 32 per-thread scales of a 64-row Q tile of
     `#sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>`, row
     `m` using group `(m / 16) * 8 + m % 8`.
+
+    `mma`, set by `sage-select-mma`, names the instruction the tile is
+    computed with: its formats and accumulator are the op's, and the tile
+    is a whole number of instruction shapes.
     The products are summed in `accumulator`: `i32` (exact) for `i8` and
     `i4` operands, where the scales apply once to the integer sum; `f32`
     (about 22 significant bits on hardware) or `f16` for FP8 operands;
@@ -204,7 +208,8 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
                        RankedTensorOf<[F32, F16]>:$acc,
                        TypeAttr:$accumulator,
                        OptionalAttr<Sage_QuantAttr>:$a_quant,
-                       OptionalAttr<Sage_QuantAttr>:$b_quant);
+                       OptionalAttr<Sage_QuantAttr>:$b_quant,
+                       OptionalAttr<Sage_MmaAttr>:$mma);
   let results = (outs RankedTensorOf<[F32, F16]>:$result);
   let assemblyFormat = [{
     $a `scaled` $a_scales `,` $b `scaled` $b_scales `,` $acc attr-dict `:`
@@ -212,6 +217,11 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    LogicalResult verifyInstruction(MmaAttr mma, Type aFormat, Type bFormat,
+                                    Type accumulator, int64_t m, int64_t n,
+                                    int64_t k);
+  }];
 }
 
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
