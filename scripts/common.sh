@@ -12,9 +12,10 @@ SAGE_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
 )
 
-sage_install_deps() {
+# Installs the Debian packages given that are missing.
+sage_install_packages() {
   local missing=()
-  for pkg in "${SAGE_PACKAGES[@]}"; do
+  for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("$pkg")
   done
@@ -27,10 +28,14 @@ sage_install_deps() {
     --no-install-recommends "${missing[@]}"
 }
 
+sage_install_deps() {
+  sage_install_packages "${SAGE_PACKAGES[@]}"
+}
+
 sage_configure() {
   [ -f "$SAGE_BUILD/build.ninja" ] && return 0
   cmake -G Ninja -S "$SAGE_ROOT" -B "$SAGE_BUILD" \
-    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_BUILD_TYPE=Release -DSAGE_WERROR="${SAGE_WERROR:-OFF}" \
     -DMLIR_DIR="$SAGE_LLVM/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$SAGE_LLVM/bin/lit"
 }

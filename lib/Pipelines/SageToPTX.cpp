@@ -25,7 +25,8 @@ struct CheckVariantPass
     : public PassWrapper<CheckVariantPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckVariantPass)
 
-  explicit CheckVariantPass(std::string variant) : variant(std::move(variant)) {}
+  explicit CheckVariantPass(std::string variant)
+      : variant(std::move(variant)) {}
   StringRef getArgument() const final { return "sage-check-variant"; }
 
   void runOnOperation() override {

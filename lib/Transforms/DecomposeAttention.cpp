@@ -31,15 +31,14 @@ static std::string getDecompositionBlocker(AttentionOp op) {
   if (op.getRecipe().getVariant() == Variant::NvFp4)
     return "the nvfp4 variant is not decomposed yet";
   ArrayRef<DimRole> dims = op.getLayout().getDims();
-  bool canonical =
-      (dims.size() == 4 && dims[0] == DimRole::Batch &&
-       dims[1] == DimRole::Heads && dims[2] == DimRole::Tokens &&
-       dims[3] == DimRole::Features) ||
-      (dims.size() == 3 && dims[0] == DimRole::Batch &&
-       dims[1] == DimRole::Tokens && dims[2] == DimRole::Features);
+  bool canonical = (dims.size() == 4 && dims[0] == DimRole::Batch &&
+                    dims[1] == DimRole::Heads && dims[2] == DimRole::Tokens &&
+                    dims[3] == DimRole::Features) ||
+                   (dims.size() == 3 && dims[0] == DimRole::Batch &&
+                    dims[1] == DimRole::Tokens && dims[2] == DimRole::Features);
   if (!canonical)
-    return "layout " + llvm::join(llvm::map_range(dims, stringifyDimRole),
-                                  ", ") +
+    return "layout " +
+           llvm::join(llvm::map_range(dims, stringifyDimRole), ", ") +
            " is not [batch, (heads,) tokens, features]";
   return "";
 }
@@ -50,8 +49,8 @@ static const ReassociationIndices kUnitHeads[] = {{0, 1}, {2}, {3}};
 static RankedTensorType withShape(RankedTensorType type,
                                   ArrayRef<int64_t> shape,
                                   Type elementType = {}) {
-  return RankedTensorType::get(
-      shape, elementType ? elementType : type.getElementType());
+  return RankedTensorType::get(shape, elementType ? elementType
+                                                  : type.getElementType());
 }
 
 namespace {
@@ -88,14 +87,14 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       IntegerAttr blockAttr =
           block ? rewriter.getI64IntegerAttr(*block) : IntegerAttr();
       return SmoothOp::create(rewriter, loc, type,
-                              withShape(type, meanShape,
-                                        rewriter.getF32Type()),
+                              withShape(type, meanShape, rewriter.getF32Type()),
                               input, blockAttr);
     };
     auto quantize = [&](Value input, QuantAttr quant) {
       auto type = cast<RankedTensorType>(input.getType());
       return QuantizeOp::create(
-          rewriter, loc, withShape(type, type.getShape(), quant.getElementType()),
+          rewriter, loc,
+          withShape(type, type.getShape(), quant.getElementType()),
           withShape(type, quant.getScaleShape(type.getShape()),
                     quant.getScaleType()),
           input, quant, /*bound=*/FloatAttr());
@@ -108,7 +107,8 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       quantKeyInput = smoothed.getSmoothed();
       keyMean = smoothed.getMean();
     }
-    QuantizeOp quantKey = quantize(quantKeyInput, recipe.getKeyQuant(tiles.blockK));
+    QuantizeOp quantKey =
+        quantize(quantKeyInput, recipe.getKeyQuant(tiles.blockK));
 
     // Q: gamma(Q_i) = Q_i - qbar_i; dS = qbar_i gamma(K_j)^T is added back.
     Value queryMean, quantQueryInput = query;
@@ -136,12 +136,11 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     RankedTensorType coreType =
         addHeads ? withShape(resultType, {r[0], 1, r[1], r[2]}) : resultType;
     Value result = QuantizedAttentionOp::create(
-        rewriter, loc, coreType, quantQuery.getValues(),
-        quantQuery.getScales(), quantKey.getValues(), quantKey.getScales(),
-        quantValue.getValues(), quantValue.getScales(), queryMean,
-        queryMean ? key : Value(), keyMean, valueMean,
-        quantQuery.getQuant(), quantKey.getQuant(), recipe.getProbQuant(),
-        quantValue.getQuant(), recipe.getPVAccum(),
+        rewriter, loc, coreType, quantQuery.getValues(), quantQuery.getScales(),
+        quantKey.getValues(), quantKey.getScales(), quantValue.getValues(),
+        quantValue.getScales(), queryMean, queryMean ? key : Value(), keyMean,
+        valueMean, quantQuery.getQuant(), quantKey.getQuant(),
+        recipe.getProbQuant(), quantValue.getQuant(), recipe.getPVAccum(),
         rewriter.getF64FloatAttr(op.getScaleValue()), op.getCausalAttr());
     if (addHeads)
       result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
@@ -176,8 +175,7 @@ struct SageDecomposeAttentionPass
       return signalPassFailure();
     // Whatever is left could not be decomposed: say why.
     WalkResult result = getOperation()->walk([](AttentionOp op) {
-      op.emitOpError("cannot be decomposed: ")
-          << getDecompositionBlocker(op);
+      op.emitOpError("cannot be decomposed: ") << getDecompositionBlocker(op);
       return WalkResult::interrupt();
     });
     if (result.wasInterrupted())

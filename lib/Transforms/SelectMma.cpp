@@ -87,12 +87,12 @@ static LogicalResult selectInstruction(QMmaOp op, Chip chip, StringRef chipName,
         continue;
       std::string reason = row.getUnavailableReason(chip);
       if (reason.empty() && (m % row.m != 0 || k % row.k != 0))
-        reason = llvm::formatv("tile {0}x{1} is not a multiple of m{2} k{3}",
-                               m, k, row.m, row.k)
+        reason = llvm::formatv("tile {0}x{1} is not a multiple of m{2} k{3}", m,
+                               k, row.m, row.k)
                      .str();
       int64_t chosenN = 0;
-      for (int64_t candidate = row.nMax; reason.empty() && !chosenN &&
-                                         candidate >= row.nMin;
+      for (int64_t candidate = row.nMax;
+           reason.empty() && !chosenN && candidate >= row.nMin;
            candidate -= row.nStep)
         if (n % candidate == 0)
           chosenN = candidate;
@@ -104,9 +104,8 @@ static LogicalResult selectInstruction(QMmaOp op, Chip chip, StringRef chipName,
         rejected.push_back(row.getPtx(row.nMin) + ": " + reason);
         continue;
       }
-      op.setMmaAttr(MmaAttr::get(op.getContext(), scope, row.m, chosenN,
-                                 row.k, a, aSource, b, row.bSource, acc,
-                                 scales));
+      op.setMmaAttr(MmaAttr::get(op.getContext(), scope, row.m, chosenN, row.k,
+                                 a, aSource, b, row.bSource, acc, scales));
       return success();
     }
   }
@@ -126,8 +125,8 @@ struct SageSelectMmaPass
   void runOnOperation() override {
     std::optional<Chip> target = parseChip(chip);
     if (!target) {
-      getOperation()->emitError() << "unknown chip '" << chip
-                                  << "'; expected sm_XY, sm_XYa or sm_XYf";
+      getOperation()->emitError()
+          << "unknown chip '" << chip << "'; expected sm_XY, sm_XYa or sm_XYf";
       return signalPassFailure();
     }
     if (!llvm::is_contained({"auto", "warp", "warpgroup", "tcgen05"},

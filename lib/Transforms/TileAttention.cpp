@@ -56,8 +56,7 @@ static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
     break;
   }
   return (Twine(name) + " scales " +
-          stringifyGranularity(quant.getGranularity()) +
-          " are not tiled yet")
+          stringifyGranularity(quant.getGranularity()) + " are not tiled yet")
       .str();
 }
 
@@ -83,9 +82,8 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
         .str();
   if (op.getQMean() && op.getQQuant().getBlock() != tiles.blockQ)
     return (Twine("Q is smoothed per block of ") +
-            Twine(op.getQQuant().getBlock()) +
-            " tokens, so block-q must be " + Twine(op.getQQuant().getBlock()) +
-            ", got " + Twine(tiles.blockQ))
+            Twine(op.getQQuant().getBlock()) + " tokens, so block-q must be " +
+            Twine(op.getQQuant().getBlock()) + ", got " + Twine(tiles.blockQ))
         .str();
   return "";
 }
@@ -132,8 +130,8 @@ struct TileBuilder {
   /// A scalar constant of `type`.
   Value constant(Type type, double value) {
     if (isa<IntegerType>(type))
-      return arith::ConstantOp::create(
-          b, loc, b.getIntegerAttr(type, int64_t(value)));
+      return arith::ConstantOp::create(b, loc,
+                                       b.getIntegerAttr(type, int64_t(value)));
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
   }
   /// A tensor of `shape` filled with `value`.
@@ -151,9 +149,9 @@ struct TileBuilder {
     Type element = cast<RankedTensorType>(source.getType()).getElementType();
     auto tileType = RankedTensorType::get({rows, cols}, element);
     bool whole = getConstantIntValue(count) == rows;
-    auto sliceType = whole ? tileType
-                           : RankedTensorType::get({ShapedType::kDynamic, cols},
-                                                   element);
+    auto sliceType =
+        whole ? tileType
+              : RankedTensorType::get({ShapedType::kDynamic, cols}, element);
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
     Value slice = tensor::ExtractSliceOp::create(
         b, loc, sliceType, source,
@@ -185,18 +183,17 @@ struct TileBuilder {
                        (quant.getGranularity() == Granularity::PerThread ||
                         quant.getGranularity() == Granularity::PerBlock);
     OpFoldResult count =
-        wholeGroups ? OpFoldResult(b.getIndexAttr(shape[0]))
-                    : OpFoldResult(min(index(shape[0]),
-                                       sub(dim(scales, 2), first)));
-    return paddedTile(scales, outer0, outer1, first, count, shape[0],
-                      shape[1]);
+        wholeGroups
+            ? OpFoldResult(b.getIndexAttr(shape[0]))
+            : OpFoldResult(min(index(shape[0]), sub(dim(scales, 2), first)));
+    return paddedTile(scales, outer0, outer1, first, count, shape[0], shape[1]);
   }
 
   /// An element-wise linalg.generic over the [rows, cols] `init` whose
   /// inputs are read through `maps` (the init's map is the identity).
-  Value elementwise(ValueRange inputs, ArrayRef<AffineMap> maps, Value init,
-                    function_ref<Value(OpBuilder &, Location, ValueRange)>
-                        body) {
+  Value
+  elementwise(ValueRange inputs, ArrayRef<AffineMap> maps, Value init,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
     SmallVector<AffineMap> allMaps(maps);
     allMaps.push_back(b.getMultiDimIdentityMap(2));
     return linalg::GenericOp::create(
@@ -242,9 +239,9 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     for (auto [d, size] : llvm::enumerate(sizes))
       if (resultType.isDynamicDim(d))
         dynamicSizes.push_back(size);
-    Value result = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                           resultType.getElementType(),
-                                           dynamicSizes);
+    Value result =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                resultType.getElementType(), dynamicSizes);
 
     // One workgroup per (batch, head, Q block), as the kernels launch them.
     ArrayAttr mapping = rewriter.getArrayAttr(
@@ -252,9 +249,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
          gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
          gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
     auto grid = scf::ForallOp::create(
-        rewriter, loc,
-        ArrayRef<OpFoldResult>{batches, heads, queryBlocks}, ValueRange{result},
-        mapping);
+        rewriter, loc, ArrayRef<OpFoldResult>{batches, heads, queryBlocks},
+        ValueRange{result}, mapping);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(grid.getBody());
     Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
@@ -336,8 +332,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                     .getResult(0);
             scaled = lb.elementwise(
                 {scores, correction}, {lb.tileMap({r, c}), lb.tileMap({c})},
-                tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
-                                        f32),
+                tensor::EmptyOp::create(b, loc,
+                                        ArrayRef<int64_t>{blockQ, blockK}, f32),
                 [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
                   Value sum = arith::AddFOp::create(nb, nl, args[0], args[1]);
                   return arith::MulFOp::create(
@@ -346,16 +342,17 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           } else {
             scaled = lb.elementwise(
                 {scores}, {lb.tileMap({r, c})},
-                tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
-                                        f32),
+                tensor::EmptyOp::create(b, loc,
+                                        ArrayRef<int64_t>{blockQ, blockK}, f32),
                 [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
                   return arith::MulFOp::create(
-                      nb, nl, args[0], TileBuilder{nb, nl}.constant(f32, scale));
+                      nb, nl, args[0],
+                      TileBuilder{nb, nl}.constant(f32, scale));
                 });
           }
-          Value masked = MaskScoresOp::create(b, loc, scaled.getType(), scaled,
-                                              firstQuery, firstKey, queries,
-                                              keys, op.getCausalAttr());
+          Value masked =
+              MaskScoresOp::create(b, loc, scaled.getType(), scaled, firstQuery,
+                                   firstKey, queries, keys, op.getCausalAttr());
 
           // P~, m', l', alpha (section 4).
           auto rowType = RankedTensorType::get({blockQ}, f32);
@@ -380,8 +377,9 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           Value valueColumns =
               linalg::TransposeOp::create(
                   b, loc, valueTile,
-                  tensor::EmptyOp::create(
-                      b, loc, ArrayRef<int64_t>{valueDim, blockK}, valueElement),
+                  tensor::EmptyOp::create(b, loc,
+                                          ArrayRef<int64_t>{valueDim, blockK},
+                                          valueElement),
                   ArrayRef<int64_t>{1, 0})
                   .getResult()[0];
           AccumAttr scheme = op.getPvAccum();
@@ -395,11 +393,12 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                   /*mma=*/MmaAttr())
                   .getResult();
           // O = diag(alpha) O + R in the FP32 buffer (two-level).
-          Value out = AccumulateOp::create(b, loc, carried[0].getType(),
-                                           partial, carried[0],
-                                           softmax.getRescale(), scheme);
+          Value out =
+              AccumulateOp::create(b, loc, carried[0].getType(), partial,
+                                   carried[0], softmax.getRescale(), scheme);
           scf::YieldOp::create(
-              b, loc, ValueRange{out, softmax.getNewMax(), softmax.getNewSum()});
+              b, loc,
+              ValueRange{out, softmax.getNewMax(), softmax.getNewSum()});
         });
 
     // O / l * delta_V / P_r (+ mean V) in the output type; rows that see
@@ -425,9 +424,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     Type outElement = resultType.getElementType();
     Value normalized = tb.elementwise(
         inputs, maps,
-        tensor::EmptyOp::create(rewriter, loc,
-                                ArrayRef<int64_t>{blockQ, valueDim},
-                                outElement),
+        tensor::EmptyOp::create(
+            rewriter, loc, ArrayRef<int64_t>{blockQ, valueDim}, outElement),
         [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
           TileBuilder eb{nb, nl};
           Value zero = eb.constant(f32, 0);

@@ -174,6 +174,26 @@ func.func @negative_iree_score_region(%q: tensor<4x64x64xf16>, %out: tensor<4x64
 #ms = affine_map<(b, m, k1, k2, n) -> ()>
 #mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
 
+// Regression (fuzzing): a score block with no operations, not even a
+// terminator, read past its end.
+func.func @negative_iree_empty_score_block(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
+  %scale = arith.constant 0.125 : f16
+  // expected-remark@+1 {{not raised to sage.attention: the score region is not the identity}}
+  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) ({
+  ^bb0(%s: f32):
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %0 : tensor<4x64x64xf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#ms = affine_map<(b, m, k1, k2, n) -> ()>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+
 // A scale computed at run time cannot become the op's attribute.
 func.func @negative_iree_dynamic_scale(%q: tensor<4x64x64xf16>, %scale: f16, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
   // expected-remark@+1 {{not raised to sage.attention: the scale is not a constant}}

@@ -21,9 +21,9 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -70,13 +70,13 @@ using namespace mlir;
 /// The upstream dialects a sage compilation meets, from frontend linalg to
 /// NVVM, with the interfaces bufferization and lowering to LLVM need.
 static void registerUpstreamDialects(DialectRegistry &registry) {
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, tensor::TensorDialect,
-                  vector::VectorDialect>();
+  registry
+      .insert<affine::AffineDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+              LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+              memref::MemRefDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect,
+              scf::SCFDialect, tensor::TensorDialect, vector::VectorDialect>();
   func::registerAllExtensions(registry);
   linalg::registerAllDialectInterfaceImplementations(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);

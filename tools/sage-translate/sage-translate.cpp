@@ -58,7 +58,8 @@ static LogicalResult exportPtx(ModuleOp module, raw_ostream &os) {
                                  "gpu-module-to-binary";
   for (Attribute object : binary.getObjects()) {
     auto objectAttr = dyn_cast<gpu::ObjectAttr>(object);
-    if (objectAttr && objectAttr.getFormat() == gpu::CompilationTarget::Assembly) {
+    if (objectAttr &&
+        objectAttr.getFormat() == gpu::CompilationTarget::Assembly) {
       os << objectAttr.getObject().getValue();
       return success();
     }

@@ -21,12 +21,12 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4); "
                      "empty accepts each op's own"),
       llvm::cl::init("")};
-  PassOptions::Option<int64_t> blockQ{
-      *this, "block-q", llvm::cl::desc("Query rows per CTA"),
-      llvm::cl::init(64)};
-  PassOptions::Option<int64_t> warpQ{
-      *this, "warp-q", llvm::cl::desc("Query rows per warp"),
-      llvm::cl::init(16)};
+  PassOptions::Option<int64_t> blockQ{*this, "block-q",
+                                      llvm::cl::desc("Query rows per CTA"),
+                                      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> warpQ{*this, "warp-q",
+                                     llvm::cl::desc("Query rows per warp"),
+                                     llvm::cl::init(16)};
   PassOptions::Option<int64_t> blockK{
       *this, "block-k", llvm::cl::desc("Key/value tokens per K/V block"),
       llvm::cl::init(64)};

@@ -58,8 +58,8 @@ struct SoftmaxState {
     state.max = {values[0], values[1]};
     state.sum = {values[2], values[3]};
     for (size_t i = 4; i < values.size(); i += 4)
-      state.out.push_back({values[i], values[i + 1], values[i + 2],
-                           values[i + 3]});
+      state.out.push_back(
+          {values[i], values[i + 1], values[i + 2], values[i + 3]});
     return state;
   }
 };
@@ -99,11 +99,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   SmallVector<KernelParam> params = {{kQueryInt, true}, {kQueryScale, true}};
   if (config.smoothQ)
     params.append({{kQueryMean, true}, {kKey, true}});
-  params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueFp8, true},
+  params.append({{kKeyInt, true},
+                 {kKeyScale, true},
+                 {kValueFp8, true},
                  {kValueAbsMax, true}});
   if (config.smoothV)
     params.push_back({kValueSum, true});
-  params.append({{kOutput, true}, {"Nq", false}, {"Nk", false}, {"H", false},
+  params.append({{kOutput, true},
+                 {"Nq", false},
+                 {"Nk", false},
+                 {"H", false},
                  {"Hkv", false}});
   int64_t dim = config.headDim, valueDim = config.valueDim;
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
@@ -114,8 +119,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // Two stages of K_hat and V_hat^T blocks, filled by cp.async.
     OpBuilder::InsertionGuard guard(km.builder);
     km.builder.setInsertionPoint(kernel.func);
-    auto bytes = LLVM::LLVMArrayType::get(km.builder.getI8Type(),
-                                          2 * layout.stageBytes);
+    auto bytes =
+        LLVM::LLVMArrayType::get(km.builder.getI8Type(), 2 * layout.stageBytes);
     LLVM::GlobalOp::create(km.builder, km.loc, bytes, /*isConstant=*/false,
                            LLVM::Linkage::Internal, kStagingName, Attribute(),
                            /*alignment=*/16, /*addrSpace=*/3);
@@ -123,15 +128,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   KernelBuilder kb(km.builder, km.loc);
   Lane lane(kb);
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
-  Value staging = LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(),
-                                            kStagingName);
+  Value staging =
+      LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(), kStagingName);
   Value block = kb.blockId(gpu::Dimension::x);
   Value headIndex = kb.blockId(gpu::Dimension::y);
   Value batch = kb.blockId(gpu::Dimension::z);
   Value headRatio = kb.divu(kernel.arg("H"), kernel.arg("Hkv"));
   Value queryHead = kb.add(kb.mul(batch, kernel.arg("H")), headIndex);
-  Value kvHead = kb.add(kb.mul(batch, kernel.arg("Hkv")),
-                        kb.divu(headIndex, headRatio));
+  Value kvHead =
+      kb.add(kb.mul(batch, kernel.arg("Hkv")), kb.divu(headIndex, headRatio));
   Value queryBlocks = kb.ceilDiv(queries, config.blockQ);
   Value keyBlocks = kb.ceilDiv(keys, config.blockK);
   Value paddedQueries = kb.mul(queryBlocks, kb.i32(config.blockQ));
@@ -156,21 +161,20 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   for (int64_t g = 0; g < dim / group; ++g) {
     std::array<SmallVector<Value>, 2> words;
     for (int64_t row = 0; row < 2; ++row)
-      words[row] = loadRowWords(
-          kernel.arg(kQueryInt),
-          linearOffset(kb, queryHead, paddedQueries, rows[row], kb.i32(dim),
-                       kb.i32(0)),
-          g);
+      words[row] = loadRowWords(kernel.arg(kQueryInt),
+                                linearOffset(kb, queryHead, paddedQueries,
+                                             rows[row], kb.i32(dim), kb.i32(0)),
+                                g);
     for (int64_t c = 0; c < groupChunks; ++c)
       queryFragments.push_back({words[0][2 * c], words[1][2 * c],
                                 words[0][2 * c + 1], words[1][2 * c + 1]});
   }
   // Rows g and g + 8 of a warp segment share one delta_Q (per-thread).
-  Value queryScale = kb.loadAsF32(
-      kb.f32Type(), kernel.arg(kQueryScale),
-      linearOffset(kb, queryHead, queryBlocks, block,
-                   kb.i32(config.blockQ / config.warpQ * 8),
-                   kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
+  Value queryScale =
+      kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryScale),
+                   linearOffset(kb, queryHead, queryBlocks, block,
+                                kb.i32(config.blockQ / config.warpQ * 8),
+                                kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
 
   Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
@@ -187,9 +191,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   Value blockEnd = keyBlocks;
   Value diagonal = kb.sub(keys, queries);
   if (config.causal) {
-    Value visible = kb.add(kb.mul(kb.add(block, kb.i32(1)),
-                                  kb.i32(config.blockQ)),
-                           diagonal);
+    Value visible = kb.add(
+        kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)), diagonal);
     visible = kb.minsi(kb.maxsi(visible, kb.i32(0)), keys);
     blockEnd = kb.ceilDiv(visible, config.blockK);
   }
@@ -271,15 +274,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value dot = kb.f32(0);
       for (int64_t c = 0; c < dim / 2; c += perLoad) {
         Value channel = kb.add(firstChannel, kb.i32(c));
-        SmallVector<Value> k = kb.loadVectorAsF32(
-            config.inputType, kernel.arg(kKey),
-            config.io.offset(kb, kvHead, kernel.arg("Hkv"), keys, safeToken,
-                             dim, channel),
-            perLoad);
+        SmallVector<Value> k =
+            kb.loadVectorAsF32(config.inputType, kernel.arg(kKey),
+                               config.io.offset(kb, kvHead, kernel.arg("Hkv"),
+                                                keys, safeToken, dim, channel),
+                               perLoad);
         for (int64_t i = 0; i < perLoad; ++i)
-          dot = kb.addf(dot, kb.mulf(kb.loadShared(queryMean,
-                                                   kb.add(channel, kb.i32(i))),
-                                     k[i]));
+          dot = kb.addf(
+              dot, kb.mulf(kb.loadShared(queryMean, kb.add(channel, kb.i32(i))),
+                           k[i]));
       }
       dot = kb.select(valid, dot, kb.f32(0));
       dot = kb.addf(dot, kb.shuffleXor(dot, 1));
@@ -317,10 +320,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         Value key = kb.add(blockStart, column);
         Value masked = kb.cmp(arith::CmpIPredicate::sge, key, keys);
         if (config.causal)
-          masked = arith::OrIOp::create(
-              kb.b, kb.loc, masked,
-              kb.cmp(arith::CmpIPredicate::sgt, key,
-                     kb.add(rows[rowOf(e)], diagonal)));
+          masked =
+              arith::OrIOp::create(kb.b, kb.loc, masked,
+                                   kb.cmp(arith::CmpIPredicate::sgt, key,
+                                          kb.add(rows[rowOf(e)], diagonal)));
         tile[e] = kb.select(masked, negInf, s);
       }
       scores.push_back(tile);
@@ -338,9 +341,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value newMax = kb.maxf(state.max[row], maxOverQuad(kb, rowMax));
       Value empty = kb.cmpf(arith::CmpFPredicate::OEQ, newMax, negInf);
       reference[row] = kb.select(empty, kb.f32(0), newMax);
-      alpha[row] = kb.select(
-          empty, kb.f32(1),
-          kb.exp2(kb.subf(state.max[row], reference[row])));
+      alpha[row] = kb.select(empty, kb.f32(1),
+                             kb.exp2(kb.subf(state.max[row], reference[row])));
       state.max[row] = newMax;
     }
     std::array<Value, 2> rowSum = {kb.f32(0), kb.f32(0)};
@@ -369,8 +371,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           {kb.packE4M3x4(p(n, 0), p(n, 1), p(n + 1, 0), p(n + 1, 1)),
            kb.packE4M3x4(p(n, 2), p(n, 3), p(n + 1, 2), p(n + 1, 3)),
            kb.packE4M3x4(p(n + 2, 0), p(n + 2, 1), p(n + 3, 0), p(n + 3, 1)),
-           kb.packE4M3x4(p(n + 2, 2), p(n + 2, 3), p(n + 3, 2),
-                         p(n + 3, 3))});
+           kb.packE4M3x4(p(n + 2, 2), p(n + 2, 3), p(n + 3, 2), p(n + 3, 3))});
     }
 
     // R_ij = P_hat V_hat_j in a fresh accumulator, then O += R (two-level
@@ -381,8 +382,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
       Value channel = kb.add(kb.i32(dt * 8), lane.g);
       SmallVector<Value> words = kb.loadSharedWords(
-          staging,
-          kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow))),
+          staging, kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow))),
           2 * keyChunks);
       for (int64_t c = 0; c < keyChunks; ++c)
         partial = emitMmaE4M3F32(kb, probFragments[c],

@@ -59,8 +59,7 @@ Value KernelBuilder::bitOr(Value lhs, Value rhs) {
 Value KernelBuilder::bitAnd(Value lhs, int64_t mask) {
   return arith::AndIOp::create(b, loc, lhs, i32(mask));
 }
-Value KernelBuilder::cmp(arith::CmpIPredicate predicate, Value lhs,
-                         Value rhs) {
+Value KernelBuilder::cmp(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
   return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
 }
 Value KernelBuilder::toI64(Value value) {
@@ -90,8 +89,7 @@ Value KernelBuilder::maxf(Value lhs, Value rhs) {
 }
 Value KernelBuilder::absf(Value value) {
   Value bits = arith::BitcastOp::create(b, loc, i32Type(), value);
-  return arith::BitcastOp::create(b, loc, f32Type(),
-                                  bitAnd(bits, 0x7fffffff));
+  return arith::BitcastOp::create(b, loc, f32Type(), bitAnd(bits, 0x7fffffff));
 }
 Value KernelBuilder::cmpf(arith::CmpFPredicate predicate, Value lhs,
                           Value rhs) {
@@ -149,14 +147,13 @@ SmallVector<Value> KernelBuilder::loadWords(Value base, Value byteOffset,
   return words;
 }
 
-SmallVector<Value> KernelBuilder::loadVectorAsF32(Type elementType,
-                                                  Value base,
+SmallVector<Value> KernelBuilder::loadVectorAsF32(Type elementType, Value base,
                                                   Value elementOffset,
                                                   int64_t count) {
   int64_t width = byteWidth(elementType);
   auto vectorType = VectorType::get({count}, elementType);
-  Value vector = load(vectorType, base, mul(elementOffset, i64(width)),
-                      width * count);
+  Value vector =
+      load(vectorType, base, mul(elementOffset, i64(width)), width * count);
   SmallVector<Value> values;
   for (int64_t i = 0; i < count; ++i) {
     Value element = LLVM::ExtractElementOp::create(b, loc, vector, i64(i));
@@ -183,8 +180,7 @@ void KernelBuilder::storeFromF32(Type elementType, Value value, Value base,
     value = arith::TruncFOp::create(b, loc, elementType, value);
   store(value, base, mul(elementOffset, i64(width)), width);
 }
-void KernelBuilder::atomicAddF32(Value base, Value elementOffset,
-                                 Value value) {
+void KernelBuilder::atomicAddF32(Value base, Value elementOffset, Value value) {
   Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), f32Type(), base,
                                   ValueRange{elementOffset});
   LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr, value,
@@ -206,15 +202,14 @@ Type KernelBuilder::sharedPtrType() const {
 
 void KernelBuilder::copyAsync16(Value sharedBase, Value sharedOffset,
                                 Value globalBase, Value globalOffset) {
-  Value dst = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                  sharedBase, ValueRange{sharedOffset});
-  Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(),
-                                  globalBase, ValueRange{globalOffset});
-  NVVM::CpAsyncOp::create(
-      b, loc, dst, src, b.getI32IntegerAttr(16),
-      NVVM::LoadCacheModifierKindAttr::get(b.getContext(),
-                                           NVVM::LoadCacheModifierKind::CG),
-      /*cpSize=*/Value());
+  Value dst = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(), sharedBase,
+                                  ValueRange{sharedOffset});
+  Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), globalBase,
+                                  ValueRange{globalOffset});
+  NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
+                          NVVM::LoadCacheModifierKindAttr::get(
+                              b.getContext(), NVVM::LoadCacheModifierKind::CG),
+                          /*cpSize=*/Value());
 }
 
 void KernelBuilder::commitAsyncCopies() {
@@ -228,8 +223,8 @@ void KernelBuilder::waitAsyncCopies(int64_t pending) {
 SmallVector<Value> KernelBuilder::loadSharedWords(Value sharedBase,
                                                   Value byteOffset,
                                                   int64_t count) {
-  Value ptr = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                  sharedBase, ValueRange{byteOffset});
+  Value ptr = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(), sharedBase,
+                                  ValueRange{byteOffset});
   auto vectorType = VectorType::get({count}, i32Type());
   Value vector = LLVM::LoadOp::create(b, loc, vectorType, ptr, 4 * count);
   SmallVector<Value> words;

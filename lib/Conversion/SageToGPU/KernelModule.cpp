@@ -19,9 +19,8 @@ KernelFunc KernelModule::addKernel(StringRef name, ArrayRef<KernelParam> params,
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   SmallVector<Type> sharedTypes;
   for (int64_t size : sharedF32)
-    sharedTypes.push_back(MemRefType::get({size}, builder.getF32Type(),
-                                          MemRefLayoutAttrInterface(),
-                                          workgroup));
+    sharedTypes.push_back(MemRefType::get(
+        {size}, builder.getF32Type(), MemRefLayoutAttrInterface(), workgroup));
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = gpu::GPUFuncOp::create(
@@ -33,7 +32,10 @@ KernelFunc KernelModule::addKernel(StringRef name, ArrayRef<KernelParam> params,
 
   KernelFunc kernel;
   kernel.func = func;
-  for (auto [param, arg] : llvm::zip_equal(params, func.getArguments()))
+  // The entry block's arguments are the parameters, then the workgroup
+  // attributions.
+  for (auto [param, arg] :
+       llvm::zip_equal(params, func.getArguments().take_front(params.size())))
     kernel.args[param.name] = arg;
   kernel.shared.append(func.getWorkgroupAttributions().begin(),
                        func.getWorkgroupAttributions().end());
@@ -44,8 +46,7 @@ KernelFunc KernelModule::addKernel(StringRef name, ArrayRef<KernelParam> params,
 }
 
 void KernelModule::addLaunch(StringRef name, ArrayRef<KernelParam> params,
-                             std::array<std::string, 3> grid,
-                             int64_t threads) {
+                             std::array<std::string, 3> grid, int64_t threads) {
   PlanLaunch launch;
   launch.kernel = name.str();
   launch.grid = grid;
@@ -84,9 +85,8 @@ int64_t mlir::sage::getFragmentOrder(int64_t k, int64_t extent) {
   return base + 8 * chunks * t + 8 * c + 4 * h + i;
 }
 
-Value IoLayout::offset(KernelBuilder &kb, Value head, Value heads,
-                       Value tokens, Value token, int64_t dim,
-                       Value channel) const {
+Value IoLayout::offset(KernelBuilder &kb, Value head, Value heads, Value tokens,
+                       Value token, int64_t dim, Value channel) const {
   if (!tokensBeforeHeads)
     return linearOffset(kb, head, tokens, token, kb.i32(dim), channel);
   // ((b * N + t) * H + h) * D + c

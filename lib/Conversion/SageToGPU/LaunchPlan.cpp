@@ -59,12 +59,11 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
       b.getNamedAttr("output_type", b.getStringAttr(outputType)),
       b.getNamedAttr("causal", b.getBoolAttr(causal)),
       b.getNamedAttr("scale", b.getF64FloatAttr(scale)),
-      b.getNamedAttr("smooth",
-                     b.getDictionaryAttr({
-                         b.getNamedAttr("q", b.getBoolAttr(smoothQ)),
-                         b.getNamedAttr("k", b.getBoolAttr(smoothK)),
-                         b.getNamedAttr("v", b.getBoolAttr(smoothV)),
-                     })),
+      b.getNamedAttr("smooth", b.getDictionaryAttr({
+                                   b.getNamedAttr("q", b.getBoolAttr(smoothQ)),
+                                   b.getNamedAttr("k", b.getBoolAttr(smoothK)),
+                                   b.getNamedAttr("v", b.getBoolAttr(smoothV)),
+                               })),
       b.getNamedAttr("tiles",
                      b.getDictionaryAttr({
                          b.getNamedAttr("block_q", b.getI64IntegerAttr(blockQ)),

@@ -1,4 +1,5 @@
-//===- LaunchPlan.h - what a runner needs to launch sage kernels -*- C++ -*-===//
+//===- LaunchPlan.h - what a runner needs to launch sage kernels -*- C++
+//-*-===//
 //
 // The launch plan of docs/LaunchPlan.md, built next to the kernels and
 // attached to the module as a dictionary attribute.

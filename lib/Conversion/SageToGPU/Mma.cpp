@@ -42,12 +42,11 @@ MmaAcc mlir::sage::emitMmaE4M3F32(KernelBuilder &kb, const MmaA &a,
   SmallVector<Value> operands(a.begin(), a.end());
   operands.append(b.begin(), b.end());
   operands.append(c.begin(), c.end());
-  Value result =
-      LLVM::CallIntrinsicOp::create(
-          kb.b, kb.loc, resultType,
-          kb.b.getStringAttr(
-              "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"),
-          operands)
-          .getResult(0);
+  Value result = LLVM::CallIntrinsicOp::create(
+                     kb.b, kb.loc, resultType,
+                     kb.b.getStringAttr(
+                         "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"),
+                     operands)
+                     .getResult(0);
   return unpack(kb, result);
 }

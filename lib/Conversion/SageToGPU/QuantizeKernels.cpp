@@ -79,10 +79,10 @@ struct TokenHalf {
                                  quantizeToInt(kb, values[c + 3], delta, qmax));
       // This thread's channels start at half * channels; 4 consecutive
       // channels stay together in fragment order.
-      Value position = kb.toI64(kb.select(
-          kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
-          kb.i32(getFragmentOrder(c, dim)),
-          kb.i32(getFragmentOrder(channels + c, dim))));
+      Value position =
+          kb.toI64(kb.select(kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
+                             kb.i32(getFragmentOrder(c, dim)),
+                             kb.i32(getFragmentOrder(channels + c, dim))));
       kb.store(packed, buffer, kb.add(rowStart, position), 4);
     }
   }
@@ -110,8 +110,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   SmallVector<KernelParam> params = {{kKey, true}};
   if (config.smoothK)
     params.push_back({kKeySum, true});
-  params.append({{kKeyInt, true}, {kKeyScale, true}, {"Nk", false},
-                 {"Hkv", false}});
+  params.append(
+      {{kKeyInt, true}, {kKeyScale, true}, {"Nk", false}, {"Hkv", false}});
   KernelFunc kernel = km.addKernel("sage_quantize_k", params, config.threads(),
                                    /*sharedF32=*/{config.threads()});
   KernelBuilder kb(km.builder, km.loc);
@@ -133,8 +133,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                            tokenCount);
   };
   SmallVector<Value> values =
-      thread.load(kb, config, kernel.arg(kKey), head, kernel.arg("Hkv"),
-                  tokens, token, valid, dim,
+      thread.load(kb, config, kernel.arg(kKey), head, kernel.arg("Hkv"), tokens,
+                  token, valid, dim,
                   config.smoothK ? function_ref<Value(Value)>(mean)
                                  : function_ref<Value(Value)>());
 
@@ -148,8 +148,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   for (int64_t k = 0; k < config.blockK / 8; ++k)
     for (int64_t e = 0; e < 4; ++e) // two tokens x two halves
       members.push_back(kb.add(kb.mul(group, kb.i32(4)), kb.i32(16 * k + e)));
-  Value delta = kb.divf(maxOfShared(kb, shared, members),
-                        kb.f32(config.qkRange));
+  Value delta =
+      kb.divf(maxOfShared(kb, shared, members), kb.f32(config.qkRange));
   // Thread 4t (token 2t, first half) writes group t's scale.
   Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(16));
   writer = arith::AndIOp::create(
@@ -159,8 +159,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     Value offset = linearOffset(kb, head, blocks, block, kb.i32(4), group);
     kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
   });
-  thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt),
-                   head, kb.mul(blocks, kb.i32(config.blockK)), token, dim);
+  thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt), head,
+                   kb.mul(blocks, kb.i32(config.blockK)), token, dim);
   km.addLaunch("sage_quantize_k", params,
                {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
                config.threads());
@@ -169,8 +169,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
 void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
                                           const AttentionConfig &config) {
   using namespace buffers;
-  SmallVector<KernelParam> params = {{kQuery, true}, {kQueryInt, true},
-                                     {kQueryScale, true}};
+  SmallVector<KernelParam> params = {
+      {kQuery, true}, {kQueryInt, true}, {kQueryScale, true}};
   if (config.smoothQ)
     params.push_back({kQueryMean, true});
   params.append({{"Nq", false}, {"H", false}});
@@ -196,8 +196,7 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   if (config.smoothQ) {
     Value channel = kb.remu(thread.tid, kb.i32(dim));
     Value stream = kb.divu(thread.tid, kb.i32(dim));
-    Value validRows =
-        kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
+    Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
     Value sum = kb.forLoop(
         stream, validRows, kb.i32(config.threads() / dim),
         ValueRange{kb.f32(0)},
@@ -212,20 +211,20 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
     kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(dim)), [&] {
       Value total = kb.f32(0);
       for (int64_t s = 0; s < config.threads() / dim; ++s)
-        total = kb.addf(total, kb.loadShared(partial, kb.add(thread.tid,
-                                                             kb.i32(s * dim))));
+        total = kb.addf(
+            total, kb.loadShared(partial, kb.add(thread.tid, kb.i32(s * dim))));
       Value mean = kb.divf(total, kb.sitofp(validRows));
       kb.storeShared(mean, meanShared, thread.tid);
-      kb.storeFromF32(kb.f32Type(), mean, kernel.arg(kQueryMean),
-                      linearOffset(kb, head, blocks, block, kb.i32(dim),
-                                   thread.tid));
+      kb.storeFromF32(
+          kb.f32Type(), mean, kernel.arg(kQueryMean),
+          linearOffset(kb, head, blocks, block, kb.i32(dim), thread.tid));
     });
     kb.barrier();
   }
   auto mean = [&](Value channel) { return kb.loadShared(meanShared, channel); };
   SmallVector<Value> values =
-      thread.load(kb, config, kernel.arg(kQuery), head, kernel.arg("H"),
-                  tokens, token, valid, dim,
+      thread.load(kb, config, kernel.arg(kQuery), head, kernel.arg("H"), tokens,
+                  token, valid, dim,
                   config.smoothQ ? function_ref<Value(Value)>(mean)
                                  : function_ref<Value(Value)>());
 
@@ -237,12 +236,13 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   Value g = kb.remu(thread.row, kb.i32(8));
   Value top = kb.add(kb.mul(warp, kb.i32(config.warpQ)), g);
   Value bottom = kb.add(top, kb.i32(8));
-  Value delta = kb.divf(
-      maxOfShared(kb, absMaxShared,
-                  {kb.mul(top, kb.i32(2)), kb.add(kb.mul(top, kb.i32(2)), kb.i32(1)),
-                   kb.mul(bottom, kb.i32(2)),
-                   kb.add(kb.mul(bottom, kb.i32(2)), kb.i32(1))}),
-      kb.f32(config.qkRange));
+  Value delta =
+      kb.divf(maxOfShared(kb, absMaxShared,
+                          {kb.mul(top, kb.i32(2)),
+                           kb.add(kb.mul(top, kb.i32(2)), kb.i32(1)),
+                           kb.mul(bottom, kb.i32(2)),
+                           kb.add(kb.mul(bottom, kb.i32(2)), kb.i32(1))}),
+              kb.f32(config.qkRange));
   int64_t groupsPerBlock = config.blockQ / config.warpQ * 8;
   Value writer = arith::AndIOp::create(
       kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, thread.half, kb.i32(0)),
@@ -250,9 +250,9 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
              kb.i32(8)));
   kb.ifThen(writer, [&] {
     Value group = kb.add(kb.mul(warp, kb.i32(8)), g);
-    kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kQueryScale),
-                    linearOffset(kb, head, blocks, block,
-                                 kb.i32(groupsPerBlock), group));
+    kb.storeFromF32(
+        kb.f32Type(), delta, kernel.arg(kQueryScale),
+        linearOffset(kb, head, blocks, block, kb.i32(groupsPerBlock), group));
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
                    head, kb.mul(blocks, kb.i32(config.blockQ)), token, dim);
@@ -278,10 +278,9 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
   SmallVector<KernelParam> params = {{kValue, true}};
   if (config.smoothV)
     params.push_back({kValueSum, true});
-  params.append({{kValueAbsMax, true}, {kValueFp8, true}, {"Nk", false},
-                 {"Hkv", false}});
-  KernelFunc kernel =
-      km.addKernel("sage_quantize_v", params, config.threads());
+  params.append(
+      {{kValueAbsMax, true}, {kValueFp8, true}, {"Nk", false}, {"Hkv", false}});
+  KernelFunc kernel = km.addKernel("sage_quantize_v", params, config.threads());
   KernelBuilder kb(km.builder, km.loc);
   int64_t dim = config.valueDim;
   Value tid = kb.threadId();
@@ -299,8 +298,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     scf::IfOp inRange;
     if (task + config.threads() > tasks) {
       inRange = scf::IfOp::create(
-          kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::ult, taskId,
-                               kb.i32(tasks)),
+          kb.b, kb.loc,
+          kb.cmp(arith::CmpIPredicate::ult, taskId, kb.i32(tasks)),
           /*withElseRegion=*/false);
       kb.b.setInsertionPointToStart(&inRange.getThenRegion().front());
     }
@@ -315,8 +314,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     if (config.smoothV)
       mean = loadChannelMean(kb, kernel.arg(kValueSum), channelOffset,
                              kb.sitofp(tokens));
-    Value chunkStart = kb.add(kb.mul(block, kb.i32(config.blockK)),
-                              kb.mul(chunk, kb.i32(32)));
+    Value chunkStart =
+        kb.add(kb.mul(block, kb.i32(config.blockK)), kb.mul(chunk, kb.i32(32)));
     SmallVector<Value> scaled;
     for (int64_t p = 0; p < 32; ++p) {
       Value token = kb.add(chunkStart, kb.i32(getValueKeyOrder(p)));
@@ -328,18 +327,18 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       if (mean)
         x = kb.subf(x, mean);
       x = kb.divf(x, safeDelta);
-      scaled.push_back(kb.select(valid, kb.select(zeroDelta, kb.f32(0), x),
-                                 kb.f32(0)));
+      scaled.push_back(
+          kb.select(valid, kb.select(zeroDelta, kb.f32(0), x), kb.f32(0)));
     }
     // Position p of the chunk is A-operand k = 32 * chunk + p of the block.
     Value blockStart = kb.mul(block, kb.i32(config.blockK));
     for (int64_t p = 0; p < 32; p += 4) {
-      Value packed = kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2],
-                                   scaled[p + 3]);
-      Value position = kb.select(
-          kb.cmp(arith::CmpIPredicate::eq, chunk, kb.i32(0)),
-          kb.i32(getFragmentOrder(p, config.blockK)),
-          kb.i32(getFragmentOrder(32 + p, config.blockK)));
+      Value packed =
+          kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2], scaled[p + 3]);
+      Value position =
+          kb.select(kb.cmp(arith::CmpIPredicate::eq, chunk, kb.i32(0)),
+                    kb.i32(getFragmentOrder(p, config.blockK)),
+                    kb.i32(getFragmentOrder(32 + p, config.blockK)));
       Value offset = linearOffset(kb, head, kb.i32(dim), channel, paddedTokens,
                                   kb.add(blockStart, position));
       kb.store(packed, kernel.arg(kValueFp8), offset, 4);

@@ -100,8 +100,8 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
                                  SmoothOp &smooth, bool &swapped) {
   auto quantize = values.getDefiningOp<QuantizeOp>();
   if (!quantize)
-    return op.emitOpError() << "expected the " << name
-                            << " values to come from sage.quantize";
+    return op.emitOpError()
+           << "expected the " << name << " values to come from sage.quantize";
   Value input = quantize.getInput();
   if ((smooth = input.getDefiningOp<SmoothOp>()))
     input = smooth.getInput();
@@ -115,8 +115,7 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
 
 /// Whether the function returns the attention's result as it is or with
 /// tokens and heads swapped; failure if it returns something else.
-static FailureOr<bool> traceResult(func::FuncOp func,
-                                   QuantizedAttentionOp op) {
+static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (ret.getNumOperands() != 1)
     return op.emitOpError("expected the function to return the attention "
@@ -174,7 +173,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
 /// The plan's buffers for `config`; `rank` is that of the function's
 /// operands (3: [batch, tokens, features], 4: with heads).
 static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
-                                         int64_t rank) {
+                                          int64_t rank) {
   using namespace buffers;
   std::string d = std::to_string(config.headDim);
   std::string dv = std::to_string(config.valueDim);
@@ -192,8 +191,7 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
   std::string keyBlocks = getBlockCountExpr("Nk", config.blockK);
   std::string paddedK = keyBlocks + "*" + std::to_string(config.blockK);
   std::string queryGroups =
-      queryBlocks + "*" +
-      std::to_string(config.blockQ / config.warpQ * 8);
+      queryBlocks + "*" + std::to_string(config.blockQ / config.warpQ * 8);
   SmallVector<PlanBuffer> result = {
       {kQuery, "input", input, io("H", "Nq", d)},
       {kKey, "input", input, io("Hkv", "Nk", d)},
@@ -300,8 +298,8 @@ struct ConvertSageToGPUPass
       return failure();
     for (Type type : {config->inputType, config->outputType})
       if (!type.isF16() && !type.isBF16() && !type.isF32())
-        return op.emitOpError() << "expected f16, bf16 or f32 operands, got "
-                                << type;
+        return op.emitOpError()
+               << "expected f16, bf16 or f32 operands, got " << type;
     for (BlockArgument argument : {sources.key, sources.value})
       if (getElementTypeOrSelf(argument.getType()) != config->inputType)
         return op.emitOpError()

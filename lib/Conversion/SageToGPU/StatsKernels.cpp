@@ -51,14 +51,13 @@ struct ChunkThread {
   /// the element offset of (token, channel).
   Value fold(KernelBuilder &kb, Value init,
              function_ref<Value(Value, Value)> combine) const {
-    Value start =
-        kb.mul(kb.blockId(gpu::Dimension::x), kb.i32(kTokensPerCta));
+    Value start = kb.mul(kb.blockId(gpu::Dimension::x), kb.i32(kTokensPerCta));
     Value end = kb.minsi(kb.add(start, kb.i32(kTokensPerCta)), tokens);
     return kb.forLoop(kb.add(start, group), end, kb.i32(streams),
                       ValueRange{init},
                       [&](Value token, ValueRange acc) -> SmallVector<Value> {
-                        Value offset = io.offset(kb, head, heads, tokens,
-                                                 token, dim, channel);
+                        Value offset = io.offset(kb, head, heads, tokens, token,
+                                                 dim, channel);
                         return {combine(acc[0], offset)};
                       })[0];
   }

@@ -96,7 +96,10 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   // The score region must hand the scores through unchanged.
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return match.refuse("expected a score region");
+  // Unregistered IR is unverified: the block may hold no terminator.
   Block &region = op->getRegion(0).front();
+  if (region.empty())
+    return match.refuse("the score region is not the identity");
   Operation *terminator = &region.back();
   if (region.getNumArguments() < 1 || terminator->getNumOperands() != 1 ||
       terminator->getOperand(0) != region.getArgument(0) ||

@@ -117,8 +117,7 @@ static Value transpose(RewriterBase &rewriter, Location loc, Value value,
                        ArrayRef<int64_t> perm) {
   if (perm.empty() || isIdentityPermutation(perm))
     return value;
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(rewriter, loc, value);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, value);
   SmallVector<OpFoldResult> permuted;
   for (int64_t p : perm)
     permuted.push_back(sizes[p]);
@@ -149,8 +148,8 @@ getLeadingReassociation(unsigned batchDims) {
   return {leading, {batchDims - 1}, {batchDims}, {batchDims + 1}};
 }
 
-static Value collapseLeading(RewriterBase &rewriter, Location loc,
-                             Value value, unsigned batchDims) {
+static Value collapseLeading(RewriterBase &rewriter, Location loc, Value value,
+                             unsigned batchDims) {
   return tensor::CollapseShapeOp::create(rewriter, loc, value,
                                          getLeadingReassociation(batchDims));
 }
@@ -175,11 +174,11 @@ static Value getUnrepeatedHeads(Value value) {
       generic.getNumLoops() != generic.getNumParallelLoops())
     return {};
   MLIRContext *ctx = generic.getContext();
-  AffineMap readsWithoutRepeat = AffineMap::get(
-      5, 0,
-      {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
-       getAffineDimExpr(3, ctx), getAffineDimExpr(4, ctx)},
-      ctx);
+  AffineMap readsWithoutRepeat =
+      AffineMap::get(5, 0,
+                     {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+                      getAffineDimExpr(3, ctx), getAffineDimExpr(4, ctx)},
+                     ctx);
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   Block &body = generic.getRegion().front();
   if (maps[0] != readsWithoutRepeat || !maps[1].isIdentity() ||
@@ -247,8 +246,8 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
     dims.push_back(DimRole::Heads);
   dims.append({DimRole::Tokens, DimRole::Features});
   Value result =
-      AttentionOp::create(rewriter, loc, resultType, /*lse=*/Type(), query,
-                          key, value, mask, LayoutAttr::get(ctx, dims), recipe,
+      AttentionOp::create(rewriter, loc, resultType, /*lse=*/Type(), query, key,
+                          value, mask, LayoutAttr::get(ctx, dims), recipe,
                           rewriter.getF64FloatAttr(match.scale),
                           match.causal ? rewriter.getUnitAttr() : UnitAttr())
           .getResult();

@@ -165,8 +165,8 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (findInstruction(scope, m, n, k, a, aSource, b, bSource, acc, scales))
     return success();
   InFlightDiagnostic diag = emitError();
-  diag << "no " << stringifyMmaScope(scope) << " MMA instruction computes "
-       << m << "x" << n << "x" << k << " " << a << " ("
+  diag << "no " << stringifyMmaScope(scope) << " MMA instruction computes " << m
+       << "x" << n << "x" << k << " " << a << " ("
        << stringifyOperandSource(aSource) << ") x " << b << " ("
        << stringifyOperandSource(bSource) << ") -> " << acc;
   if (scales != MmaScaleKind::None)
@@ -176,14 +176,13 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (const MmaInstruction &row : kInstructions)
     if (row.scope == scope && row.a == getMmaFormatName(a) &&
         row.acc == getMmaFormatName(acc))
-      shapes.push_back(llvm::formatv("m{0}n{1}{2}k{3} ({4}, {5})", row.m,
-                                     row.nMin,
-                                     row.nMax > row.nMin
-                                         ? llvm::formatv("..{0}", row.nMax).str()
-                                         : "",
-                                     row.k, stringifyOperandSource(row.aSource),
-                                     stringifyOperandSource(row.bSource))
-                           .str());
+      shapes.push_back(
+          llvm::formatv(
+              "m{0}n{1}{2}k{3} ({4}, {5})", row.m, row.nMin,
+              row.nMax > row.nMin ? llvm::formatv("..{0}", row.nMax).str() : "",
+              row.k, stringifyOperandSource(row.aSource),
+              stringifyOperandSource(row.bSource))
+              .str());
   if (!shapes.empty())
     diag << "; the table has " << llvm::join(shapes, ", ");
   return diag;

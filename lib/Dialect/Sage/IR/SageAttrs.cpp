@@ -321,8 +321,8 @@ double AccumAttr::getMaxRangeProduct() const {
 
 LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<DimRole> dims) {
-  for (DimRole role : {DimRole::Batch, DimRole::Heads, DimRole::Tokens,
-                       DimRole::Features}) {
+  for (DimRole role :
+       {DimRole::Batch, DimRole::Heads, DimRole::Tokens, DimRole::Features}) {
     int64_t count = llvm::count(dims, role);
     if (count > 1)
       return emitError() << "dimension role '" << stringifyDimRole(role)
@@ -470,9 +470,9 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
   };
   if (parseKeyValueList(parser, parseValue))
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *variant, qk, smoothQ, smoothK,
-                    smoothV, APFloat(pRange), APFloat(vRange));
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *variant, qk, smoothQ, smoothK, smoothV, APFloat(pRange),
+                    APFloat(vRange));
 }
 
 void RecipeAttr::print(AsmPrinter &printer) const {

@@ -314,9 +314,9 @@ static LogicalResult verifyMmaScales(Operation *op, StringRef name,
 
 /// The instruction `mma` multiplies these formats into this accumulator,
 /// and the [m, n, k] tile is a whole number of its shapes.
-LogicalResult QMmaOp::verifyInstruction(MmaAttr mma, Type aFormat,
-                                        Type bFormat, Type accumulator,
-                                        int64_t m, int64_t n, int64_t k) {
+LogicalResult QMmaOp::verifyInstruction(MmaAttr mma, Type aFormat, Type bFormat,
+                                        Type accumulator, int64_t m, int64_t n,
+                                        int64_t k) {
   if (mma.getA() != aFormat || mma.getB() != bFormat ||
       mma.getAcc() != accumulator)
     return emitOpError() << "mma multiplies " << mma.getA() << " x "
@@ -386,18 +386,18 @@ LogicalResult QMmaOp::verify() {
                          << resultType.getElementType();
   // Scales grouped by a quantization attribute are checked as the
   // sage.quantize that made them; otherwise they broadcast.
-  auto verifyScales = [&](StringRef name, RankedTensorType operand,
-                          RankedTensorType scales, std::optional<QuantAttr> quant,
-                          int64_t rows) -> LogicalResult {
+  auto verifyScales =
+      [&](StringRef name, RankedTensorType operand, RankedTensorType scales,
+          std::optional<QuantAttr> quant, int64_t rows) -> LogicalResult {
     if (quant) {
       std::optional<MmaOperand> role = quant->getOperand();
       MmaOperand expected = name == "a_scales" ? MmaOperand::A : MmaOperand::B;
       if (role && *role != expected)
-        return emitOpError()
-               << name << " are grouped for mma operand "
-               << stringifyMmaOperand(*role) << ", expected "
-               << stringifyMmaOperand(expected);
-      return verifyQuantized(*this, operand.getShape(), operand, scales, *quant);
+        return emitOpError() << name << " are grouped for mma operand "
+                             << stringifyMmaOperand(*role) << ", expected "
+                             << stringifyMmaOperand(expected);
+      return verifyQuantized(*this, operand.getShape(), operand, scales,
+                             *quant);
     }
     return verifyMmaScales(*this, name, scales, rows, k,
                            operand.getElementType());
