@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck and racecheck over the GPU test matrix (tails,
+# GQA, causal with Nq != Nk, decode, Nk = 1), from a build tree carried to
+# a GPU machine: build/bin/sage-run and build/kernels. Each run also checks
+# the result against FP64 and the CPU model, as sage-run always does.
+# API errors are not reported: the runtime counts a kernel's parameters by
+# asking cuFuncGetParamInfo for one past the last (CUDA 13 has no count
+# query), which returns CUDA_ERROR_INVALID_VALUE by design.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${SAGE_BUILD:-$root/build}
+sanitizer=${COMPUTE_SANITIZER:-compute-sanitizer}
+configs=(
+  "attention_d128_f16.json --B 1 --H 4 --Hkv 2 --Nq 1000 --Nk 777"
+  "attention_d128_f16_causal.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "attention_d128_bf16_causal.json --B 2 --H 2 --Hkv 2 --Nq 1029 --Nk 333"
+  "attention_d64_f16.json --B 1 --H 2 --Hkv 1 --Nq 1 --Nk 4096"
+  "attention_d64_bf16_causal.json --B 1 --H 2 --Hkv 2 --Nq 17 --Nk 1"
+  "stablehlo_btnh.json --B 1 --H 2 --Nq 130 --Nk 70"
+)
+status=0
+echo "| tool | plan and sizes | errors | result |"
+echo "|---|---|---|---|"
+for tool in memcheck racecheck; do
+  for config in "${configs[@]}"; do
+    read -r plan sizes <<<"$config"
+    log=$(mktemp)
+    # shellcheck disable=SC2086
+    "$sanitizer" --tool "$tool" --error-exitcode 99 --report-api-errors no \
+      "$build/bin/sage-run" "$build/kernels/$plan" $sizes --dist outliers \
+      >"$log" 2>&1
+    rc=$?
+    errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p; s/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$log" | tail -n 1)
+    verdict=ok
+    [ $rc -ne 0 ] && verdict="rc=$rc" && status=1
+    echo "| $tool | $plan $sizes | ${errors:-?} | $verdict |"
+    [ $rc -ne 0 ] && tail -n 20 "$log" >&2
+    rm -f "$log"
+  done
+done
+exit $status
