@@ -54,7 +54,10 @@ static void runPasses(ModuleOp module,
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // The MLIR lexer reads up to a terminating NUL, which libFuzzer's buffer
+  // lacks: parse a NUL-terminated copy.
+  std::string buffer(reinterpret_cast<const char *>(data), size);
+  StringRef text(buffer);
   if (sage::fuzz::hitsKnownUpstreamCrash(text))
     return -1; // keep out of the corpus
   // A fresh context per input: nothing uniqued by one input reaches the next.

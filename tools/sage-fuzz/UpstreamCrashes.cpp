@@ -9,15 +9,24 @@
 
 using namespace llvm;
 
-/// Whether every element of each `keyword [a, b, ...]` list in `text` is an
-/// integer that fits in 64 bits.
+/// Whether every `keyword = [a, b, ...]` in `text` is a well-formed list of
+/// integers that fit in 64 bits.
 static bool hasOnlySmallIntegers(StringRef text, StringRef keyword) {
   for (size_t at = text.find(keyword); at != StringRef::npos;
        at = text.find(keyword, at + 1)) {
-    StringRef list = text.drop_front(at + keyword.size());
-    list = list.take_until([](char c) { return c == ']'; });
+    StringRef rest = text.drop_front(at + keyword.size()).ltrim();
+    if (!rest.consume_front("="))
+      continue; // another use of the word
+    rest = rest.ltrim();
+    if (rest.starts_with("array<i64:"))
+      continue; // the generic form's dense array parses safely
+    if (!rest.consume_front("["))
+      return false;
+    size_t close = rest.find(']');
+    if (close == StringRef::npos)
+      return false;
     SmallVector<StringRef> items;
-    list.split(items, ',');
+    rest.take_front(close).split(items, ',');
     for (StringRef item : items) {
       item = item.trim();
       item.consume_front("-");
@@ -34,9 +43,9 @@ bool mlir::sage::fuzz::hitsKnownUpstreamCrash(StringRef text) {
   // segfaults the attribute parser.
   if (text.contains("array<index"))
     return true;
-  // Upstream 2: a linalg op's custom `permutation = [...]` or
-  // `dimensions = [...]` holding a float or an integer beyond 64 bits
-  // segfaults its parser.
-  return !hasOnlySmallIntegers(text, "permutation = [") ||
-         !hasOnlySmallIntegers(text, "dimensions = [");
+  // Upstream 2: a linalg op's custom `permutation = ...` or
+  // `dimensions = ...` that is not a list of 64-bit integers (a float, a
+  // larger integer, a missing bracket) segfaults its parser.
+  return !hasOnlySmallIntegers(text, "permutation") ||
+         !hasOnlySmallIntegers(text, "dimensions");
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Edge-case numerics of sage's kernels against FP64 and PyTorch SDPA on the
+same inputs (issue "Nothing breaks it", item 5). Run on a GPU machine from
+the repository root with a build tree carried there:
+
+  python3 benchmarks/edge_numerics.py build
+
+Each case writes Q, K, V as .npy, runs sage-run on them (--out), and
+compares sage's output and SDPA's (f16 inputs, PyTorch's own dispatch)
+with attention in float64, over the elements where both are finite; the
+non-finite counts are reported apart. Prints a markdown table.
+"""
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def reference(q, k, v, mask):
+    """float64 attention; rows that see no key are 0 (sage's convention)."""
+    q, k, v = q.double(), k.double(), v.double()
+    s = (q @ k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    m = s.amax(-1, keepdim=True)
+    m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+    p = torch.exp(s - m)
+    l = p.sum(-1, keepdim=True)
+    return torch.where(l > 0, (p @ v) / l, torch.zeros_like(l))
+
+
+def metrics(out, ref):
+    """CosSim, RelL1, count of non-finite values (docs/Algorithm.md 7)."""
+    out, ref = out.double().flatten(), ref.double().flatten()
+    bad = int((~torch.isfinite(out)).sum())
+    finite = torch.isfinite(out) & torch.isfinite(ref)
+    o, r = out[finite], ref[finite]
+    cos = float((o * r).sum() / (o.norm() * r.norm()).clamp_min(1e-300))
+    rel = float((o - r).abs().sum() / r.abs().sum().clamp_min(1e-300))
+    return cos, rel, bad
+
+
+def run_sage(build, plan, q, k, v, hkv):
+    with tempfile.TemporaryDirectory() as work:
+        paths = {}
+        for name, t in (("q", q), ("k", k), ("v", v)):
+            paths[name] = os.path.join(work, name + ".npy")
+            host = t.cpu()
+            if host.dtype == torch.bfloat16:  # numpy has no bf16: f32 holds it
+                host = host.float()
+            np.save(paths[name], host.numpy())
+        out = os.path.join(work, "o.npy")
+        b, h, nq, _ = q.shape
+        cmd = [os.path.join(build, "bin", "sage-run"),
+               os.path.join(build, "kernels", plan), "--B", str(b),
+               "--H", str(h), "--Hkv", str(hkv), "--Nq", str(nq),
+               "--Nk", str(k.shape[2]), "--q", paths["q"], "--k", paths["k"],
+               "--v", paths["v"], "--out", out, "--no-reference", "--quiet"]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            return None, (done.stderr or done.stdout).strip().splitlines()[-1]
+        return torch.from_numpy(np.load(out)).cuda(), ""
+
+
+def case(name, b, h, nq, nk, d=128, causal=False, scale_qk=1.0, v_scale=1.0,
+         poison=None, seed=0, dtype=torch.float16):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    q = torch.randn(b, h, nq, d, device="cuda", generator=g) * scale_qk
+    k = torch.randn(b, h, nk, d, device="cuda", generator=g) * scale_qk
+    v = torch.randn(b, h, nk, d, device="cuda", generator=g) * v_scale
+    if dtype == torch.float16:  # stay inside f16's range
+        v = v.clamp(-65000.0, 65000.0)
+    q, k, v = q.to(dtype), k.to(dtype), v.to(dtype)
+    if poison:
+        tensor, value = poison
+        {"q": q, "k": k, "v": v}[tensor][0, 0, 0, 0] = value
+    return dict(name=name, q=q, k=k, v=v, causal=causal, dtype=dtype)
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    cases = [
+        case("randn", 1, 8, 2048, 2048),
+        case("logits x36 (Q, K x 6)", 1, 8, 2048, 2048, scale_qk=6.0),
+        case("causal Nq > Nk (rows that see no key)", 1, 4, 1024, 512,
+             causal=True),
+        case("decode Nq = 1", 4, 8, 1, 4096),
+        case("Nk = 1", 1, 8, 512, 1),
+        case("V near fp16 max (|V| up to 65000)", 1, 8, 1024, 1024,
+             v_scale=15000.0),
+        case("Q, K x 200 in f16 (logits ~ 5e6)", 1, 8, 1024, 1024,
+             scale_qk=200.0),
+        case("bf16, |V| ~ 1e6 (beyond f16)", 1, 8, 1024, 1024,
+             v_scale=1.0e6, dtype=torch.bfloat16),
+        case("NaN in one Q element", 1, 4, 256, 256, poison=("q", float("nan"))),
+        case("Inf in one K element", 1, 4, 256, 256, poison=("k", float("inf"))),
+    ]
+    print("| case | sage CosSim | sage RelL1 | sage non-finite | "
+          "SDPA CosSim | SDPA RelL1 | SDPA non-finite | note |")
+    print("|---|---|---|---|---|---|---|---|")
+    for c in cases:
+        q, k, v = c["q"], c["k"], c["v"]
+        nq, nk = q.shape[2], k.shape[2]
+        mask = None
+        if c["causal"]:
+            i = torch.arange(nq, device="cuda")[:, None]
+            j = torch.arange(nk, device="cuda")[None, :]
+            mask = j <= i + (nk - nq)  # sage's bottom-right alignment
+        ref = reference(q, k, v, mask)
+        kind = "bf16" if c["dtype"] == torch.bfloat16 else "f16"
+        plan = f"attention_d128_{kind}{'_causal' if c['causal'] else ''}.json"
+        out, error = run_sage(build, plan, q, k, v, q.shape[1])
+        sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        s_cos, s_rel, s_bad = metrics(sdpa.float(), ref)
+        if out is None:
+            print(f"| {c['name']} | - | - | - | {s_cos:.6f} | {s_rel:.4f} | "
+                  f"{s_bad} | sage-run: {error} |")
+            continue
+        cos, rel, bad = metrics(out, ref)
+        print(f"| {c['name']} | {cos:.6f} | {rel:.4f} | {bad} | {s_cos:.6f} | "
+              f"{s_rel:.4f} | {s_bad} | |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
