@@ -3,6 +3,7 @@
 # attentions (copies of examples/attention.mlir, one per function):
 #   benchmarks/compile_scaling.sh [build dir]
 set -euo pipefail
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 work=$(mktemp -d)

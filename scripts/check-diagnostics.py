@@ -30,7 +30,8 @@ NOT_FUNCS = {'if', 'for', 'while', 'switch', 'catch', 'return', 'sizeof',
 STR_TYPES = {'StringRef', 'Twine', 'string', 'char'}
 BLOCKER = re.compile(r'get\w*(Blocker|Mismatch|Reason)$')
 OPEN = {'(': ')', '[': ']', '{': '}'}
-EXPECT = re.compile(r'expected-(error|remark|warning)|CHECK|error:|remark:|warning:')
+# A CHECK-NOT line asserts a message is absent: it covers nothing.
+EXPECT = re.compile(r'expected-(error|remark|warning)|CHECK(?!-NOT)|error:|remark:|warning:')
 SHORT = 8  # literal runs shorter than this are no evidence of coverage
 
 

@@ -8,7 +8,8 @@ import collections
 import re
 import sys
 
-LINE = re.compile(r"^(UN)?COVERED_FUNC: hits: (\d+) edges: (\d+)/(\d+) \S+ (\S+):\d+")
+# Function names are demangled signatures with spaces: take the last field.
+LINE = re.compile(r"^(UN)?COVERED_FUNC: hits: (\d+) edges: (\d+)/(\d+) .* (\S+):\d+$")
 
 def folder(path):
     parts = path.split("/")

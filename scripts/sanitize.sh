@@ -29,11 +29,23 @@ fi
 cmake --build "$build"
 cmake --build "$build" --target check-sage
 
+# A fixed seed and run count, so that CI replays the same inputs; the time
+# bounds it on slow machines. SAGE_FUZZ_SECONDS=0 skips fuzzing.
 seconds=${SAGE_FUZZ_SECONDS:-60}
+[ "$seconds" -gt 0 ] || exit 0
 fuzz="$build/fuzz"
 python3 "$SAGE_ROOT/scripts/fuzz-corpus.py" "$SAGE_ROOT/test" "$fuzz/seed"
 mkdir -p "$fuzz/corpus" "$fuzz/crashes"
-"$build/bin/sage-fuzz" "$fuzz/corpus" "$fuzz/seed" \
-  -dict="$SAGE_ROOT/tools/sage-fuzz/sage.dict" -max_total_time="$seconds" \
-  -max_len=16384 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$fuzz/crashes/" 2>&1 | tail -n 25
+status=0
+"$build/bin/sage-fuzz" "$fuzz/corpus" "$fuzz/seed" -seed=1 \
+  -runs="${SAGE_FUZZ_RUNS:-30000}" -max_total_time="$seconds" \
+  -dict="$SAGE_ROOT/tools/sage-fuzz/sage.dict" -max_len=16384 -timeout=60 \
+  -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$fuzz/crashes/" >"$fuzz/log" 2>&1 || status=$?
+tail -n 40 "$fuzz/log"
+for artifact in "$fuzz"/crashes/*; do
+  [ -f "$artifact" ] || continue
+  echo "sanitize: the fuzz target failed on $artifact:"
+  cat "$artifact"
+done
+exit $status

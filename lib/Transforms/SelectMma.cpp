@@ -23,16 +23,6 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-/// The block scales the operand's scale tensor asks the MMA to apply.
-static MmaScaleKind getScaleKind(Value scales) {
-  auto type = cast<RankedTensorType>(scales.getType());
-  if (type.getShape().back() == 1)
-    return MmaScaleKind::None; // row-wise: applied to the result
-  if (isa<Float8E4M3FNType>(type.getElementType()))
-    return MmaScaleKind::Ue4m3Block16;
-  return MmaScaleKind::Ue8m0Block32;
-}
-
 /// Where an instruction of `scope` reads operand `a` from: a tile computed
 /// in the loop (P) stays where it was computed; a loaded tile is staged in
 /// shared memory for the instructions that read shared memory.
@@ -74,7 +64,16 @@ static LogicalResult selectInstruction(QMmaOp op, Chip chip, StringRef chipName,
     return op.emitOpError("needs a static tile to select an MMA instruction");
   Type a = aType.getElementType(), b = bType.getElementType();
   Type acc = op.getAccumulator();
-  MmaScaleKind scales = getScaleKind(op.getAScales());
+  std::optional<MmaScaleKind> aScales =
+      getMmaScaleKind(op.getAScales().getType());
+  std::optional<MmaScaleKind> bScales =
+      getMmaScaleKind(op.getBScales().getType());
+  if (!aScales || aScales != bScales)
+    return op.emitOpError()
+           << "has scales no MMA instruction applies: a_scales "
+           << op.getAScales().getType() << ", b_scales "
+           << op.getBScales().getType();
+  MmaScaleKind scales = *aScales;
   bool computed = bool(op.getA().getDefiningOp<QuantizeOp>());
 
   SmallVector<std::string> rejected;

@@ -73,6 +73,14 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
     mismatch = getGroupMismatch(op.getKQuant(), tiles.blockK, "K", "block-k");
   if (!mismatch.empty())
     return mismatch;
+  Type probFormat = op.getPQuant().getElementType();
+  if (!isa<Float8E4M3FNType>(probFormat)) {
+    std::string reason;
+    llvm::raw_string_ostream(reason)
+        << "P in " << probFormat
+        << " is not tiled yet; the tile level implements f8E4M3FN P";
+    return reason;
+  }
   // Two-level accumulation: one f16 partial per `every` m16n8k32 MMAs.
   AccumAttr scheme = op.getPvAccum();
   if (scheme.getEvery() != 0 && tiles.blockK != 32 * scheme.getEvery())

@@ -35,3 +35,13 @@ func.func @negative_dynamic_tile(%a: tensor<?x64xi8>, %one: tensor<1x1xf32>,
     : tensor<?x64xi8>, tensor<1x1xf32>, tensor<?x64xi8>, tensor<1x1xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
+
+// -----
+
+func.func @negative_f32_block_scales(%a: tensor<64x64xf8E4M3FN>, %sa: tensor<64x2xf32>,
+    %o0: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error@+1 {{'sage.qmma' op has scales no MMA instruction applies: a_scales 'tensor<64x2xf32>', b_scales 'tensor<64x2xf32>'}}
+  %r = sage.qmma %a scaled %sa, %a scaled %sa, %o0 {accumulator = f32}
+    : tensor<64x64xf8E4M3FN>, tensor<64x2xf32>, tensor<64x64xf8E4M3FN>, tensor<64x2xf32> -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

@@ -264,3 +264,19 @@ func.func @negative_per_channel_keys(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x
        tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return %o : tensor<1x1x64x64xf32>
 }
+
+// -----
+
+func.func @negative_int8_probabilities(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: P in i8 is not tiled yet; the tile level implements f8E4M3FN P}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+        p_quant = #sage.quant<i8, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}

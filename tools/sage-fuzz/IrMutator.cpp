@@ -96,7 +96,9 @@ private:
         size_t i = at + std::strlen(kind);
         while (i < text.size() && text[i] != '>') {
           size_t start = i;
-          while (i < text.size() && (std::isdigit(text[i]) || text[i] == '?'))
+          while (i < text.size() &&
+                 (std::isdigit(static_cast<unsigned char>(text[i])) ||
+                  text[i] == '?'))
             ++i;
           if (i > start && i < text.size() && text[i] == 'x')
             dims.push_back({start, i - start});

@@ -30,8 +30,9 @@ static bool hasOnlySmallIntegers(StringRef text, StringRef keyword) {
     for (StringRef item : items) {
       item = item.trim();
       item.consume_front("-");
-      if (item.empty() || item.size() > 18 ||
-          !llvm::all_of(item, [](char c) { return std::isdigit(c); }))
+      if (item.empty() || item.size() > 18 || !llvm::all_of(item, [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+          }))
         return false;
     }
   }

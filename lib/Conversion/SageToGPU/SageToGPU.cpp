@@ -102,6 +102,9 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
   if (!quantize)
     return op.emitOpError()
            << "expected the " << name << " values to come from sage.quantize";
+  if (quantize.getBound())
+    return op.emitOpError() << "the GPU lowering measures the " << name
+                            << " scales; a static bound is not lowered";
   Value input = quantize.getInput();
   if ((smooth = input.getDefiningOp<SmoothOp>()))
     input = smooth.getInput();

@@ -218,3 +218,48 @@ func.func @negative_rank5(%q: tensor<1x1x1x64x64xf16>, %k: tensor<1x1x1x64x64xf1
   %r = tensor.expand_shape %o [[0, 1], [2], [3], [4]] output_shape [1, 1, 1, 64, 64] : tensor<1x1x64x64xf16> into tensor<1x1x1x64x64xf16>
   return %r : tensor<1x1x1x64x64xf16>
 }
+
+// -----
+
+func.func @negative_static_bound(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64x64xf16>, %v: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, bound = 4.0 : f64} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering measures the query scales; a static bound is not lowered}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
+  return %o : tensor<1x1x64x64xf16>
+}
+
+// -----
+
+func.func @negative_static_bound_key(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64x64xf16>, %v: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>, bound = 4.0 : f64} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering measures the key scales; a static bound is not lowered}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
+  return %o : tensor<1x1x64x64xf16>
+}
+
+// -----
+
+func.func @negative_static_bound_value(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64x64xf16>, %v: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>, bound = 4.0 : f64} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering measures the value scales; a static bound is not lowered}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
+  return %o : tensor<1x1x64x64xf16>
+}

@@ -485,3 +485,15 @@ func.func @qmma_instruction_tile(%a: tensor<32x128xi8>, %s: tensor<1x1xf32>,
     : tensor<32x128xi8>, tensor<1x1xf32>, tensor<32x128xi8>, tensor<1x1xf32> -> tensor<32x32xf32>
   return
 }
+
+// -----
+
+func.func @qmma_instruction_scales(%a: tensor<64x128xf4E2M1FN>, %s: tensor<1x1xf32>,
+    %c: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.qmma' op mma applies ue4m3_block16 scales, but the operand scales are 'tensor<1x1xf32>'}}
+  %r = sage.qmma %a scaled %s, %a scaled %s, %c {accumulator = f32,
+      mma = #sage.mma<scope = warp, m = 16, n = 8, k = 64, a = f4E2M1FN, a_source = registers,
+                      b = f4E2M1FN, b_source = registers, acc = f32, scales = ue4m3_block16>}
+    : tensor<64x128xf4E2M1FN>, tensor<1x1xf32>, tensor<64x128xf4E2M1FN>, tensor<1x1xf32> -> tensor<64x64xf32>
+  return
+}

@@ -1,7 +1,7 @@
 //===- MmaInstructions.cpp - sage's table of tensor-core MMAs -------------===//
 //
-// What each row says was checked by assembling it with ptxas 13 for the
-// chips named (docs/Mma.md lists the sources). Adding an instruction is
+// What each row says was checked by assembling it with ptxas 13.0 for
+// the chips named (docs/Mma.md). Adding an instruction is
 // adding a row here; the selection and the verifier read nothing else.
 //
 //===----------------------------------------------------------------------===//
@@ -45,7 +45,7 @@ static const MmaInstruction kInstructions[] = {
    "emulated on sm_90 (slow)"},
   {S::Warp, 16, 32, 8, 8, 8, "e4m3", "e4m3", "f32", R, R, K::None, 89, false,
    84, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
-   "emulated on sm_90 (slow); about 22 significant accumulator bits"},
+   "emulated on sm_90 (slow); an FP22 accumulator (13 mantissa bits)"},
   {S::Warp, 16, 32, 8, 8, 8, "e4m3", "e4m3", "f16", R, R, K::None, 89, false,
    87, "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16",
    "emulated on sm_90 (slow)"},
@@ -67,10 +67,10 @@ static const MmaInstruction kInstructions[] = {
    true, 80, "wgmma.mma_async.sync.aligned.m64n{n}k32.s32.s8.s8", ""},
   {S::Warpgroup, 64, 32, 16, 256, 16, "e4m3", "e4m3", "f32", Sh, Sh, K::None,
    90, true, 80, "wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e4m3.e4m3",
-   "about 22 significant accumulator bits"},
+   "an FP22 accumulator (13 mantissa bits)"},
   {S::Warpgroup, 64, 32, 16, 256, 16, "e4m3", "e4m3", "f32", R, Sh, K::None,
    90, true, 80, "wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e4m3.e4m3",
-   "about 22 significant accumulator bits"},
+   "an FP22 accumulator (13 mantissa bits)"},
   {S::Warpgroup, 64, 32, 16, 256, 16, "e4m3", "e4m3", "f16", Sh, Sh, K::None,
    90, true, 80, "wgmma.mma_async.sync.aligned.m64n{n}k32.f16.e4m3.e4m3", ""},
   {S::Warpgroup, 64, 32, 16, 256, 16, "e4m3", "e4m3", "f16", R, Sh, K::None,
@@ -134,6 +134,20 @@ StringRef mlir::sage::getMmaFormatName(Type type) {
   if (isa<Float4E2M1FNType>(type))
     return "e2m1";
   return "";
+}
+
+std::optional<MmaScaleKind> mlir::sage::getMmaScaleKind(Type scales) {
+  auto type = cast<RankedTensorType>(scales);
+  int64_t perRow = type.getShape().back();
+  if (perRow == 1)
+    return MmaScaleKind::None;
+  if (ShapedType::isDynamic(perRow))
+    return std::nullopt;
+  if (isa<Float8E4M3FNType>(type.getElementType()))
+    return MmaScaleKind::Ue4m3Block16;
+  if (isa<Float8E8M0FNUType>(type.getElementType()))
+    return MmaScaleKind::Ue8m0Block32;
+  return std::nullopt;
 }
 
 /// The row `attr` describes, or null.

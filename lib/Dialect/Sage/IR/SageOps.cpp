@@ -313,24 +313,30 @@ static LogicalResult verifyMmaScales(Operation *op, StringRef name,
 }
 
 /// The instruction `mma` multiplies these formats into this accumulator,
-/// and the [m, n, k] tile is a whole number of its shapes.
-LogicalResult QMmaOp::verifyInstruction(MmaAttr mma, Type aFormat, Type bFormat,
-                                        Type accumulator, int64_t m, int64_t n,
-                                        int64_t k) {
+/// applies the block scales the operands carry, and the [m, n, k] tile is a
+/// whole number of its shapes.
+static LogicalResult verifyInstruction(QMmaOp op, MmaAttr mma, Type aFormat,
+                                       Type bFormat, Type accumulator,
+                                       int64_t m, int64_t n, int64_t k) {
   if (mma.getA() != aFormat || mma.getB() != bFormat ||
       mma.getAcc() != accumulator)
-    return emitOpError() << "mma multiplies " << mma.getA() << " x "
-                         << mma.getB() << " -> " << mma.getAcc()
-                         << ", but the operands are " << aFormat << " x "
-                         << bFormat << " -> " << accumulator;
+    return op.emitOpError()
+           << "mma multiplies " << mma.getA() << " x " << mma.getB() << " -> "
+           << mma.getAcc() << ", but the operands are " << aFormat << " x "
+           << bFormat << " -> " << accumulator;
+  for (Value scales : {op.getAScales(), op.getBScales()})
+    if (getMmaScaleKind(scales.getType()) != mma.getScales())
+      return op.emitOpError()
+             << "mma applies " << stringifyMmaScaleKind(mma.getScales())
+             << " scales, but the operand scales are " << scales.getType();
   for (auto [name, tile, shape] :
        {std::tuple<StringRef, int64_t, int64_t>{"M", m, mma.getM()},
         {"N", n, mma.getN()},
         {"K", k, mma.getK()}})
     if (!ShapedType::isDynamic(tile) && tile % shape != 0)
-      return emitOpError() << "tile " << name << " = " << tile
-                           << " is not a multiple of the mma's " << name
-                           << " = " << shape;
+      return op.emitOpError()
+             << "tile " << name << " = " << tile
+             << " is not a multiple of the mma's " << name << " = " << shape;
   return success();
 }
 
@@ -408,7 +414,8 @@ LogicalResult QMmaOp::verify() {
                           getBQuant(), n)))
     return failure();
   if (std::optional<MmaAttr> mma = getMma())
-    return verifyInstruction(*mma, aFormat, bFormat, accumulator, m, n, k);
+    return verifyInstruction(*this, *mma, aFormat, bFormat, accumulator, m, n,
+                             k);
   return success();
 }
 

@@ -69,6 +69,12 @@ llvm::ArrayRef<MmaInstruction> getMmaInstructions();
 /// e4m3, ...), or an empty string.
 llvm::StringRef getMmaFormatName(Type type);
 
+/// The block scales a qmma operand's scale tensor asks the instruction to
+/// apply: none for row-wise scales ([..., rows, 1], applied to the result),
+/// E4M3 or E8M0 block scales along K; nullopt for scales no instruction
+/// applies (f32 along K, or a dynamic extent).
+std::optional<MmaScaleKind> getMmaScaleKind(Type scales);
+
 } // namespace mlir::sage
 
 #endif // SAGE_DIALECT_SAGE_IR_MMAINSTRUCTIONS_H

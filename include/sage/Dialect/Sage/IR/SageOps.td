@@ -191,7 +191,7 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     is a whole number of instruction shapes.
     The products are summed in `accumulator`: `i32` (exact) for `i8` and
     `i4` operands, where the scales apply once to the integer sum; `f32`
-    (about 22 significant bits on hardware) or `f16` for FP8 operands;
+    (an FP22 accumulator with 13 mantissa bits on hardware) or `f16` for FP8 operands;
     `f32` for `f4E2M1FN`. The result is f32, or f16 with an f16 accumulator.
     Leading dimensions, if any, are batch dimensions shared by all operands.
 
@@ -217,11 +217,6 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     type($result)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    LogicalResult verifyInstruction(MmaAttr mma, Type aFormat, Type bFormat,
-                                    Type accumulator, int64_t m, int64_t n,
-                                    int64_t k);
-  }];
 }
 
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
