@@ -1,6 +1,7 @@
 """sage's kernels beside PyTorch SDPA (flash and cuDNN backends), one process.
 
-Usage: python3 bench_attention.py KERNEL_DIR [--quick]
+Usage: python3 bench_attention.py KERNEL_DIR [--quick] [--dims 64,96,128]
+       [--lengths 4096,16384] [--baseline OLD_KERNEL_DIR]
 Prints a markdown table: TOPS of sage's attention kernel alone and end to end
 (quantization kernels included), of SDPA flash and cuDNN in fp16, their
 ratios, and where sage's time goes. Attention FLOPs = 4 B H Nq Nk D, halved
@@ -8,7 +9,9 @@ for causal. CUDA events; median of repeats after warm-up; the inputs are
 rotated over enough copies to exceed the 60 MB L2 several times.
 """
 
+import argparse
 import math
+import os
 import statistics
 import sys
 
@@ -35,23 +38,39 @@ def time_ms(fn_for_set, sets, warmup=3, repeat=10):
     return statistics.median(times)
 
 
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("kernel_dir")
+    parser.add_argument("--quick", action="store_true", help="N = 1k and 4k only")
+    parser.add_argument("--dims", default="64,128", help="head dims, e.g. 64,96,128")
+    parser.add_argument("--lengths", help="sequence lengths, e.g. 4096,16384")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="also time the attention kernel of the plans in DIR "
+                             "(e.g. an earlier build) on the same inputs")
+    return parser.parse_args()
+
+
 def main():
-    kernel_dir = sys.argv[1]
-    quick = "--quick" in sys.argv
+    args = parse_args()
     B, H = 4, 32
-    lengths = [1024, 4096] if quick else [1024, 2048, 4096, 8192, 16384, 32768]
+    lengths = [1024, 4096] if args.quick else [1024, 2048, 4096, 8192, 16384, 32768]
+    if args.lengths:
+        lengths = [int(n) for n in args.lengths.split(",")]
+    base_cols = " baseline attn TOPS | attn speed vs baseline |" if args.baseline else ""
     print("| D | causal | N | sage attn TOPS | sage e2e TOPS | SDPA flash | SDPA cuDNN "
-          "| attn/flash | attn/cuDNN | e2e/cuDNN | quant share of e2e |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for d in (64, 128):
+          "| attn/flash | attn/cuDNN | e2e/cuDNN | quant share of e2e |" + base_cols)
+    print("|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if args.baseline else ""))
+    for d in (int(x) for x in args.dims.split(",")):
         for causal in (False, True):
             name = f"attention_d{d}_f16" + ("_causal" if causal else "")
-            plan = Plan(f"{kernel_dir}/{name}.json")
+            plan = Plan(f"{args.kernel_dir}/{name}.json")
+            base_path = f"{args.baseline}/{name}.json" if args.baseline else None
+            base = Plan(base_path) if base_path and os.path.exists(base_path) else None
             for n in lengths:
                 set_bytes = 3 * B * H * n * d * 2
                 sets = max(1, math.ceil(4 * L2_BYTES / set_bytes))
                 sizes = plan.sizes(B, H, H, n, n)
-                inputs, bufs, full, attn = [], [], [], []
+                inputs, bufs, full, attn, base_bufs, base_attn = [], [], [], [], [], []
                 for s in range(sets):
                     q, k, v = make_inputs(B, H, H, n, n, d, torch.float16, "randn", s)
                     inputs.append((q, k, v))
@@ -59,8 +78,14 @@ def main():
                     bufs.append(b)
                     full.append(plan.launches(sizes, b))
                     attn.append(plan.launches(sizes, b, only="sage_attention"))
+                    if base:
+                        bb = base.allocate(sizes, q, k, v)
+                        base.run(base.launches(sizes, bb), bb)  # its quantized inputs
+                        base_bufs.append(bb)
+                        base_attn.append(base.launches(sizes, bb, only="sage_attention"))
                 t_e2e = time_ms(lambda i: plan.run(full[i], bufs[i]), sets)
                 t_attn = time_ms(lambda i: plan.run(attn[i]), sets)
+                t_base = time_ms(lambda i: base.run(base_attn[i]), sets) if base else None
                 with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
                     t_flash = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
                         *inputs[i], is_causal=causal), sets)
@@ -69,13 +94,17 @@ def main():
                         *inputs[i], is_causal=causal), sets)
                 flops = 4 * B * H * n * n * d / (2 if causal else 1)
                 tops = lambda ms: flops / (ms * 1e-3) / 1e12
-                print(f"| {d} | {int(causal)} | {n} | {tops(t_attn):.0f} | {tops(t_e2e):.0f} "
-                      f"| {tops(t_flash):.0f} | {tops(t_cudnn):.0f} "
-                      f"| {t_flash / t_attn:.2f} | {t_cudnn / t_attn:.2f} | {t_cudnn / t_e2e:.2f} "
-                      f"| {(t_e2e - t_attn) / t_e2e:.0%} |", flush=True)
-                del inputs, bufs, full, attn
+                row = (f"| {d} | {int(causal)} | {n} | {tops(t_attn):.0f} | {tops(t_e2e):.0f} "
+                       f"| {tops(t_flash):.0f} | {tops(t_cudnn):.0f} "
+                       f"| {t_flash / t_attn:.2f} | {t_cudnn / t_attn:.2f} | {t_cudnn / t_e2e:.2f} "
+                       f"| {(t_e2e - t_attn) / t_e2e:.0%} |")
+                if base:
+                    row += f" {tops(t_base):.0f} | {t_base / t_attn:.2f} |"
+                elif args.baseline:
+                    row += " - | - |"
+                print(row, flush=True)
+                del inputs, bufs, full, attn, base_bufs, base_attn
                 torch.cuda.empty_cache()
-
 
 if __name__ == "__main__":
     main()

@@ -375,7 +375,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                                     probQuant.getElementType()),
               RankedTensorType::get(probQuant.getScaleShape({blockQ, blockK}),
                                     probQuant.getScaleType()),
-              softmax.getProbs(), probQuant, b.getF64FloatAttr(1.0));
+              softmax.getProbs(), probQuant, b.getF64FloatAttr(1.0),
+              /*layout=*/nullptr);
 
           // R = P_hat V_hat_j with V as the b operand ([channels, keys]).
           Value valueTile = lb.paddedTile(op.getVValues(), batch, kvHead,

@@ -147,15 +147,18 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                kb.add(firstRow, kb.add(lane.g, kb.i32(8)))};
   Value quad2 = kb.mul(lane.t, kb.i32(2));
 
-  // Q_hat fragments stay in registers for the whole loop. Operands are in
-  // fragment order (getFragmentOrder): per group of 64 (or 32) channels,
-  // lane t loads its words of every k-chunk at once.
-  int64_t group = std::min<int64_t>(64, dim), groupChunks = group / 32;
-  Value groupOffset = kb.toI64(kb.mul(lane.t, kb.i32(8 * groupChunks)));
+  // Q_hat fragments stay in registers for the whole loop. Q and K are
+  // stored in one operand layout (docs/Layouts.md): per group of channels,
+  // lane t loads its two words of every k-chunk with one load.
+  OperandLayoutAttrInterface qkLayout = config.layouts.queryKey;
+  int64_t group = qkLayout.getGroupSize(),
+          groupChunks = group / qkLayout.getMmaK(),
+          laneBytes = qkLayout.getLaneBytes();
+  Value groupOffset = kb.toI64(kb.mul(lane.t, kb.i32(laneBytes)));
   auto loadRowWords = [&](Value buffer, Value rowStart,
                           int64_t g) -> SmallVector<Value> {
     Value offset = kb.add(rowStart, kb.add(kb.i64(g * group), groupOffset));
-    return kb.loadWords(buffer, offset, 2 * groupChunks);
+    return kb.loadWords(buffer, offset, laneBytes / 4);
   };
   SmallVector<MmaA> queryFragments;
   for (int64_t g = 0; g < dim / group; ++g) {
@@ -305,8 +308,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         SmallVector<Value> words = kb.loadSharedWords(
             staging,
             kb.add(rowStart, kb.add(kb.i32(g * group),
-                                    kb.mul(lane.t, kb.i32(8 * groupChunks)))),
-            2 * groupChunks);
+                                    kb.mul(lane.t, kb.i32(laneBytes)))),
+            laneBytes / 4);
         for (int64_t c = 0; c < groupChunks; ++c)
           acc = emitMmaS8(kb, queryFragments[g * groupChunks + c],
                           {words[2 * c], words[2 * c + 1]}, acc);
@@ -358,32 +361,44 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       for (int64_t e = 0; e < 4; ++e)
         tile[e] = kb.mulf(tile[e], alpha[rowOf(e)]);
 
-    // P_hat = P~ * P_r in E4M3, laid out as the A operand: chunk c of 32
-    // keys takes tiles 4c..4c+3 (see getValueKeyOrder for V's side).
+    // P_hat = P~ * P_r in E4M3, as the A operand of chunk c of 32 keys:
+    // register r holds row g (r even) or g + 8 of MMA positions
+    // 16 (r / 2) + 4t + i, i.e. the keys the V layout puts there, which this
+    // lane holds in its accumulator tiles (getOperandLayouts checks it).
+    OperandLayoutAttrInterface vLayout = config.layouts.value;
     Value pRange = kb.f32(config.pRange);
-    auto p = [&](int64_t tile, int64_t e) {
-      return kb.mulf(scores[tile][e], pRange);
+    auto packProbs = [&](int64_t c, int64_t r) {
+      std::array<Value, 4> bytes;
+      for (int64_t i = 0; i < 4; ++i) {
+        // Lane t = 0's key; lane t's is 2t further, in the same tile.
+        int64_t key = vLayout.getIndexAt(32 * c + 16 * (r / 2) + i);
+        bytes[i] = kb.mulf(scores[key / 8][2 * (r % 2) + key % 8], pRange);
+      }
+      return kb.packE4M3x4(bytes[0], bytes[1], bytes[2], bytes[3]);
     };
     SmallVector<MmaA> probFragments;
-    for (int64_t c = 0; c < keyChunks; ++c) {
-      int64_t n = 4 * c;
+    for (int64_t c = 0; c < keyChunks; ++c)
       probFragments.push_back(
-          {kb.packE4M3x4(p(n, 0), p(n, 1), p(n + 1, 0), p(n + 1, 1)),
-           kb.packE4M3x4(p(n, 2), p(n, 3), p(n + 1, 2), p(n + 1, 3)),
-           kb.packE4M3x4(p(n + 2, 0), p(n + 2, 1), p(n + 3, 0), p(n + 3, 1)),
-           kb.packE4M3x4(p(n + 2, 2), p(n + 2, 3), p(n + 3, 2), p(n + 3, 3))});
-    }
+          {packProbs(c, 0), packProbs(c, 1), packProbs(c, 2), packProbs(c, 3)});
 
     // R_ij = P_hat V_hat_j in a fresh accumulator, then O += R (two-level
-    // accumulation: the FP8 MMA keeps about 22 bits, the buffer 24).
+    // accumulation: the FP8 MMA keeps about 22 bits, the buffer 24). Each
+    // V^T row is read a layout group of keys at a time.
+    int64_t valueGroup = vLayout.getGroupSize(),
+            valueLaneBytes = vLayout.getLaneBytes();
     Value keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
-                             kb.mul(lane.t, kb.i32(8 * keyChunks)));
+                             kb.mul(lane.t, kb.i32(valueLaneBytes)));
     for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
       MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
       Value channel = kb.add(kb.i32(dt * 8), lane.g);
-      SmallVector<Value> words = kb.loadSharedWords(
-          staging, kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow))),
-          2 * keyChunks);
+      Value rowOffset =
+          kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
+      SmallVector<Value> words;
+      for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
+        llvm::append_range(
+            words, kb.loadSharedWords(staging,
+                                      kb.add(rowOffset, kb.i32(g * valueGroup)),
+                                      valueLaneBytes / 4));
       for (int64_t c = 0; c < keyChunks; ++c)
         partial = emitMmaE4M3F32(kb, probFragments[c],
                                  {words[2 * c], words[2 * c + 1]}, partial);

@@ -77,14 +77,6 @@ Value mlir::sage::linearOffset(KernelBuilder &kb, Value outer, Value inner0,
   return kb.add(kb.mul(row, kb.toI64(inner1)), kb.toI64(i1));
 }
 
-int64_t mlir::sage::getFragmentOrder(int64_t k, int64_t extent) {
-  int64_t group = std::min<int64_t>(64, extent);
-  int64_t chunks = group / 32;
-  int64_t base = k / group * group, kk = k % group;
-  int64_t c = kk / 32, h = kk % 32 / 16, t = kk % 16 / 4, i = kk % 4;
-  return base + 8 * chunks * t + 8 * c + 4 * h + i;
-}
-
 Value IoLayout::offset(KernelBuilder &kb, Value head, Value heads, Value tokens,
                        Value token, int64_t dim, Value channel) const {
   if (!tokensBeforeHeads)

@@ -5,7 +5,7 @@
 // CTA reduces the maxima over each per-thread group in shared memory
 // (docs/Algorithm.md section 2), and the thread writes its INT8 values. V: one
 // thread per (channel, 32 keys) writes E4M3 values transposed, [D, Nk], in
-// the key order the PV mma.sync reads (see getValueKeyOrder).
+// the key order of the V layout, which the P V mma.sync reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,10 +66,11 @@ struct TokenHalf {
   }
 
   /// Quantizes `values` with `delta` and stores them as packed INT8 at
-  /// token `row` of the [head, paddedTokens, dim] buffer, in fragment order.
+  /// token `row` of the [head, paddedTokens, dim] buffer, in `layout`.
   void storeInt8(KernelBuilder &kb, ArrayRef<Value> values, Value delta,
                  double qmax, Value buffer, Value head, Value paddedTokens,
-                 Value token, int64_t dim) const {
+                 Value token, int64_t dim,
+                 OperandLayoutAttrInterface layout) const {
     Value rowStart =
         linearOffset(kb, head, paddedTokens, token, kb.i32(dim), kb.i32(0));
     for (int64_t c = 0; c < channels; c += 4) {
@@ -78,11 +79,11 @@ struct TokenHalf {
                                  quantizeToInt(kb, values[c + 2], delta, qmax),
                                  quantizeToInt(kb, values[c + 3], delta, qmax));
       // This thread's channels start at half * channels; 4 consecutive
-      // channels stay together in fragment order.
+      // channels stay together in the layout (getOperandLayouts checks it).
       Value position =
           kb.toI64(kb.select(kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
-                             kb.i32(getFragmentOrder(c, dim)),
-                             kb.i32(getFragmentOrder(channels + c, dim))));
+                             kb.i32(getStoredIndex(layout, c)),
+                             kb.i32(getStoredIndex(layout, channels + c))));
       kb.store(packed, buffer, kb.add(rowStart, position), 4);
     }
   }
@@ -160,7 +161,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt), head,
-                   kb.mul(blocks, kb.i32(config.blockK)), token, dim);
+                   kb.mul(blocks, kb.i32(config.blockK)), token, dim,
+                   config.layouts.queryKey);
   km.addLaunch("sage_quantize_k", params,
                {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
                config.threads());
@@ -255,21 +257,11 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
         linearOffset(kb, head, blocks, block, kb.i32(groupsPerBlock), group));
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
-                   head, kb.mul(blocks, kb.i32(config.blockQ)), token, dim);
+                   head, kb.mul(blocks, kb.i32(config.blockQ)), token, dim,
+                   config.layouts.queryKey);
   km.addLaunch("sage_quantize_q", params,
                {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
                config.threads());
-}
-
-/// The key that A-operand position p of a 32-key chunk holds. The P
-/// fragment of the PV mma.sync comes from the QK accumulator, where lane
-/// (g, t) holds keys 8n + 2t, 8n + 2t + 1; as an A operand they sit at
-/// k = 4t..4t+3 and 16+4t..16+4t+3. V^T's B fragment must follow (the sum
-/// over keys does not care about their order); getFragmentOrder then packs
-/// it for one load.
-static int64_t getValueKeyOrder(int64_t p) {
-  int64_t half = p / 16, t = (p % 16) / 4, i = p % 4;
-  return 16 * half + 8 * (i / 2) + 2 * t + i % 2;
 }
 
 void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
@@ -318,7 +310,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
         kb.add(kb.mul(block, kb.i32(config.blockK)), kb.mul(chunk, kb.i32(32)));
     SmallVector<Value> scaled;
     for (int64_t p = 0; p < 32; ++p) {
-      Value token = kb.add(chunkStart, kb.i32(getValueKeyOrder(p)));
+      Value token =
+          kb.add(chunkStart, kb.i32(config.layouts.value.getIndexAt(p)));
       Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
       Value safeToken = kb.select(valid, token, kb.i32(0));
       Value x = kb.loadAsF32(config.inputType, kernel.arg(kValue),
@@ -330,15 +323,18 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       scaled.push_back(
           kb.select(valid, kb.select(zeroDelta, kb.f32(0), x), kb.f32(0)));
     }
-    // Position p of the chunk is A-operand k = 32 * chunk + p of the block.
+    // Position p of the chunk is MMA position 32 * chunk + p of the block,
+    // stored where the layout puts it (four adjacent positions together).
     Value blockStart = kb.mul(block, kb.i32(config.blockK));
     for (int64_t p = 0; p < 32; p += 4) {
       Value packed =
           kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2], scaled[p + 3]);
       Value position =
-          kb.select(kb.cmp(arith::CmpIPredicate::eq, chunk, kb.i32(0)),
-                    kb.i32(getFragmentOrder(p, config.blockK)),
-                    kb.i32(getFragmentOrder(32 + p, config.blockK)));
+          kb.i32(config.layouts.value.getStorageIndex(32 * (chunks - 1) + p));
+      for (int64_t c = chunks - 2; c >= 0; --c)
+        position = kb.select(
+            kb.cmp(arith::CmpIPredicate::eq, chunk, kb.i32(c)),
+            kb.i32(config.layouts.value.getStorageIndex(32 * c + p)), position);
       Value offset = linearOffset(kb, head, kb.i32(dim), channel, paddedTokens,
                                   kb.add(blockStart, position));
       kb.store(packed, kernel.arg(kValueFp8), offset, 4);

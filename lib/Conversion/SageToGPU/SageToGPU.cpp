@@ -46,6 +46,7 @@ namespace {
 struct AttentionSources {
   BlockArgument query, key, value;
   SmoothOp querySmooth, keySmooth, valueSmooth;
+  QuantizeOp queryQuantize, keyQuantize, valueQuantize;
   /// Q, K, V and O are [batch, tokens, heads, features] in memory.
   bool tokensBeforeHeads = false;
 };
@@ -97,8 +98,9 @@ static Value skipLayoutOps(Value value, bool &swapped, Value stop = {}) {
 /// function argument.
 static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
                                  StringRef name, BlockArgument &argument,
-                                 SmoothOp &smooth, bool &swapped) {
-  auto quantize = values.getDefiningOp<QuantizeOp>();
+                                 QuantizeOp &quantize, SmoothOp &smooth,
+                                 bool &swapped) {
+  quantize = values.getDefiningOp<QuantizeOp>();
   if (!quantize)
     return op.emitOpError()
            << "expected the " << name << " values to come from sage.quantize";
@@ -155,10 +157,16 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.headDim = op.getQValues().getType().getDimSize(3);
   config.valueDim = op.getVValues().getType().getDimSize(3);
   for (int64_t dim : {config.headDim, config.valueDim})
-    if (dim != 32 && dim != 64 && dim != 128)
+    if (dim != 32 && dim != 64 && dim != 96 && dim != 128)
       return op.emitOpError() << "the GPU lowering implements head "
-                                 "dimensions 32, 64 and 128, got "
+                                 "dimensions 32, 64, 96 and 128, got "
                               << dim;
+  FailureOr<OperandLayouts> layouts =
+      getOperandLayouts(op, sources.queryQuantize, sources.keyQuantize,
+                        sources.valueQuantize, config.headDim, config.blockK);
+  if (failed(layouts))
+    return failure();
+  config.layouts = *layouts;
   config.inputType = getElementTypeOrSelf(sources.query.getType());
   config.io.tokensBeforeHeads = sources.tokensBeforeHeads;
   config.outputType = op.getResult().getType().getElementType();
@@ -281,11 +289,14 @@ struct ConvertSageToGPUPass
     AttentionSources sources;
     std::array<bool, 3> swapped;
     if (failed(traceSource(op, op.getQValues(), "query", sources.query,
-                           sources.querySmooth, swapped[0])) ||
+                           sources.queryQuantize, sources.querySmooth,
+                           swapped[0])) ||
         failed(traceSource(op, op.getKValues(), "key", sources.key,
-                           sources.keySmooth, swapped[1])) ||
+                           sources.keyQuantize, sources.keySmooth,
+                           swapped[1])) ||
         failed(traceSource(op, op.getVValues(), "value", sources.value,
-                           sources.valueSmooth, swapped[2])))
+                           sources.valueQuantize, sources.valueSmooth,
+                           swapped[2])))
       return failure();
     FailureOr<bool> resultSwapped = traceResult(func, op);
     if (failed(resultSwapped))

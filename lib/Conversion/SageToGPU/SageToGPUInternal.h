@@ -15,6 +15,8 @@
 #include "KernelBuilder.h"
 #include "LaunchPlan.h"
 
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -34,6 +36,22 @@ struct IoLayout {
                Value token, int64_t dim, Value channel) const;
 };
 
+/// Where the quantized operands live: Q and K along their features (one
+/// layout, as both feed the Q K^T MMA's contraction), V along its tokens in
+/// the order that lets P's accumulator feed the P V MMA. The kernels that
+/// quantize and the attention kernel both read them (docs/Layouts.md).
+struct OperandLayouts {
+  OperandLayoutAttrInterface queryKey, value;
+};
+
+/// The layouts of the Q, K and V values that `op` reads (from their
+/// sage.quantize, or the widest #sage.mma_packed where they name none), or
+/// an error naming one the mma.sync kernels cannot read.
+FailureOr<OperandLayouts> getOperandLayouts(QuantizedAttentionOp op,
+                                            QuantizeOp query, QuantizeOp key,
+                                            QuantizeOp value, int64_t headDim,
+                                            int64_t blockK);
+
 /// Everything the kernels of one attention are specialized on.
 struct AttentionConfig {
   int64_t headDim = 0;  // D of Q and K
@@ -43,6 +61,7 @@ struct AttentionConfig {
   IoLayout io;
   bool smoothQ = false, smoothK = false, smoothV = false;
   bool causal = false;
+  OperandLayouts layouts;
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
   // Tiles: a CTA of `warps` warps owns blockQ = 16 * warps query rows; a
@@ -111,14 +130,10 @@ void buildQuantizeQueryKernel(KernelModule &km, const AttentionConfig &config);
 void buildQuantizeValueKernel(KernelModule &km, const AttentionConfig &config);
 void buildAttentionKernel(KernelModule &km, const AttentionConfig &config);
 
-/// Where element k of the contraction axis of an 8-bit mma.sync operand is
-/// stored. The axis is cut into groups of min(64, extent) elements (one or
-/// two 32-wide k-chunks); in a group, the bytes lane t of a quad feeds to
-/// the A or B registers of every chunk c, k = 32c + 16h + 4t + i, are
-/// contiguous, so one 8- or 16-byte load fetches them. The MMAs sum over k
-/// in any order, so Q and K (along D) and V (along keys) are quantized
-/// straight into this order.
-int64_t getFragmentOrder(int64_t k, int64_t extent);
+/// Where element `index` of an operand's contraction axis is stored
+/// (elements from the start of the axis): its MMA position in `layout`,
+/// stored where the layout puts that position.
+int64_t getStoredIndex(OperandLayoutAttrInterface layout, int64_t index);
 
 /// The per-channel statistics ([B, heads, D] f32 workspaces: token sums and
 /// V channel maxima) are read through these by the kernels that quantize and

@@ -257,6 +257,22 @@ LogicalResult QuantizeOp::verify() {
       return emitOpError() << "a static bound needs f32 scales, got "
                            << getQuant().getScaleType();
   }
+  if (OperandLayoutAttrInterface layout = getLayoutAttr()) {
+    // One MMA chunk of a row is 32 bytes, whatever the element width.
+    Type format = getQuant().getElementType();
+    int64_t bits = format.getIntOrFloatBitWidth();
+    if (layout.getMmaK() * bits != 256)
+      return emitOpError() << "layout " << layout << " holds "
+                           << 256 / layout.getMmaK() << "-bit elements, not "
+                           << format;
+    int64_t features = getInput().getType().getShape().back();
+    if (layout.getContractionAxis() == DimRole::Features &&
+        !ShapedType::isDynamic(features) &&
+        features % layout.getGroupSize() != 0)
+      return emitOpError() << "layout groups of " << layout.getGroupSize()
+                           << " features do not tile the " << features
+                           << " features of the input";
+  }
   return verifyQuantized(*this, getInput().getType().getShape(),
                          getValues().getType(), getScales().getType(),
                          getQuant());

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes the attention-*.test files beside it: one per plan of
-benchmarks/kernels.mlir, covering the GPU test matrix of the 8+8 kernel.
+benchmarks/kernels.mlir and kernels_layouts.mlir, covering the GPU test matrix of the 8+8 kernel.
 Rerun after changing the matrix or the bars; the files are checked in."""
 
 import os
 
 HEADER = """# REQUIRES: cuda-gpu
 #
-# {name}: sage's int8-fp8 kernels (benchmarks/kernels.mlir, compiled by the
+# {name}: sage's int8-fp8 kernels (benchmarks/kernels*.mlir, compiled by the
 # sage-kernels target) on the GPU, against the FP64 attention and the CPU
 # model of the same algorithm (lib/Reference), on randn inputs and inputs
 # with per-channel outliers (Q += 4 randn(D), K += 8 randn(D), V += 2 randn(D)).
@@ -39,27 +39,30 @@ def run(plan, B, H, Hkv, Nq, Nk, dist, model=True):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    for d in (64, 128):
-        for t in ("f16", "bf16"):
-            for causal in (False, True):
-                plan = f"attention_d{d}_{t}" + ("_causal" if causal else "")
-                text = HEADER.format(name=plan) + "\n"
-                for n in (1, 17, 128, 1000):
-                    for dist in ("randn", "outliers"):
-                        text += run(plan, 1, 2, 2, n, n, dist)
-                # Nq != Nk, with GQA (2 query heads per key/value head).
-                for nq, nk in ((100, 333), (333, 100), (1000, 3000)):
-                    for dist in ("randn", "outliers"):
-                        text += run(plan, 2, 4, 2, nq, nk, dist)
-                if t == "f16":
-                    for dist in ("randn", "outliers"):
-                        text += run(plan, 1, 4, 4, 4096, 4096, dist)
-                        # The CPU model is too slow at 16k: FP64 only.
-                        text += run(plan, 1, 4, 4, 16384, 16384, dist,
-                                    model=False)
-                name = plan.replace("_", "-") + ".test"
-                with open(os.path.join(here, name), "w") as f:
-                    f.write(text)
+    plans = [f"attention_d{d}_{t}" + ("_causal" if causal else "")
+             for d in (64, 128) for t in ("f16", "bf16")
+             for causal in (False, True)]
+    # D = 96 (two groups of 32 channels) and the 8-byte operand packing
+    # (benchmarks/kernels_layouts.mlir), f16 only.
+    plans += ["attention_d96_f16", "attention_d96_f16_causal",
+              "attention_d64_f16_packed8"]
+    for plan in plans:
+        text = HEADER.format(name=plan) + "\n"
+        for n in (1, 17, 128, 1000):
+            for dist in ("randn", "outliers"):
+                text += run(plan, 1, 2, 2, n, n, dist)
+        # Nq != Nk, with GQA (2 query heads per key/value head).
+        for nq, nk in ((100, 333), (333, 100), (1000, 3000)):
+            for dist in ("randn", "outliers"):
+                text += run(plan, 2, 4, 2, nq, nk, dist)
+        if "_bf16" not in plan:
+            for dist in ("randn", "outliers"):
+                text += run(plan, 1, 4, 4, 4096, 4096, dist)
+                # The CPU model is too slow at 16k: FP64 only.
+                text += run(plan, 1, 4, 4, 16384, 16384, dist, model=False)
+        name = plan.replace("_", "-") + ".test"
+        with open(os.path.join(here, name), "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

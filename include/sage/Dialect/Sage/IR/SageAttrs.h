@@ -12,6 +12,8 @@
 
 #include "sage/Dialect/Sage/IR/MmaInstructions.h"
 
+#include "sage/Dialect/Sage/IR/SageAttrInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "sage/Dialect/Sage/IR/SageAttrs.h.inc"
 

@@ -6,6 +6,7 @@
 include "mlir/IR/AttrTypeBase.td"
 include "sage/Dialect/Sage/IR/SageBase.td"
 include "sage/Dialect/Sage/IR/SageEnums.td"
+include "sage/Dialect/Sage/IR/SageInterfaces.td"
 
 class Sage_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Sage_Dialect, name, traits> {
@@ -134,6 +135,56 @@ def Sage_MmaAttr : Sage_Attr<"Mma", "mma"> {
   let extraClassDeclaration = [{
     /// The table row this attribute names (never null once verified).
     const ::mlir::sage::MmaInstruction *getInstruction() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// MmaPackedAttr
+//===----------------------------------------------------------------------===//
+
+def Sage_MmaPackedAttr : Sage_Attr<"MmaPacked", "mma_packed",
+    [DeclareAttrInterfaceMethods<Sage_OperandLayoutAttrInterface>]> {
+  let summary = "an mma.sync operand stored so that a lane loads its registers at once";
+  let description = [{
+    The layout of a quantized operand of `mma.sync.m16n8kK` (row-major A,
+    column-major B) in memory, along its contraction axis `along`. One MMA
+    consumes `k` elements of a row (32 bytes, whatever the format: k = 32
+    for 8-bit, 64 for 4-bit, 16 for 16-bit elements); lane `t` of a quad
+    feeds the two 32-bit registers holding positions `e*t .. e*t+e-1` and
+    `k/2 + e*t ..` (`e = k / 8` elements a word). Runs of `chunks`
+    consecutive MMA chunks are stored so that these bytes of every chunk
+    are contiguous for each lane: one 8-byte (`chunks = 1`) or 16-byte
+    (`chunks = 2`) load fetches a lane's registers for all of them.
+
+    `order = accumulator` permutes the elements within each chunk of 32 into
+    the order in which an m16n8 accumulator holds its columns (lane `t`:
+    columns `2t`, `2t+1` of each 8-column tile), so that the FP32
+    accumulator of Q K^T, quantized to FP8, is the A operand of P V without
+    leaving registers; V is stored in the same order along its tokens.
+    The layouts are drawn in docs/Layouts.md.
+
+    Example:
+
+    ```mlir
+    #sage.mma_packed<along = features, k = 32, chunks = 2>
+    #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Sage_DimRole>:$along,
+    "int64_t":$k,
+    "int64_t":$chunks,
+    DefaultValuedParameter<"FragmentOrder", "FragmentOrder::Natural",
+                           "element order within an MMA chunk">:$order
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The widest packing (two chunks, else one) whose group divides
+    /// `extent`, the length of the contraction axis, or null if none does.
+    static MmaPackedAttr getWidest(::mlir::MLIRContext *context,
+                                   DimRole along, int64_t k, int64_t extent,
+                                   FragmentOrder order = FragmentOrder::Natural);
   }];
 }
 

@@ -86,4 +86,15 @@ def Sage_MmaScaleKind : I32EnumAttr<"MmaScaleKind",
   let genSpecializedAttr = 0;
 }
 
+def Sage_FragmentOrder : I32EnumAttr<"FragmentOrder",
+    "the order of an MMA operand's elements along its contraction axis", [
+  I32EnumAttrCase<"Natural", 0, "natural">,
+  // The order in which an m16n8 accumulator holds its columns, so that the
+  // accumulator of one MMA feeds the A operand of the next from registers.
+  I32EnumAttrCase<"Accumulator", 1, "accumulator">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
 #endif // SAGE_DIALECT_SAGE_IR_SAGEENUMS_TD

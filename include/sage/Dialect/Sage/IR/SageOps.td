@@ -121,6 +121,12 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     nearest even and clamp to `[-range, range]`; float formats round to
     nearest even and saturate. A group of zeros gets scale 0 and values 0.
 
+    With `layout` (an operand layout such as `#sage.mma_packed`), the
+    values are the operand of an MMA and are stored in that layout when they
+    reach memory; the lowering writes them, and the MMA reads them, through
+    that one attribute. Without it the lowering picks the widest
+    `#sage.mma_packed` that fits, as `sage-decompose-attention` writes it.
+
     With `bound`, the input is known to lie in `[-bound, bound]` and every
     scale is the constant `bound / range` instead of a measured maximum:
     P~ of the online softmax lies in [0, 1], so P is quantized with
@@ -139,7 +145,8 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     ```
   }];
   let arguments = (ins Sage_FloatTensor:$input, Sage_QuantAttr:$quant,
-                       OptionalAttr<F64Attr>:$bound);
+                       OptionalAttr<F64Attr>:$bound,
+                       OptionalAttr<Sage_OperandLayoutAttrInterface>:$layout);
   let results = (outs Sage_QuantTensor:$values, Sage_ScaleTensor:$scales);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->`

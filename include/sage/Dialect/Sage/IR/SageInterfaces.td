@@ -1,0 +1,48 @@
+//===- SageInterfaces.td - sage attribute interfaces -------*- tablegen -*-===//
+
+#ifndef SAGE_DIALECT_SAGE_IR_SAGEINTERFACES_TD
+#define SAGE_DIALECT_SAGE_IR_SAGEINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def Sage_OperandLayoutAttrInterface
+    : AttrInterface<"OperandLayoutAttrInterface"> {
+  let cppNamespace = "::mlir::sage";
+  let description = [{
+    Where the elements of an MMA operand live: the one description that the
+    code writing an operand (a quantizer's stores) and the code reading it
+    (the MMA's fragment loads) both follow, so that the two cannot drift
+    apart (docs/Layouts.md).
+
+    Along the operand's contraction axis, element `index` sits at MMA
+    position `getPositionOf(index)` (a permutation within one MMA k-chunk:
+    the sum over k does not care about the order, which lets an operand
+    follow the order in which another MMA's accumulator holds its values)
+    and is stored at `getStorageIndex(position)`. Positions are stored in
+    groups of `getGroupSize()` elements, of which each lane of a quad loads
+    `getLaneBytes()` contiguous bytes at once.
+  }];
+  let methods = [
+    InterfaceMethod<"The axis of the tensor the contraction runs along "
+                    "(features for Q and K, tokens for V).",
+      "::mlir::sage::DimRole", "getContractionAxis">,
+    InterfaceMethod<"Elements of the contraction axis one MMA consumes.",
+      "int64_t", "getMmaK">,
+    InterfaceMethod<"Elements stored as one group (a multiple of the MMA "
+                    "k); an axis must be a multiple of it.",
+      "int64_t", "getGroupSize">,
+    InterfaceMethod<"Bytes of a group one lane loads with one load.",
+      "int64_t", "getLaneBytes">,
+    InterfaceMethod<"The MMA position (along k) that holds element `index` "
+                    "of the contraction axis.",
+      "int64_t", "getPositionOf", (ins "int64_t":$index)>,
+    InterfaceMethod<"The element of the contraction axis held at MMA "
+                    "position `position` (the inverse of getPositionOf).",
+      "int64_t", "getIndexAt", (ins "int64_t":$position)>,
+    InterfaceMethod<"Where MMA position `position` is stored, counted in "
+                    "elements from the start of the axis.",
+      "int64_t", "getStorageIndex", (ins "int64_t":$position)>
+  ];
+}
+
+#endif // SAGE_DIALECT_SAGE_IR_SAGEINTERFACES_TD

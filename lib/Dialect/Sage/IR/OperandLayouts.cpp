@@ -1,0 +1,95 @@
+//===- OperandLayouts.cpp - where MMA operands live -----------------------===//
+//
+// The arithmetic of #sage.mma_packed (docs/Layouts.md). A quantizer that
+// stores an operand and a kernel that loads it into MMA registers both ask
+// these functions, so the fragment order has one source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageAttrs.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+#include "sage/Dialect/Sage/IR/SageAttrInterfaces.cpp.inc"
+
+/// A k-chunk of an m16n8kK mma.sync operand row is 32 bytes: eight 32-bit
+/// words, two for each lane of a quad.
+static constexpr int64_t kChunkBytes = 32;
+/// The accumulator order is defined on chunks of 32 (8-bit) elements.
+static constexpr int64_t kAccumulatorChunk = 32;
+
+LogicalResult
+MmaPackedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      DimRole along, int64_t k, int64_t chunks,
+                      FragmentOrder order) {
+  if (along != DimRole::Features && along != DimRole::Tokens)
+    return emitError() << "expected the contraction to run along features "
+                          "or tokens, got "
+                       << stringifyDimRole(along);
+  if (k != 16 && k != 32 && k != 64)
+    return emitError() << "expected k = 16, 32 or 64 (an mma.sync chunk of "
+                          "16-, 8- or 4-bit elements), got "
+                       << k;
+  if (chunks != 1 && chunks != 2)
+    return emitError() << "expected chunks = 1 or 2 (8- or 16-byte lane "
+                          "loads), got "
+                       << chunks;
+  if (order == FragmentOrder::Accumulator && k != kAccumulatorChunk)
+    return emitError() << "order = accumulator feeds an 8-bit A operand "
+                          "from an m16n8 accumulator and needs k = 32, got "
+                       << k;
+  return success();
+}
+
+MmaPackedAttr MmaPackedAttr::getWidest(MLIRContext *context, DimRole along,
+                                       int64_t k, int64_t extent,
+                                       FragmentOrder order) {
+  for (int64_t chunks : {2, 1})
+    if (extent > 0 && extent % (chunks * k) == 0)
+      return MmaPackedAttr::get(context, along, k, chunks, order);
+  return {};
+}
+
+DimRole MmaPackedAttr::getContractionAxis() const { return getAlong(); }
+
+int64_t MmaPackedAttr::getMmaK() const { return getK(); }
+
+int64_t MmaPackedAttr::getGroupSize() const { return getChunks() * getK(); }
+
+int64_t MmaPackedAttr::getLaneBytes() const {
+  return getChunks() * kChunkBytes / 4;
+}
+
+// In the accumulator order, position p = 16h + 4t + i of a 32-chunk (the
+// A-register bytes of lane t) holds column 16h + 8(i / 2) + 2t + i % 2:
+// the columns 2t, 2t + 1 that lane t holds in accumulator tiles 2h and
+// 2h + 1.
+int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
+  if (getOrder() == FragmentOrder::Natural)
+    return position;
+  int64_t base = position / kAccumulatorChunk * kAccumulatorChunk;
+  int64_t p = position % kAccumulatorChunk;
+  int64_t h = p / 16, t = p % 16 / 4, i = p % 4;
+  return base + 16 * h + 8 * (i / 2) + 2 * t + i % 2;
+}
+
+int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
+  if (getOrder() == FragmentOrder::Natural)
+    return index;
+  int64_t base = index / kAccumulatorChunk * kAccumulatorChunk;
+  int64_t x = index % kAccumulatorChunk;
+  int64_t h = x / 16, half = x % 16 / 8, t = x % 8 / 2, odd = x % 2;
+  return base + 16 * h + 4 * t + 2 * half + odd;
+}
+
+// Position kk = (k / 2) h + e t + i of chunk c of a group is stored at
+// (2 e chunks) t + (2 e) c + e h + i: lane t's words of every chunk of the
+// group are adjacent.
+int64_t MmaPackedAttr::getStorageIndex(int64_t position) const {
+  int64_t k = getK(), e = k / 8, group = getGroupSize();
+  int64_t base = position / group * group, inGroup = position % group;
+  int64_t c = inGroup / k, kk = inGroup % k;
+  int64_t h = kk / (k / 2), t = kk % (k / 2) / e, i = kk % e;
+  return base + 2 * e * getChunks() * t + 2 * e * c + e * h + i;
+}

@@ -1,0 +1,69 @@
+// RUN: sage-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: sage-opt %s -split-input-file -verify-diagnostics --mlir-print-op-generic | sage-opt -split-input-file | FileCheck %s
+
+// Operand layouts on sage.quantize: Q/K packed along features, V along
+// tokens in the accumulator order; the default order is not printed.
+// CHECK-LABEL: func @operand_layouts
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_packed<along = features, k = 32, chunks = 1>
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_packed<along = features, k = 64, chunks = 2>
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>
+func.func @operand_layouts(%x: tensor<1x2x128x64xf16>, %y: tensor<1x2x128x128xf16>) {
+  %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_packed<along = features, k = 32, chunks = 1, order = natural>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi8>, tensor<1x2x8x1xf32>
+  %k4, %k4s = sage.quantize %y {quant = #sage.quant<i4, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_packed<along = features, k = 64, chunks = 2>}
+    : tensor<1x2x128x128xf16> -> tensor<1x2x128x128xi4>, tensor<1x2x8x1xf32>
+  %vv, %vs = sage.quantize %x {quant = #sage.quant<f8E4M3FN, per_channel>,
+      layout = #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xf8E4M3FN>, tensor<1x2x1x64xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected the contraction to run along features or tokens, got heads}}
+func.func @negative_along_heads() attributes {layout = #sage.mma_packed<along = heads, k = 32, chunks = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected k = 16, 32 or 64 (an mma.sync chunk of 16-, 8- or 4-bit elements), got 8}}
+func.func @negative_k() attributes {layout = #sage.mma_packed<along = features, k = 8, chunks = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected chunks = 1 or 2 (8- or 16-byte lane loads), got 4}}
+func.func @negative_chunks() attributes {layout = #sage.mma_packed<along = features, k = 32, chunks = 4>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{order = accumulator feeds an 8-bit A operand from an m16n8 accumulator and needs k = 32, got 16}}
+func.func @negative_accumulator_order_k() attributes {layout = #sage.mma_packed<along = tokens, k = 16, chunks = 2, order = accumulator>} {
+  return
+}
+
+// -----
+
+func.func @negative_layout_format(%x: tensor<1x2x128x64xf16>) {
+  // expected-error@+1 {{'sage.quantize' op layout #sage.mma_packed<along = features, k = 32, chunks = 2> holds 8-bit elements, not 'i4'}}
+  %kv, %ks = sage.quantize %x {quant = #sage.quant<i4, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_packed<along = features, k = 32, chunks = 2>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi4>, tensor<1x2x8x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layout_group(%x: tensor<1x2x128x96xf16>) {
+  // expected-error@+1 {{'sage.quantize' op layout groups of 64 features do not tile the 96 features of the input}}
+  %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_packed<along = features, k = 32, chunks = 2>}
+    : tensor<1x2x128x96xf16> -> tensor<1x2x128x96xi8>, tensor<1x2x8x1xf32>
+  return
+}
