@@ -192,11 +192,16 @@ private:
     skipSpaces();
     if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"'))
       return false;
-    char quote = text[pos++];
-    size_t end = text.find(quote, pos);
+    size_t end = text.find(text[pos], pos + 1);
     if (end == std::string_view::npos)
       return false;
-    out = std::string(text.substr(pos, end - pos));
+    std::string_view body = text.substr(pos + 1, end - pos - 1);
+    // Keys and dtypes are printable ASCII; anything else would reach a
+    // message and could break it over lines.
+    for (char c : body)
+      if (!std::isprint(static_cast<unsigned char>(c)))
+        return false;
+    out = std::string(body);
     pos = end + 1;
     return true;
   }
@@ -232,28 +237,48 @@ private:
 };
 } // namespace
 
-/// Maps a descr to a type; returns an empty string or a message.
-static std::string parseDescr(const std::string &descr, NpyType &type) {
-  if (descr.size() >= 2 && descr[0] == '>' && descr != ">i1" && descr != ">u1")
-    return "big-endian dtype '" + descr + "' is not supported";
-  std::string body = descr;
-  if (!body.empty() &&
-      (body[0] == '<' || body[0] == '|' || body[0] == '=' || body[0] == '>'))
-    body = body.substr(1);
+bool sage::rt::getNpyType(const std::string &descr, NpyType &type) {
+  // '>' is big-endian; it changes nothing for byte-sized types.
+  if (descr.empty())
+    return false;
+  std::string body = descr.substr(1);
+  bool bigEndian = descr[0] == '>';
+  if (descr[0] != '<' && descr[0] != '|' && descr[0] != '=' && !bigEndian)
+    return false;
   static const std::pair<const char *, NpyType> kTypes[] = {
       {"f2", NpyType::F16}, {"f4", NpyType::F32}, {"f8", NpyType::F64},
       {"i1", NpyType::I8},  {"u1", NpyType::U8},  {"b1", NpyType::U8},
       {"i2", NpyType::I16}, {"i4", NpyType::I32}, {"i8", NpyType::I64}};
   for (const auto &[name, candidate] : kTypes)
-    if (body == name) {
+    if (body == name && (!bigEndian || npySize(candidate) == 1)) {
       type = candidate;
-      return std::string();
+      return true;
     }
-  return "unsupported dtype '" + descr +
-         "' (expected f2, f4, f8, i1, u1, b1, i2, i4 or i8)";
+  return false;
 }
 
-std::string sage::rt::parseNpy(std::string_view bytes, NpyArray &array) {
+bool sage::rt::getNpyDataBytes(const std::vector<int64_t> &shape, NpyType type,
+                               uint64_t &bytes) {
+  // A crafted header may promise more than 64 bits can count; checking
+  // here keeps a wrapped-around size from matching a short file.
+  uint64_t total = npySize(type);
+  for (int64_t extent : shape)
+    if (extent < 0 ||
+        __builtin_mul_overflow(total, static_cast<uint64_t>(extent), &total))
+      return false;
+  bytes = total;
+  return true;
+}
+
+std::string sage::rt::formatNpyShape(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + ")";
+}
+
+std::string sage::rt::parseNpyHeader(std::string_view bytes,
+                                     NpyHeader &header) {
   if (bytes.size() < kMagicSize + 2 ||
       bytes.substr(0, kMagicSize) != std::string_view(kMagic, kMagicSize))
     return "not a NumPy file (bad magic)";
@@ -261,46 +286,58 @@ std::string sage::rt::parseNpy(std::string_view bytes, NpyArray &array) {
   unsigned minor = static_cast<unsigned char>(bytes[kMagicSize + 1]);
   if (major < 1 || major > 3)
     return "unsupported .npy version " + std::to_string(major) + "." +
-           std::to_string(minor);
+           std::to_string(minor) + " (expected 1.0, 2.0 or 3.0)";
   size_t lengthBytes = major == 1 ? 2 : 4;
   size_t prefix = kMagicSize + 2 + lengthBytes;
   if (bytes.size() < prefix)
-    return "truncated header";
+    return "truncated header: " + std::to_string(bytes.size()) +
+           " bytes, the magic, version and header length need " +
+           std::to_string(prefix);
   size_t headerLength = 0;
   for (size_t i = 0; i < lengthBytes; ++i)
     headerLength |= static_cast<size_t>(
                         static_cast<unsigned char>(bytes[kMagicSize + 2 + i]))
                     << (8 * i);
-  if (bytes.size() < prefix + headerLength)
+  if (bytes.size() - prefix < headerLength)
     return "truncated header: " + std::to_string(headerLength) +
            " bytes announced, " + std::to_string(bytes.size() - prefix) +
            " present";
-  HeaderParser header(bytes.substr(prefix, headerLength));
-  std::string error = header.parse();
+  HeaderParser parser(bytes.substr(prefix, headerLength));
+  std::string error = parser.parse();
+  if (!error.empty())
+    return error;
+  header.descr = parser.descr;
+  header.fortranOrder = parser.fortranOrder;
+  header.shape = parser.shape;
+  header.dataOffset = prefix + headerLength;
+  return std::string();
+}
+
+std::string sage::rt::parseNpy(std::string_view bytes, NpyArray &array) {
+  NpyHeader header;
+  std::string error = parseNpyHeader(bytes, header);
   if (!error.empty())
     return error;
   NpyArray result;
-  error = parseDescr(header.descr, result.type);
-  if (!error.empty())
-    return error;
+  if (!header.descr.empty() && header.descr[0] == '>' &&
+      getNpyType("<" + header.descr.substr(1), result.type))
+    return "big-endian dtype '" + header.descr + "' is not supported";
+  if (!getNpyType(header.descr, result.type))
+    return "unsupported dtype '" + header.descr +
+           "' (expected f2, f4, f8, i1, u1, b1, i2, i4 or i8)";
   if (header.fortranOrder)
     return "fortran_order arrays are not supported";
   result.shape = header.shape;
-  int64_t n = 1;
-  for (int64_t extent : result.shape)
-    if (__builtin_mul_overflow(n, extent, &n))
-      return "shape overflows 64 bits";
-  size_t need = static_cast<size_t>(n) * npySize(result.type);
-  size_t have = bytes.size() - prefix - headerLength;
-  if (have != need) {
-    std::string shape = "(";
-    for (size_t i = 0; i < result.shape.size(); ++i)
-      shape += (i ? ", " : "") + std::to_string(result.shape[i]);
-    shape += ")";
-    return "data holds " + std::to_string(have) + " bytes but shape " + shape +
-           " of " + header.descr + " needs " + std::to_string(need);
-  }
-  const char *data = bytes.data() + prefix + headerLength;
+  uint64_t need = 0;
+  if (!getNpyDataBytes(result.shape, result.type, need))
+    return "shape " + formatNpyShape(result.shape) + " of " + header.descr +
+           " overflows 64 bits";
+  size_t have = bytes.size() - header.dataOffset;
+  if (have != need)
+    return "data holds " + std::to_string(have) + " bytes but shape " +
+           formatNpyShape(result.shape) + " of " + header.descr + " needs " +
+           std::to_string(need);
+  const char *data = bytes.data() + header.dataOffset;
   result.data.assign(data, data + need);
   array = std::move(result);
   return std::string();

@@ -2,6 +2,8 @@
 
 #include "sage/Runtime/ResolvedPlan.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 using namespace sage::rt;
@@ -36,25 +38,85 @@ std::string sage::rt::formatBytes(double bytes) {
   return buffer;
 }
 
+/// Returns true if \p layout puts tokens before heads ([batch, tokens,
+/// heads, features]).
+static bool tokensBeforeHeads(const std::vector<DimRole> &layout) {
+  auto tokens = std::find(layout.begin(), layout.end(), DimRole::Tokens);
+  auto heads = std::find(layout.begin(), layout.end(), DimRole::Heads);
+  return heads != layout.end() && tokens < heads;
+}
+
+/// Checks that the index arithmetic the kernels do in 32 bits cannot wrap
+/// (docs/LaunchPlan.md, "Size limits"). The kernels take i32 sizes, pad
+/// token counts to their tiles (and a causal block's end one tile beyond),
+/// form the (batch, head) row and its feature offsets in i32 and, with
+/// tokens before heads, the (batch, token) row too; only element offsets
+/// are i64, which these bounds keep below 2^62.
+static std::string checkIndexLimits(const LaunchPlan &plan,
+                                    const ProblemSizes &sizes) {
+  const int64_t kLimit = INT32_MAX;
+  int64_t tile = std::max({plan.tiles.blockQ, plan.tiles.blockK, int64_t(1)});
+  int64_t tokenLimit = kLimit / tile * tile - 2 * tile;
+  const std::pair<const char *, int64_t> tokens[] = {{"--Nq", sizes.seqQ},
+                                                     {"--Nk", sizes.seqK}};
+  for (const auto &[option, count] : tokens)
+    if (count > tokenLimit)
+      return std::string(option) + " " + std::to_string(count) + " exceeds " +
+             std::to_string(tokenLimit) +
+             ", the most tokens the kernels index in 32 bits (2147483647 "
+             "less two " +
+             std::to_string(tile) + "-token tiles of padding)";
+  bool valueWider = plan.valueDim > plan.headDim;
+  int64_t features = valueWider ? plan.valueDim : plan.headDim;
+  int64_t rows = 0, offsets = 0;
+  if (__builtin_mul_overflow(sizes.batch, sizes.heads, &rows) ||
+      __builtin_mul_overflow(rows, features, &offsets) || offsets > kLimit)
+    return "--B " + std::to_string(sizes.batch) + " * --H " +
+           std::to_string(sizes.heads) + " * " +
+           (valueWider ? "value_dim " : "head_dim ") +
+           std::to_string(features) +
+           " exceeds 2147483647, the most (batch, head, feature) offsets the "
+           "kernels index in 32 bits";
+  if (!tokensBeforeHeads(plan.layout))
+    return std::string();
+  for (const auto &[option, count] : tokens)
+    if (__builtin_mul_overflow(sizes.batch, count, &rows) || rows > kLimit)
+      return "--B " + std::to_string(sizes.batch) + " * " + option + " " +
+             std::to_string(count) +
+             " exceeds 2147483647, the most (batch, token) rows the kernels "
+             "index in 32 bits with the layout " +
+             formatLayout(plan.layout);
+  return std::string();
+}
+
 std::string sage::rt::bindSizes(const LaunchPlan &plan,
                                 const ProblemSizes &sizes,
                                 SizeBindings &bindings) {
-  const std::pair<const char *, int64_t> named[] = {{"B", sizes.batch},
-                                                    {"H", sizes.heads},
-                                                    {"Hkv", sizes.headsKV},
-                                                    {"Nq", sizes.seqQ},
-                                                    {"Nk", sizes.seqK}};
+  const std::pair<const char *, int64_t> named[] = {{"--B", sizes.batch},
+                                                    {"--H", sizes.heads},
+                                                    {"--Hkv", sizes.headsKV},
+                                                    {"--Nq", sizes.seqQ},
+                                                    {"--Nk", sizes.seqK}};
   for (const auto &[name, value] : named)
     if (value <= 0)
       return std::string(name) + " must be positive, got " +
              std::to_string(value);
   if (sizes.headDim != 0 && sizes.headDim != plan.headDim)
-    return "D=" + std::to_string(sizes.headDim) +
+    return "--D " + std::to_string(sizes.headDim) +
            " does not match the plan's head_dim " +
            std::to_string(plan.headDim);
   if (sizes.heads % sizes.headsKV != 0)
-    return "H=" + std::to_string(sizes.heads) +
-           " is not a multiple of Hkv=" + std::to_string(sizes.headsKV);
+    return "--H " + std::to_string(sizes.heads) +
+           " is not a multiple of --Hkv " + std::to_string(sizes.headsKV) +
+           " (each key/value head serves H/Hkv query heads)";
+  if (!plan.hasHeads() && sizes.heads != sizes.headsKV)
+    return "the plan's layout " + formatLayout(plan.layout) +
+           " has no heads: --H " + std::to_string(sizes.heads) + " and --Hkv " +
+           std::to_string(sizes.headsKV) +
+           " must be equal (heads fold into the batch)";
+  std::string error = checkIndexLimits(plan, sizes);
+  if (!error.empty())
+    return error;
   bindings = SizeBindings();
   bindings.seqQ = sizes.seqQ;
   bindings.seqK = sizes.seqK;
@@ -64,13 +126,8 @@ std::string sage::rt::bindSizes(const LaunchPlan &plan,
     bindings.headsKV = sizes.headsKV;
     return std::string();
   }
-  if (sizes.heads != sizes.headsKV)
-    return "the plan's layout " + formatLayout(plan.layout) +
-           " has no heads: H=" + std::to_string(sizes.heads) +
-           " and Hkv=" + std::to_string(sizes.headsKV) +
-           " must be equal (heads fold into the batch)";
-  if (__builtin_mul_overflow(sizes.batch, sizes.heads, &bindings.batch))
-    return "B*H overflows 64 bits";
+  // checkIndexLimits bounds B * H.
+  bindings.batch = sizes.batch * sizes.heads;
   return std::string();
 }
 
@@ -167,9 +224,30 @@ static std::string resolveBuffers(const LaunchPlan &plan,
   return std::string();
 }
 
+/// Returns " (from --Hkv)", " (from --B, --H and --Nq)": the options that
+/// set the symbols of \p expr, so that a size over a launch limit is named
+/// as the user gave it. A rank-3 plan's B is --B times --H.
+static std::string describeOptions(const SizeExpr &expr, bool hasHeads) {
+  std::vector<std::string> options;
+  for (const std::string &symbol : expr.symbols()) {
+    options.push_back("--" + symbol);
+    if (symbol == "B" && !hasHeads)
+      options.push_back("--H");
+  }
+  if (options.empty())
+    return std::string();
+  std::string text = " (from ";
+  for (size_t i = 0; i < options.size(); ++i)
+    text += (i == 0                    ? ""
+             : i + 1 == options.size() ? " and "
+                                       : ", ") +
+            options[i];
+  return text + ")";
+}
+
 /// Evaluates expression \p expr of field \p path into a 32-bit value no
 /// larger than \p limit.
-static std::string evaluateBounded(const SizeExpr &expr,
+static std::string evaluateBounded(const LaunchPlan &plan, const SizeExpr &expr,
                                    const SizeBindings &sizes,
                                    const std::string &path, int64_t limit,
                                    uint32_t &out) {
@@ -179,8 +257,9 @@ static std::string evaluateBounded(const SizeExpr &expr,
     return "field '" + path + "': " + error;
   if (value > limit)
     return "field '" + path + "': value " + std::to_string(value) + " of '" +
-           expr.text() + "' exceeds the limit " + std::to_string(limit) +
-           " with " + sizes.toString();
+           expr.text() + "'" + describeOptions(expr, plan.hasHeads()) +
+           " exceeds the limit " + std::to_string(limit) + " with " +
+           sizes.toString();
   out = static_cast<uint32_t>(value);
   return std::string();
 }
@@ -199,11 +278,12 @@ static std::string resolveLaunches(const LaunchPlan &plan,
     launch.kernel = static_cast<int>(k);
     launch.isAttention = kernel.name.find("attention") != std::string::npos;
     for (int a = 0; a < 3; ++a) {
-      std::string error = evaluateBounded(
-          kernel.grid[a], sizes, path + ".grid[" + std::to_string(a) + "]",
-          kGridLimits[a], launch.grid[a]);
+      std::string error =
+          evaluateBounded(plan, kernel.grid[a], sizes,
+                          path + ".grid[" + std::to_string(a) + "]",
+                          kGridLimits[a], launch.grid[a]);
       if (error.empty())
-        error = evaluateBounded(kernel.block[a], sizes,
+        error = evaluateBounded(plan, kernel.block[a], sizes,
                                 path + ".block[" + std::to_string(a) + "]",
                                 kBlockLimits[a], launch.block[a]);
       if (!error.empty())
@@ -221,7 +301,7 @@ static std::string resolveLaunches(const LaunchPlan &plan,
       return "field '" + path + ".block': kernel '" + kernel.name + "' has " +
              std::to_string(threads) + " threads per block, more than 1024";
     std::string error =
-        evaluateBounded(kernel.sharedBytes, sizes, path + ".shared_bytes",
+        evaluateBounded(plan, kernel.sharedBytes, sizes, path + ".shared_bytes",
                         UINT32_MAX, launch.sharedBytes);
     if (!error.empty())
       return error;
@@ -232,7 +312,7 @@ static std::string resolveLaunches(const LaunchPlan &plan,
       value.buffer = param.buffer;
       if (param.kind == PlanParam::Kind::I32) {
         uint32_t bits = 0;
-        error = evaluateBounded(param.value, sizes,
+        error = evaluateBounded(plan, param.value, sizes,
                                 path + ".params[" + std::to_string(p) + "].i32",
                                 INT32_MAX, bits);
         if (!error.empty())

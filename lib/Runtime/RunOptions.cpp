@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,13 +20,15 @@ output against the FP64 attention and the CPU model, and benchmarks it.
 
 sizes:
   --B N --H N --Hkv N     batch, query heads, key/value heads (1, 1, =H)
-  --Nq N --Nk N           query and key tokens (128, =Nq)
+  --Nq N --Nk N           query and key tokens (128, =Nq); all sizes are
+                          32-bit (docs/LaunchPlan.md, "Size limits")
   --D N                   head dimension, checked against the plan
 inputs:
   --seed N                random seed (0)
   --dist randn|outliers|sink
                           input distribution (randn)
-  --q/--k/--v FILE.npy    read an input (f32 or f16, in the plan's layout)
+  --q/--k/--v FILE.npy    read an input (little-endian f32 or f16, C order,
+                          in the plan's layout)
 outputs:
   --out FILE.npy          write O as f32, in the plan's layout
   --lse FILE.npy          write the LSE as f32 (plans with an lse buffer)
@@ -166,8 +169,9 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
     bool matched = false;
     for (const auto &[optionName, target] : sizeOptions)
       if (name == optionName) {
-        if (!parseInteger(value, 1, int64_t(1) << 40, integer))
-          return badValue("a positive integer");
+        // The kernels take i32 sizes; bindSizes checks their products.
+        if (!parseInteger(value, 1, INT32_MAX, integer))
+          return badValue("an integer from 1 to 2147483647");
         *target = integer;
         headsKVSet |= name == "--Hkv";
         seqKSet |= name == "--Nk";

@@ -219,6 +219,18 @@ bool SizeExpr::isConstant() const {
   return true;
 }
 
+std::vector<std::string> SizeExpr::symbols() const {
+  bool used[5] = {};
+  for (const Node &node : nodes)
+    if (node.kind == NodeKind::Symbol)
+      used[node.value] = true;
+  std::vector<std::string> names;
+  for (int i = 0; i < 5; ++i)
+    if (used[i])
+      names.push_back(kSymbolNames[i]);
+  return names;
+}
+
 std::string SizeExpr::evaluate(const SizeBindings &sizes,
                                int64_t &value) const {
   if (root < 0)

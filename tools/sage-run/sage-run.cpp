@@ -21,9 +21,11 @@
 #include "sage/Runtime/RunOptions.h"
 #include "sage/Runtime/Throughput.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 using namespace sage::rt;
 namespace ref = sage::ref;
@@ -91,25 +93,108 @@ static CanonicalDims dimsOf(const LaunchPlan &plan, const SizeBindings &sizes,
   return dims;
 }
 
+/// Reads all of \p path, given to \p option, into \p bytes.
+static std::string readInputBytes(const std::string &path,
+                                  const std::string &option,
+                                  std::string &bytes) {
+  // stdio rather than a stream: a directory opens but fails to read, and
+  // only ferror / errno tell that from an empty file.
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return path + ": cannot open for " + option + ": " + std::strerror(errno);
+  char chunk[1 << 16];
+  size_t count = 0;
+  while ((count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+    bytes.append(chunk, count);
+  int error = std::ferror(file) ? errno : 0;
+  std::fclose(file);
+  if (error)
+    return path + ": cannot read for " + option + ": " + std::strerror(error);
+  return std::string();
+}
+
+/// Returns the dtype as a message shows it: "'<i4'", "'>f4' (big-endian)".
+static std::string describeDescr(const std::string &descr) {
+  std::string text = "'" + descr + "'";
+  NpyType type;
+  if (!descr.empty() && descr[0] == '>' && !getNpyType(descr, type))
+    text += " (big-endian)";
+  return text;
+}
+
+/// Returns "[2, 3]", with " (rank 2)" when \p otherRank differs ("[]
+/// (rank 0, a scalar)").
+static std::string describeShape(const std::vector<int64_t> &shape,
+                                 size_t otherRank) {
+  std::string text = formatShape(shape);
+  if (shape.size() != otherRank)
+    text += " (rank " + std::to_string(shape.size()) +
+            (shape.empty() ? ", a scalar)" : ")");
+  return text;
+}
+
+/// Checks the header of the file given to \p option against what the plan
+/// expects (dtype, order, shape: the order a user fixes them in) and sets
+/// \p type.
+static std::string checkInputHeader(const NpyHeader &header,
+                                    const std::string &option,
+                                    const std::vector<int64_t> &expected,
+                                    const SizeBindings &sizes, NpyType &type) {
+  // f32 holds the values of every input type the plans take (f16, bf16,
+  // f32; they are rounded to it after reading) and f16 is the common one.
+  // Big-endian data is refused rather than swapped: NumPy writes it only
+  // when asked to.
+  if (!getNpyType(header.descr, type) ||
+      (type != NpyType::F32 && type != NpyType::F16))
+    return "expected little-endian float32 or float16 ('<f4' or '<f2') "
+           "for " +
+           option + ", got " + describeDescr(header.descr);
+  if (header.fortranOrder)
+    return "expected a C-order array ('fortran_order': False) for " + option +
+           ", got 'fortran_order': True";
+  if (header.shape != expected)
+    return "expected shape " + describeShape(expected, header.shape.size()) +
+           " for " + option + " (the plan's layout with " + sizes.toString() +
+           "), got " + describeShape(header.shape, expected.size());
+  return std::string();
+}
+
 /// Reads input \p name from \p path into \p values (canonical order,
-/// rounded to the plan's input type).
+/// rounded to the plan's input type). Every error names the file and the
+/// option; nothing is read past the data the header announces.
 static std::string readInput(const LaunchPlan &plan,
                              const ResolvedPlan &resolved,
                              const std::string &name, const std::string &path,
                              std::vector<float> &values) {
-  NpyArray array;
-  std::string error = readNpy(path, array);
+  std::string option = "--" + name;
+  std::string bytes;
+  std::string error = readInputBytes(path, option, bytes);
   if (!error.empty())
     return error;
-  if (array.type != NpyType::F32 && array.type != NpyType::F16)
-    return path + ": expected float32 or float16 data for --" + name +
-           ", got " + npyDescr(array.type);
-  const std::vector<int64_t> &expected =
-      resolved.buffers[static_cast<size_t>(plan.findBuffer(name))].shape;
-  if (array.shape != expected)
-    return path + ": expected shape " + formatShape(expected) + " for --" +
-           name + " (the plan's layout with " + resolved.sizes.toString() +
-           "), got " + formatShape(array.shape);
+  NpyHeader header;
+  error = parseNpyHeader(bytes, header);
+  if (!error.empty())
+    return path + ": expected a .npy file for " + option + ": " + error;
+  NpyArray array;
+  error = checkInputHeader(
+      header, option,
+      resolved.buffers[static_cast<size_t>(plan.findBuffer(name))].shape,
+      resolved.sizes, array.type);
+  if (!error.empty())
+    return path + ": " + error;
+  // The shape is the plan's, bounded by bindSizes; should the size still
+  // not fit, UINT64_MAX matches no file.
+  uint64_t need = UINT64_MAX;
+  getNpyDataBytes(header.shape, array.type, need);
+  uint64_t have = bytes.size() - header.dataOffset;
+  if (have != need)
+    return path + ": expected " + std::to_string(need) + " bytes of data for " +
+           option + " (" + formatShape(header.shape) + " of '" + header.descr +
+           "'), got " + std::to_string(have) +
+           (have < need ? " (truncated)" : " (trailing bytes)");
+  array.shape = header.shape;
+  array.data.assign(bytes.begin() + static_cast<ptrdiff_t>(header.dataOffset),
+                    bytes.end());
   values = layoutToCanonical(array.toFloat(), plan.layout,
                              dimsOf(plan, resolved.sizes, name));
   ref::roundAll(values, getInputFormat(plan));

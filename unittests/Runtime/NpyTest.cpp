@@ -97,12 +97,15 @@ TEST(NpyTest, MalformedFiles) {
   EXPECT_EQ(parseError("hello world, not numpy"),
             "not a NumPy file (bad magic)");
   std::string good = makeFile(header, data);
-  EXPECT_EQ(parseError(good.substr(0, 9)), "truncated header");
+  EXPECT_EQ(parseError(good.substr(0, 9)),
+            "truncated header: 9 bytes, the magic, version and header length "
+            "need 10");
   EXPECT_EQ(parseError(good.substr(0, 40)),
             "truncated header: 118 bytes announced, 30 present");
   std::string badVersion = good;
   badVersion[6] = 4;
-  EXPECT_EQ(parseError(badVersion), "unsupported .npy version 4.0");
+  EXPECT_EQ(parseError(badVersion),
+            "unsupported .npy version 4.0 (expected 1.0, 2.0 or 3.0)");
   EXPECT_EQ(
       parseError(makeFile(
           "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", data)),
@@ -126,12 +129,73 @@ TEST(NpyTest, MalformedFiles) {
       "offset 52");
   EXPECT_EQ(parseError(makeFile("['descr']", data)),
             "malformed header: expected '{' at offset 0");
+  // Quoted text reaches messages: only printable ASCII is read.
+  EXPECT_EQ(parseError(makeFile("{'descr': '<f4\n', 'fortran_order': False, "
+                                "'shape': (2,), }",
+                                data)),
+            "malformed header: expected a string for 'descr' at offset 10");
+  EXPECT_EQ(parseError(makeFile("{'descr': '<f4', 'fortran_order': False, "
+                                "'sh\x93pe': (2,), }",
+                                data)),
+            "malformed header: expected a quoted key at offset 41");
   EXPECT_EQ(
       parseError(makeFile(
           "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", data)),
       "data holds 8 bytes but shape (3) of <f4 needs 12");
   EXPECT_EQ(parseError(makeFile(header, data + "xx")),
             "data holds 10 bytes but shape (2) of <f4 needs 8");
+  // 2^61 doubles are 2^64 bytes: wrapped around, that would be 0 and match
+  // an empty file.
+  EXPECT_EQ(parseError(makeFile("{'descr': '<f8', 'fortran_order': False, "
+                                "'shape': (2305843009213693952,), }",
+                                "")),
+            "shape (2305843009213693952) of <f8 overflows 64 bits");
+  // A 4-byte header length (version 2.0) far beyond the file.
+  std::string v2 = makeFile(header, data, /*major=*/2);
+  v2[10] = '\xff';
+  v2[11] = '\xff';
+  EXPECT_EQ(parseError(v2),
+            "truncated header: 4294901876 bytes announced, 124 present");
+}
+
+TEST(NpyTest, Header) {
+  NpyHeader header;
+  ASSERT_EQ(
+      parseNpyHeader(
+          makeFile("{'descr': '>f2', 'fortran_order': True, 'shape': (), }",
+                   "tail"),
+          header),
+      "");
+  EXPECT_EQ(header.descr, ">f2");
+  EXPECT_TRUE(header.fortranOrder);
+  EXPECT_TRUE(header.shape.empty());
+  EXPECT_EQ(header.dataOffset, 128u);
+}
+
+TEST(NpyTest, Types) {
+  NpyType type = NpyType::F64;
+  EXPECT_TRUE(getNpyType("<f4", type));
+  EXPECT_EQ(type, NpyType::F32);
+  EXPECT_TRUE(getNpyType("=f2", type));
+  EXPECT_EQ(type, NpyType::F16);
+  // Byte order means nothing for one byte.
+  EXPECT_TRUE(getNpyType(">i1", type));
+  EXPECT_EQ(type, NpyType::I8);
+  EXPECT_TRUE(getNpyType("|b1", type));
+  EXPECT_EQ(type, NpyType::U8);
+  for (const char *refused : {">f4", ">f2", "<c8", "|O", "f4", "", "<f4 "})
+    EXPECT_FALSE(getNpyType(refused, type)) << refused;
+  uint64_t bytes = 0;
+  EXPECT_TRUE(getNpyDataBytes({2, 3}, NpyType::F32, bytes));
+  EXPECT_EQ(bytes, 24u);
+  EXPECT_TRUE(getNpyDataBytes({}, NpyType::F16, bytes));
+  EXPECT_EQ(bytes, 2u);
+  EXPECT_TRUE(getNpyDataBytes({0, INT64_MAX}, NpyType::F64, bytes));
+  EXPECT_EQ(bytes, 0u);
+  EXPECT_FALSE(getNpyDataBytes({int64_t(1) << 61}, NpyType::F64, bytes));
+  EXPECT_FALSE(getNpyDataBytes({-1}, NpyType::F32, bytes));
+  EXPECT_EQ(formatNpyShape({2, 3}), "(2, 3)");
+  EXPECT_EQ(formatNpyShape({}), "()");
 }
 
 TEST(NpyTest, FilesNameThePath) {

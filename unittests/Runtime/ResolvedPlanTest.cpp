@@ -74,15 +74,54 @@ TEST(ResolvedPlanTest, SizeChecks) {
   LaunchPlan plan = parse(samplePlanText());
   SizeBindings bindings;
   EXPECT_EQ(bindSizes(plan, sizes(1, 6, 4, 128, 128), bindings),
-            "H=6 is not a multiple of Hkv=4");
+            "--H 6 is not a multiple of --Hkv 4 (each key/value head serves "
+            "H/Hkv query heads)");
   EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 0, 128), bindings),
-            "Nq must be positive, got 0");
+            "--Nq must be positive, got 0");
   ProblemSizes wrongDim = sizes(1, 1, 1, 128, 128);
   wrongDim.headDim = 64;
   EXPECT_EQ(bindSizes(plan, wrongDim, bindings),
-            "D=64 does not match the plan's head_dim 128");
+            "--D 64 does not match the plan's head_dim 128");
   wrongDim.headDim = 128;
   EXPECT_EQ(bindSizes(plan, wrongDim, bindings), "");
+}
+
+// The kernels take i32 sizes and index in 32 bits all but element offsets
+// (docs/LaunchPlan.md): sizes whose products would wrap are refused by
+// option, before any buffer is evaluated.
+TEST(ResolvedPlanTest, IndexLimits) {
+  LaunchPlan plan = parse(samplePlanText());
+  SizeBindings bindings;
+  // Tiles of 64: 2147483647 rounded down to a tile, less two tiles.
+  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 2147483456, 1), bindings), "");
+  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 2147483457, 1), bindings),
+            "--Nq 2147483457 exceeds 2147483456, the most tokens the kernels "
+            "index in 32 bits (2147483647 less two 64-token tiles of "
+            "padding)");
+  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 1, INT64_MAX), bindings),
+            "--Nk 9223372036854775807 exceeds 2147483456, the most tokens the "
+            "kernels index in 32 bits (2147483647 less two 64-token tiles of "
+            "padding)");
+  // B * H * head_dim: 65536 * 256 * 128 = 2^31.
+  EXPECT_EQ(bindSizes(plan, sizes(65535, 256, 256, 1, 1), bindings), "");
+  EXPECT_EQ(bindSizes(plan, sizes(65536, 256, 256, 1, 1), bindings),
+            "--B 65536 * --H 256 * head_dim 128 exceeds 2147483647, the most "
+            "(batch, head, feature) offsets the kernels index in 32 bits");
+  // A product over 64 bits is caught too.
+  EXPECT_EQ(bindSizes(plan, sizes(INT64_MAX, INT64_MAX, 1, 1, 1), bindings),
+            "--B 9223372036854775807 * --H 9223372036854775807 * head_dim 128 "
+            "exceeds 2147483647, the most (batch, head, feature) offsets the "
+            "kernels index in 32 bits");
+  // With tokens before heads, (batch, token) is an i32 row as well.
+  LaunchPlan bthd = parse(samplePlanText());
+  bthd.layout = {DimRole::Batch, DimRole::Tokens, DimRole::Heads,
+                 DimRole::Features};
+  EXPECT_EQ(bindSizes(plan, sizes(2, 1, 1, 1, 1073741824), bindings), "");
+  EXPECT_EQ(bindSizes(bthd, sizes(2, 1, 1, 1, 1073741823), bindings), "");
+  EXPECT_EQ(bindSizes(bthd, sizes(2, 1, 1, 1, 1073741824), bindings),
+            "--B 2 * --Nk 1073741824 exceeds 2147483647, the most (batch, "
+            "token) rows the kernels index in 32 bits with the layout [batch, "
+            "tokens, heads, features]");
 }
 
 TEST(ResolvedPlanTest, RankThreeFoldsHeadsIntoTheBatch) {
@@ -105,8 +144,8 @@ TEST(ResolvedPlanTest, RankThreeFoldsHeadsIntoTheBatch) {
   LaunchPlan plan = parse(text);
   SizeBindings bindings;
   EXPECT_EQ(bindSizes(plan, sizes(2, 8, 2, 64, 64), bindings),
-            "the plan's layout [batch, tokens, features] has no heads: H=8 "
-            "and Hkv=2 must be equal (heads fold into the batch)");
+            "the plan's layout [batch, tokens, features] has no heads: --H 8 "
+            "and --Hkv 2 must be equal (heads fold into the batch)");
   ASSERT_EQ(bindSizes(plan, sizes(2, 8, 8, 64, 64), bindings), "");
   EXPECT_EQ(bindings.batch, 16);
   EXPECT_EQ(bindings.heads, 1);
@@ -171,8 +210,8 @@ TEST(ResolvedPlanTest, LaunchLimits) {
                   R"("grid": ["1", "Nk", "B"])"));
   ResolvedPlan resolved;
   EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 64, 70000), resolved),
-            "field 'kernels[0].grid[1]': value 70000 of 'Nk' exceeds the "
-            "limit 65535 with B=1 H=1 Hkv=1 Nq=64 Nk=70000");
+            "field 'kernels[0].grid[1]': value 70000 of 'Nk' (from --Nk) "
+            "exceeds the limit 65535 with B=1 H=1 Hkv=1 Nq=64 Nk=70000");
   plan = parse(replaceOnce(samplePlanText(),
                            R"("block": [128, 1, 1], "shared_bytes": 0)",
                            R"("block": [128, 16, 1], "shared_bytes": 0)"));
@@ -189,8 +228,16 @@ TEST(ResolvedPlanTest, LaunchLimits) {
                            R"({"i32": "Nk * Nk"}]},)"));
   EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 64, 65536), resolved),
             "field 'kernels[0].params[2].i32': value 4294967296 of 'Nk * Nk' "
-            "exceeds the limit 2147483647 with B=1 H=1 Hkv=1 Nq=64 "
-            "Nk=65536");
+            "(from --Nk) exceeds the limit 2147483647 with B=1 H=1 Hkv=1 "
+            "Nq=64 Nk=65536");
+  // The options are named as the user gave them: a rank-3 plan's B is
+  // --B times --H.
+  plan = parse(replaceOnce(samplePlanText(), R"({"i32": "Nk"}]},)",
+                           R"({"i32": "Nq * B * Nk"}]},)"));
+  EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 65536, 65536), resolved),
+            "field 'kernels[0].params[2].i32': value 4294967296 of 'Nq * B * "
+            "Nk' (from --B, --Nq and --Nk) exceeds the limit 2147483647 with "
+            "B=1 H=1 Hkv=1 Nq=65536 Nk=65536");
 }
 
 TEST(ResolvedPlanTest, DescribesTheLaunches) {

@@ -137,9 +137,14 @@ TEST(RunOptionsTest, Errors) {
             "unexpected argument 'q.json' (the plan is 'p.json')");
   EXPECT_EQ(parse({"p.json", "--Nq"}, options), "option '--Nq' needs a value");
   EXPECT_EQ(parse({"p.json", "--Nq", "12x"}, options),
-            "option '--Nq' expects a positive integer, got '12x'");
+            "option '--Nq' expects an integer from 1 to 2147483647, got '12x'");
   EXPECT_EQ(parse({"p.json", "--H", "0"}, options),
-            "option '--H' expects a positive integer, got '0'");
+            "option '--H' expects an integer from 1 to 2147483647, got '0'");
+  // The kernels take i32 sizes.
+  EXPECT_EQ(parse({"p.json", "--Nk=2147483648"}, options),
+            "option '--Nk' expects an integer from 1 to 2147483647, got "
+            "'2147483648'");
+  EXPECT_EQ(parse({"p.json", "--Nk=2147483647"}, options), "");
   EXPECT_EQ(parse({"p.json", "--min-cossim", "high"}, options),
             "option '--min-cossim' expects a number, got 'high'");
   EXPECT_EQ(parse({"p.json", "--dist", "uniform"}, options),

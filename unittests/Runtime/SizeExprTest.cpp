@@ -82,6 +82,13 @@ TEST(SizeExprTest, Constants) {
   EXPECT_EQ(expr.text(), "cdiv(4, 2) + Nq");
 }
 
+TEST(SizeExprTest, Symbols) {
+  SizeExpr expr = SizeExpr::constant(64);
+  EXPECT_TRUE(expr.symbols().empty());
+  ASSERT_EQ(SizeExpr::parse("cdiv(Nk, 64) * Hkv * B + Nk", expr), "");
+  EXPECT_EQ(expr.symbols(), (std::vector<std::string>{"B", "Hkv", "Nk"}));
+}
+
 TEST(SizeExprTest, ParseErrors) {
   EXPECT_EQ(parseError(""),
             "invalid size expression '': expected a term at column 1, got "

@@ -41,6 +41,32 @@ struct NpyArray {
   std::vector<float> toFloat() const;
 };
 
+/// What the header of a .npy file says, before anything checks it.
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+  /// Where the data starts in the file.
+  size_t dataOffset = 0;
+};
+
+/// Parses the magic, version and header dict at the start of \p bytes (not
+/// the data). Returns an empty string or a message (without the file name).
+std::string parseNpyHeader(std::string_view bytes, NpyHeader &header);
+
+/// Maps a little-endian, native or byte-sized descr ('<f4', '=f2', '|i1')
+/// to its type; returns false for a big-endian or unknown one.
+bool getNpyType(const std::string &descr, NpyType &type);
+
+/// Sets \p bytes to the size of the data of \p shape elements of \p type;
+/// returns false if that does not fit in 64 bits.
+bool getNpyDataBytes(const std::vector<int64_t> &shape, NpyType type,
+                     uint64_t &bytes);
+
+/// Returns a shape as NumPy's header spells it, without the 1-tuple's
+/// comma: "(2, 3)", "(3)", "()".
+std::string formatNpyShape(const std::vector<int64_t> &shape);
+
 /// Parses the contents of a .npy file. Returns an empty string or a message
 /// (without the file name).
 std::string parseNpy(std::string_view bytes, NpyArray &array);

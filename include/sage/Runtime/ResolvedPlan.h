@@ -31,9 +31,11 @@ struct ProblemSizes {
 };
 
 /// Checks \p sizes against \p plan (positive sizes, D equal to head_dim,
-/// Hkv dividing H; for a rank-3 plan H == Hkv, folded into the batch) and
-/// returns the bindings of the plan's symbols in \p bindings. Returns an
-/// empty string or a one-line message.
+/// Hkv dividing H; for a rank-3 plan H == Hkv, folded into the batch; no
+/// product that the kernels' 32-bit index arithmetic would wrap, see
+/// docs/LaunchPlan.md) and returns the bindings of the plan's symbols in
+/// \p bindings. Returns an empty string or a one-line message that names
+/// the sizes as sage-run's options (--B, --H, --Hkv, --Nq, --Nk, --D).
 std::string bindSizes(const LaunchPlan &plan, const ProblemSizes &sizes,
                       SizeBindings &bindings);
 

@@ -56,6 +56,10 @@ public:
   /// Returns true if the expression names no symbol.
   bool isConstant() const;
 
+  /// Returns the symbols the expression names, once each, in the order
+  /// B, H, Hkv, Nq, Nk.
+  std::vector<std::string> symbols() const;
+
 private:
   enum class NodeKind { Int, Symbol, CDiv, Add, Sub, Mul };
   struct Node {
