@@ -17,6 +17,8 @@ configs=(
   "attention_d64_f16.json --B 1 --H 2 --Hkv 1 --Nq 1 --Nk 4096"
   "attention_d64_bf16_causal.json --B 1 --H 2 --Hkv 2 --Nq 17 --Nk 1"
   "stablehlo_btnh.json --B 1 --H 2 --Nq 130 --Nk 70"
+  "attention_d96_f16_causal.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "attention_d64_f16_packed8.json --B 2 --H 2 --Hkv 1 --Nq 1000 --Nk 777"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

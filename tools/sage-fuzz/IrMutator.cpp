@@ -29,6 +29,8 @@ const std::vector<std::vector<std::string>> kInterchangeable = {
     {"operand = a", "operand = b"},
     {"registers", "shared", "tensor_memory"},
     {"warp", "warpgroup", "tcgen05"},
+    {"natural", "accumulator"},
+    {"chunks = 1", "chunks = 2"},
 };
 const char *const kDims[] = {"?",  "0",  "1",  "2",   "3",  "7",
                              "8",  "16", "31", "32",  "48", "63",

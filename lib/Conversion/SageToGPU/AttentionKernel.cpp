@@ -187,6 +187,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                                block, kb.i32(dim), lane.tid)),
                      queryMean, lane.tid);
     });
+    // The first block's dS reads qbar before the loop's first barrier.
+    kb.barrier();
   }
 
   // Causal: the last key block any row of this Q block sees (bottom-right
@@ -260,12 +262,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
     // Prefetch the next block while this one is used.
     issueBlock(kb.add(keyBlock, kb.i32(1)));
-    kb.waitAsyncCopies(1);
-    kb.barrier();
     Value stage = stageOffset(keyBlock);
 
-    // dS_j = qbar_i . K_j in f32, two threads per key. (qbar_i . mean K
-    // is the same for every key of a row: softmax-invariant, dropped.)
+    // dS_j = qbar_i . K_j in f32, two threads per key, from f16 K in
+    // global memory while the copies are in flight. (qbar_i . mean K is
+    // the same for every key of a row: softmax-invariant, dropped.) The
+    // previous block's readers of `correction` passed the barrier that
+    // ends its iteration; the barrier below publishes the new values.
     if (config.smoothQ) {
       Value key = kb.divu(lane.tid, kb.i32(2));
       Value half = kb.remu(lane.tid, kb.i32(2));
@@ -291,8 +294,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       dot = kb.addf(dot, kb.shuffleXor(dot, 1));
       kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
                 [&] { kb.storeShared(dot, correction, key); });
-      kb.barrier();
     }
+    kb.waitAsyncCopies(1);
+    kb.barrier();
 
     // S = Q_hat K_hat^T with one delta_K per thread: group t of the block.
     Value keyScale = kb.loadAsF32(

@@ -32,12 +32,12 @@ struct ChunkThread {
   Value tokens;  // N
   Value heads;
   IoLayout io;
-  int64_t dim, streams;
+  int64_t dim, threads, streams;
 
   ChunkThread(KernelBuilder &kb, const KernelFunc &kernel, IoLayout io,
               int64_t dim, int64_t threads, StringRef tokensArg,
               StringRef headsArg)
-      : io(io), dim(dim), streams(threads / dim) {
+      : io(io), dim(dim), threads(threads), streams(threads / dim) {
     Value tid = kb.threadId();
     channel = kb.remu(tid, kb.i32(dim));
     group = kb.divu(tid, kb.i32(dim));
@@ -53,8 +53,15 @@ struct ChunkThread {
              function_ref<Value(Value, Value)> combine) const {
     Value start = kb.mul(kb.blockId(gpu::Dimension::x), kb.i32(kTokensPerCta));
     Value end = kb.minsi(kb.add(start, kb.i32(kTokensPerCta)), tokens);
-    return kb.forLoop(kb.add(start, group), end, kb.i32(streams),
-                      ValueRange{init},
+    // When D does not divide the CTA (D = 96: one stream, 32 threads
+    // over), the threads past the last whole stream fold nothing: their
+    // channels are another stream's.
+    Value first = kb.add(start, group);
+    if (streams * dim != threads)
+      first =
+          kb.select(kb.cmp(arith::CmpIPredicate::ult, group, kb.i32(streams)),
+                    first, end);
+    return kb.forLoop(first, end, kb.i32(streams), ValueRange{init},
                       [&](Value token, ValueRange acc) -> SmallVector<Value> {
                         Value offset = io.offset(kb, head, heads, tokens, token,
                                                  dim, channel);

@@ -109,3 +109,29 @@ func.func @negative_features_split(%x: tensor<1x256x256xf16>) -> tensor<1x4x256x
     : (tensor<1x4x256x64xi8>, tensor<1x4x128x1xf32>, tensor<1x4x256x64xi8>, tensor<1x4x16x1xf32>, tensor<1x4x256x64xf8E4M3FN>, tensor<1x4x1x64xf32>) -> tensor<1x4x256x64xf16>
   return %o : tensor<1x4x256x64xf16>
 }
+
+// -----
+
+// D = 96: three groups of 32 channels, so Q and K take the 8-byte packing
+// (8-byte fragment loads), and the token-sum kernel, whose 128 threads hold
+// one stream of 96 channels, leaves the 32 threads past it idle.
+// CHECK-LABEL: gpu.module @attention_d96
+//       CHECK: gpu.func @sage_sum_tokens_d96
+//       CHECK:   %[[GROUP:.*]] = arith.divui %{{.*}}, %c96_i32
+//       CHECK:   %[[IDLE:.*]] = arith.cmpi ult, %[[GROUP]], %c1_i32
+//       CHECK:   %[[FIRST:.*]] = arith.select %[[IDLE]], %{{.*}}, %{{.*}} : i32
+//       CHECK:   scf.for %{{.*}} = %[[FIRST]]
+//       CHECK: gpu.func @sage_attention
+//       CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xi32>
+func.func @attention_d96(%q: tensor<?x?x?x96xf16>, %k: tensor<?x?x?x96xf16>, %v: tensor<?x?x?x96xf16>) -> tensor<?x?x?x96xf16> {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x96xf16> -> tensor<?x?x1x96xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x96xf16> -> tensor<?x?x?x96xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x96xf16> -> tensor<?x?x?x96xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x96xf16> -> tensor<?x?x?x96xf8E4M3FN>, tensor<?x?x1x96xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) k_smooth(%km) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x96xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x96xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x96xf8E4M3FN>, tensor<?x?x1x96xf32>, tensor<?x?x1x96xf32>) -> tensor<?x?x?x96xf16>
+  return %o : tensor<?x?x?x96xf16>
+}
