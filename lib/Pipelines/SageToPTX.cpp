@@ -3,6 +3,7 @@
 #include "sage/Pipelines/Pipelines.h"
 
 #include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/MmaInstructions.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
@@ -54,8 +55,8 @@ struct CheckVariantPass
 
 /// PTX ISA version with the FP8 mma.sync (8.4) and what newer chips need.
 static std::string getPtxFeatures(StringRef chip) {
-  std::optional<int> sm = parseSmVersion(chip);
-  return sm && *sm >= 100 ? "+ptx87" : "+ptx84";
+  std::optional<Chip> target = parseChip(chip);
+  return target && target->sm >= 100 ? "+ptx87" : "+ptx84";
 }
 
 void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,

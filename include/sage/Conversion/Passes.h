@@ -34,10 +34,6 @@ namespace sage {
 #define GEN_PASS_DECL
 #include "sage/Conversion/Passes.h.inc"
 
-/// The SM version of `chip` (89 for "sm_89", 90 for "sm_90a"), or
-/// std::nullopt when `chip` is not of that form.
-std::optional<int> parseSmVersion(StringRef chip);
-
 #define GEN_PASS_REGISTRATION
 #include "sage/Conversion/Passes.h.inc"
 

@@ -22,17 +22,6 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-std::optional<int> mlir::sage::parseSmVersion(StringRef chip) {
-  int version;
-  if (!chip.consume_front("sm_"))
-    return std::nullopt;
-  chip.consume_back("a");
-  chip.consume_back("f");
-  if (chip.getAsInteger(10, version))
-    return std::nullopt;
-  return version;
-}
-
 /// The plan's spelling of an element type.
 static std::string getTypeName(Type type) {
   std::string name;
@@ -242,8 +231,8 @@ struct ConvertSageToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<int> sm = parseSmVersion(chip);
-    if (!sm) {
+    std::optional<Chip> target = parseChip(chip);
+    if (!target) {
       module.emitError() << "unknown chip '" << chip
                          << "'; expected sm_<version>[a], e.g. sm_90";
       return signalPassFailure();
@@ -255,7 +244,7 @@ struct ConvertSageToGPUPass
     });
     SmallVector<NamedAttribute> plans;
     for (func::FuncOp func : functions) {
-      FailureOr<NamedAttribute> plan = convertFunction(func, *sm);
+      FailureOr<NamedAttribute> plan = convertFunction(func, target->sm);
       if (failed(plan))
         return signalPassFailure();
       plans.push_back(*plan);
