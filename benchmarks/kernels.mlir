@@ -1,5 +1,6 @@
 // The kernels the GPU tests and benchmarks run: one function per
 // (head dim, input type, causal) with dynamic batch, heads and tokens.
+// D = 48, 80 and 112 are stored padded to the MMA's k (64, 96, 128).
 // Compiled by the `sage-kernels` build target into build/kernels/.
 
 func.func @attention_d64_f16(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
@@ -60,4 +61,22 @@ func.func @attention_d128_bf16_causal(%q: tensor<?x?x?x128xbf16>, %k: tensor<?x?
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal}
     : (tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>) -> tensor<?x?x?x128xbf16>
   return %o : tensor<?x?x?x128xbf16>
+}
+
+func.func @attention_d48_bf16(%q: tensor<?x?x?x48xbf16>, %k: tensor<?x?x?x48xbf16>, %v: tensor<?x?x?x48xbf16>) -> tensor<?x?x?x48xbf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x48xbf16>, tensor<?x?x?x48xbf16>, tensor<?x?x?x48xbf16>) -> tensor<?x?x?x48xbf16>
+  return %o : tensor<?x?x?x48xbf16>
+}
+
+func.func @attention_d80_f16_causal(%q: tensor<?x?x?x80xf16>, %k: tensor<?x?x?x80xf16>, %v: tensor<?x?x?x80xf16>) -> tensor<?x?x?x80xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal}
+    : (tensor<?x?x?x80xf16>, tensor<?x?x?x80xf16>, tensor<?x?x?x80xf16>) -> tensor<?x?x?x80xf16>
+  return %o : tensor<?x?x?x80xf16>
+}
+
+func.func @attention_d112_f16(%q: tensor<?x?x?x112xf16>, %k: tensor<?x?x?x112xf16>, %v: tensor<?x?x?x112xf16>) -> tensor<?x?x?x112xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x112xf16>, tensor<?x?x?x112xf16>, tensor<?x?x?x112xf16>) -> tensor<?x?x?x112xf16>
+  return %o : tensor<?x?x?x112xf16>
 }

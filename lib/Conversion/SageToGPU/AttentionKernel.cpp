@@ -75,7 +75,7 @@ namespace {
 struct KVStaging {
   int64_t keyRow, valueRow, valueStart, stageBytes;
   explicit KVStaging(const AttentionConfig &config)
-      : keyRow(config.headDim + 16), valueRow(config.blockK + 16),
+      : keyRow(config.paddedHeadDim + 16), valueRow(config.blockK + 16),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow) {}
 };
@@ -110,7 +110,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                  {"Nk", false},
                  {"H", false},
                  {"Hkv", false}});
-  int64_t dim = config.headDim, valueDim = config.valueDim;
+  // Q_hat and K_hat rows hold paddedDim channels (zeros past D); dS and
+  // qbar use the D channels of Q and K.
+  int64_t dim = config.headDim, paddedDim = config.paddedHeadDim,
+          valueDim = config.valueDim;
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
   KernelFunc kernel = km.addKernel("sage_attention", params, config.threads(),
                                    /*sharedF32=*/{dim, config.blockK});
@@ -161,13 +164,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     return kb.loadWords(buffer, offset, laneBytes / 4);
   };
   SmallVector<MmaA> queryFragments;
-  for (int64_t g = 0; g < dim / group; ++g) {
+  for (int64_t g = 0; g < paddedDim / group; ++g) {
     std::array<SmallVector<Value>, 2> words;
     for (int64_t row = 0; row < 2; ++row)
-      words[row] = loadRowWords(kernel.arg(kQueryInt),
-                                linearOffset(kb, queryHead, paddedQueries,
-                                             rows[row], kb.i32(dim), kb.i32(0)),
-                                g);
+      words[row] =
+          loadRowWords(kernel.arg(kQueryInt),
+                       linearOffset(kb, queryHead, paddedQueries, rows[row],
+                                    kb.i32(paddedDim), kb.i32(0)),
+                       g);
     for (int64_t c = 0; c < groupChunks; ++c)
       queryFragments.push_back({words[0][2 * c], words[1][2 * c],
                                 words[0][2 * c + 1], words[1][2 * c + 1]});
@@ -241,10 +245,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                       copy);
         }
       };
-      copyRows(config.blockK, dim, layout.keyRow, 0, kernel.arg(kKeyInt),
+      copyRows(config.blockK, paddedDim, layout.keyRow, 0, kernel.arg(kKeyInt),
                [&](Value row) {
                  return linearOffset(kb, kvHead, paddedKeys,
-                                     kb.add(firstKey, row), kb.i32(dim),
+                                     kb.add(firstKey, row), kb.i32(paddedDim),
                                      kb.i32(0));
                });
       copyRows(valueDim, config.blockK, layout.valueRow, layout.valueStart,
@@ -308,7 +312,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
       Value keyRow = kb.add(kb.i32(nt * 8), lane.g);
       Value rowStart = kb.add(stage, kb.mul(keyRow, kb.i32(layout.keyRow)));
-      for (int64_t g = 0; g < dim / group; ++g) {
+      for (int64_t g = 0; g < paddedDim / group; ++g) {
         SmallVector<Value> words = kb.loadSharedWords(
             staging,
             kb.add(rowStart, kb.add(kb.i32(g * group),

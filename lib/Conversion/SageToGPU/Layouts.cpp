@@ -12,7 +12,7 @@
 using namespace mlir;
 using namespace mlir::sage;
 
-/// The layout `quantize` names, else the widest #sage.mma_packed that tiles
+/// The layout `quantize` names, else the widest #sage.mma_packed for
 /// `extent` elements of its contraction axis.
 static OperandLayoutAttrInterface getLayout(QuantizeOp quantize, DimRole along,
                                             int64_t extent,
@@ -41,7 +41,7 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
                                "got "
                             << layouts.queryKey;
   // The quantizer packs four adjacent channels into one 32-bit store.
-  for (int64_t c = 0; c < headDim; c += 4)
+  for (int64_t c = 0; c < layouts.queryKey.getPaddedExtent(headDim); c += 4)
     for (int64_t i = 1; i < 4; ++i)
       if (getStoredIndex(layouts.queryKey, c + i) !=
           getStoredIndex(layouts.queryKey, c) + i)

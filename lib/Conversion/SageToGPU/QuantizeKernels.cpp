@@ -27,20 +27,21 @@ static Value quantizeToInt(KernelBuilder &kb, Value x, Value delta,
 
 namespace {
 /// Thread 2r + half of a 128-thread CTA: token r of a 64-token block, half of
-/// its channels.
+/// its channels as they are stored (D padded to whole layout groups; the
+/// channels past D are zeros).
 struct TokenHalf {
   Value tid, row, half, firstChannel;
   int64_t channels; // per thread
 
-  TokenHalf(KernelBuilder &kb, int64_t dim) : channels(dim / 2) {
+  TokenHalf(KernelBuilder &kb, int64_t paddedDim) : channels(paddedDim / 2) {
     tid = kb.threadId();
     row = kb.divu(tid, kb.i32(2));
     half = kb.remu(tid, kb.i32(2));
     firstChannel = kb.mul(half, kb.i32(channels));
   }
 
-  /// Loads this thread's channels of `token` (zeros where !valid) and
-  /// subtracts `mean` (shared array of D floats, or null).
+  /// Loads this thread's channels of `token` (zeros where !valid or past
+  /// `dim`) and subtracts `mean` (shared array of D floats, or null).
   SmallVector<Value> load(KernelBuilder &kb, const AttentionConfig &config,
                           Value buffer, Value head, Value heads, Value tokens,
                           Value token, Value valid, int64_t dim,
@@ -51,6 +52,13 @@ struct TokenHalf {
     SmallVector<Value> values;
     for (int64_t c = 0; c < channels; c += perLoad) {
       Value channel = kb.add(firstChannel, kb.i32(c));
+      // D is a multiple of 16, so a load is wholly inside D or past it.
+      Value keep = valid;
+      if (2 * channels > dim) {
+        Value inside = kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim));
+        channel = kb.select(inside, channel, kb.i32(0));
+        keep = arith::AndIOp::create(kb.b, kb.loc, valid, inside);
+      }
       SmallVector<Value> loaded = kb.loadVectorAsF32(
           type, buffer,
           config.io.offset(kb, head, heads, tokens, safeToken, dim, channel),
@@ -59,7 +67,7 @@ struct TokenHalf {
         Value x = loaded[i];
         if (mean)
           x = kb.subf(x, mean(kb.add(channel, kb.i32(i))));
-        values.push_back(kb.select(valid, x, kb.f32(0)));
+        values.push_back(kb.select(keep, x, kb.f32(0)));
       }
     }
     return values;
@@ -117,7 +125,7 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                                    /*sharedF32=*/{config.threads()});
   KernelBuilder kb(km.builder, km.loc);
   int64_t dim = config.headDim;
-  TokenHalf thread(kb, dim);
+  TokenHalf thread(kb, config.paddedHeadDim);
   Value tokens = kernel.arg("Nk");
   Value block = kb.blockId(gpu::Dimension::x);
   Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("Hkv")),
@@ -161,8 +169,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt), head,
-                   kb.mul(blocks, kb.i32(config.blockK)), token, dim,
-                   config.layouts.queryKey);
+                   kb.mul(blocks, kb.i32(config.blockK)), token,
+                   config.paddedHeadDim, config.layouts.queryKey);
   km.addLaunch("sage_quantize_k", params,
                {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
                config.threads());
@@ -181,7 +189,7 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
       km.addKernel("sage_quantize_q", params, config.threads(),
                    /*sharedF32=*/{config.threads(), config.threads(), dim});
   KernelBuilder kb(km.builder, km.loc);
-  TokenHalf thread(kb, dim);
+  TokenHalf thread(kb, config.paddedHeadDim);
   Value tokens = kernel.arg("Nq");
   Value block = kb.blockId(gpu::Dimension::x);
   Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("H")),
@@ -257,8 +265,8 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
         linearOffset(kb, head, blocks, block, kb.i32(groupsPerBlock), group));
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
-                   head, kb.mul(blocks, kb.i32(config.blockQ)), token, dim,
-                   config.layouts.queryKey);
+                   head, kb.mul(blocks, kb.i32(config.blockQ)), token,
+                   config.paddedHeadDim, config.layouts.queryKey);
   km.addLaunch("sage_quantize_q", params,
                {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
                config.threads());

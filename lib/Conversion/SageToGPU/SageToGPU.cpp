@@ -145,10 +145,13 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   AttentionConfig config;
   config.headDim = op.getQValues().getType().getDimSize(3);
   config.valueDim = op.getVValues().getType().getDimSize(3);
+  // Two threads a token split D in 16-byte loads (quantizers, dS); Q_hat
+  // and K_hat are padded to whole layout groups for the MMA's k.
   for (int64_t dim : {config.headDim, config.valueDim})
-    if (dim != 32 && dim != 64 && dim != 96 && dim != 128)
+    if (dim < 32 || dim > 128 || dim % 16 != 0)
       return op.emitOpError() << "the GPU lowering implements head "
-                                 "dimensions 32, 64, 96 and 128, got "
+                                 "dimensions that are multiples of 16 from "
+                                 "32 to 128, got "
                               << dim;
   FailureOr<OperandLayouts> layouts =
       getOperandLayouts(op, sources.queryQuantize, sources.keyQuantize,
@@ -156,6 +159,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if (failed(layouts))
     return failure();
   config.layouts = *layouts;
+  config.paddedHeadDim =
+      config.layouts.queryKey.getPaddedExtent(config.headDim);
   config.inputType = getElementTypeOrSelf(sources.query.getType());
   config.io.tokensBeforeHeads = sources.tokensBeforeHeads;
   config.outputType = op.getResult().getType().getElementType();
@@ -176,6 +181,7 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
                                           int64_t rank) {
   using namespace buffers;
   std::string d = std::to_string(config.headDim);
+  std::string paddedD = std::to_string(config.paddedHeadDim);
   std::string dv = std::to_string(config.valueDim);
   std::string input = getTypeName(config.inputType);
   auto io = [&](StringRef heads, StringRef tokens,
@@ -203,10 +209,12 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
   if (config.smoothV)
     result.push_back({kValueSum, "workspace", "f32", {"B", "Hkv", dv}, true});
   result.push_back({kValueAbsMax, "workspace", "f32", {"B", "Hkv", dv}, true});
-  result.push_back({kKeyInt, "workspace", "i8", {"B", "Hkv", paddedK, d}});
+  result.push_back(
+      {kKeyInt, "workspace", "i8", {"B", "Hkv", paddedK, paddedD}});
   result.push_back(
       {kKeyScale, "workspace", "f32", {"B", "Hkv", keyBlocks + "*4"}});
-  result.push_back({kQueryInt, "workspace", "i8", {"B", "H", paddedQ, d}});
+  result.push_back(
+      {kQueryInt, "workspace", "i8", {"B", "H", paddedQ, paddedD}});
   result.push_back({kQueryScale, "workspace", "f32", {"B", "H", queryGroups}});
   if (config.smoothQ)
     result.push_back(

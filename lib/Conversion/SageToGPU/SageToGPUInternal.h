@@ -54,9 +54,11 @@ FailureOr<OperandLayouts> getOperandLayouts(QuantizedAttentionOp op,
 
 /// Everything the kernels of one attention are specialized on.
 struct AttentionConfig {
-  int64_t headDim = 0;  // D of Q and K
-  int64_t valueDim = 0; // D of V and O
-  Type inputType;       // f16, bf16 or f32
+  int64_t headDim = 0;       // D of Q and K
+  int64_t paddedHeadDim = 0; // D as Q_hat and K_hat are stored (whole
+                             // layout groups, zeros past D)
+  int64_t valueDim = 0;      // D of V and O
+  Type inputType;            // f16, bf16 or f32
   Type outputType;
   IoLayout io;
   bool smoothQ = false, smoothK = false, smoothV = false;

@@ -135,3 +135,33 @@ func.func @attention_d96(%q: tensor<?x?x?x96xf16>, %k: tensor<?x?x?x96xf16>, %v:
     : (tensor<?x?x?x96xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x96xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x96xf8E4M3FN>, tensor<?x?x1x96xf32>, tensor<?x?x1x96xf32>) -> tensor<?x?x?x96xf16>
   return %o : tensor<?x?x?x96xf16>
 }
+
+// -----
+
+// D = 80 is stored padded to three groups of 32 channels (the MMA's 96):
+// the quantized Q and K buffers are 96 wide, the quantizers load the 80
+// channels of the input and write zeros past them, and the attention
+// kernel runs three 32-channel chunks per key tile.
+// CHECK-LABEL: sage.launch_plans = {attention_d80 = {
+//  CHECK-SAME: name = "k_q", shape = ["B", "Hkv", "cdiv(Nk,64)*64", "96"]
+//  CHECK-SAME: name = "q_q", shape = ["B", "H", "cdiv(Nq,64)*64", "96"]
+//  CHECK-SAME: head_dim = 80
+//       CHECK: gpu.func @sage_quantize_k
+//       CHECK:   %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %c80_i32
+//       CHECK:   arith.select %[[INSIDE]]
+//       CHECK: gpu.func @sage_attention
+//       CHECK:   scf.for
+// CHECK-COUNT-24:  nvvm.mma.sync
+//       CHECK:   scf.yield
+func.func @attention_d80(%q: tensor<?x?x?x80xf16>, %k: tensor<?x?x?x80xf16>, %v: tensor<?x?x?x80xf16>) -> tensor<?x?x?x80xf16> {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x80xf16> -> tensor<?x?x1x80xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x80xf16> -> tensor<?x?x?x80xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x80xf16> -> tensor<?x?x?x80xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x80xf16> -> tensor<?x?x?x80xf8E4M3FN>, tensor<?x?x1x80xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) k_smooth(%km) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x80xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x80xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x80xf8E4M3FN>, tensor<?x?x1x80xf32>, tensor<?x?x1x80xf32>) -> tensor<?x?x?x80xf16>
+  return %o : tensor<?x?x?x80xf16>
+}

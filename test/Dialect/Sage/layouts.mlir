@@ -60,10 +60,13 @@ func.func @negative_layout_format(%x: tensor<1x2x128x64xf16>) {
 
 // -----
 
-func.func @negative_layout_group(%x: tensor<1x2x128x96xf16>) {
-  // expected-error@+1 {{'sage.quantize' op layout groups of 64 features do not tile the 96 features of the input}}
+// An axis is stored padded to whole groups: 80 features in groups of 64
+// are stored as 128.
+// CHECK-LABEL: func @padded_features
+//       CHECK: layout = #sage.mma_packed<along = features, k = 32, chunks = 2>
+func.func @padded_features(%x: tensor<1x2x128x80xf16>) {
   %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
       layout = #sage.mma_packed<along = features, k = 32, chunks = 2>}
-    : tensor<1x2x128x96xf16> -> tensor<1x2x128x96xi8>, tensor<1x2x8x1xf32>
+    : tensor<1x2x128x80xf16> -> tensor<1x2x128x80xi8>, tensor<1x2x8x1xf32>
   return
 }

@@ -8,6 +8,8 @@
 
 #include "sage/Dialect/Sage/IR/SageAttrs.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::sage;
 
@@ -45,10 +47,14 @@ MmaPackedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 MmaPackedAttr MmaPackedAttr::getWidest(MLIRContext *context, DimRole along,
                                        int64_t k, int64_t extent,
                                        FragmentOrder order) {
-  for (int64_t chunks : {2, 1})
-    if (extent > 0 && extent % (chunks * k) == 0)
-      return MmaPackedAttr::get(context, along, k, chunks, order);
-  return {};
+  // Two chunks a group where that pads the axis no further than one does.
+  int64_t chunks =
+      llvm::alignTo(extent, 2 * k) == llvm::alignTo(extent, k) ? 2 : 1;
+  return MmaPackedAttr::get(context, along, k, chunks, order);
+}
+
+int64_t OperandLayoutAttrInterface::getPaddedExtent(int64_t extent) const {
+  return llvm::alignTo(extent, getGroupSize());
 }
 
 DimRole MmaPackedAttr::getContractionAxis() const { return getAlong(); }

@@ -265,13 +265,6 @@ LogicalResult QuantizeOp::verify() {
       return emitOpError() << "layout " << layout << " holds "
                            << 256 / layout.getMmaK() << "-bit elements, not "
                            << format;
-    int64_t features = getInput().getType().getShape().back();
-    if (layout.getContractionAxis() == DimRole::Features &&
-        !ShapedType::isDynamic(features) &&
-        features % layout.getGroupSize() != 0)
-      return emitOpError() << "layout groups of " << layout.getGroupSize()
-                           << " features do not tile the " << features
-                           << " features of the input";
   }
   return verifyQuantized(*this, getInput().getType().getShape(),
                          getValues().getType(), getScales().getType(),

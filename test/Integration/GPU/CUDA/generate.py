@@ -42,10 +42,13 @@ def main():
     plans = [f"attention_d{d}_{t}" + ("_causal" if causal else "")
              for d in (64, 128) for t in ("f16", "bf16")
              for causal in (False, True)]
-    # D = 96 (two groups of 32 channels) and the 8-byte operand packing
+    # D = 96 (three groups of 32 channels) and the 8-byte operand packing
     # (benchmarks/kernels_layouts.mlir), f16 only.
     plans += ["attention_d96_f16", "attention_d96_f16_causal",
               "attention_d64_f16_packed8"]
+    # Head dims stored padded to the MMA's k: 48 -> 64, 80 -> 96, 112 -> 128.
+    plans += ["attention_d48_bf16", "attention_d80_f16_causal",
+              "attention_d112_f16"]
     for plan in plans:
         text = HEADER.format(name=plan) + "\n"
         for n in (1, 17, 128, 1000):

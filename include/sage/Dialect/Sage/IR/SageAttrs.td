@@ -154,7 +154,9 @@ def Sage_MmaPackedAttr : Sage_Attr<"MmaPacked", "mma_packed",
     `k/2 + e*t ..` (`e = k / 8` elements a word). Runs of `chunks`
     consecutive MMA chunks are stored so that these bytes of every chunk
     are contiguous for each lane: one 8-byte (`chunks = 1`) or 16-byte
-    (`chunks = 2`) load fetches a lane's registers for all of them.
+    (`chunks = 2`) load fetches a lane's registers for all of them. An
+    axis is stored padded with zeros to a whole number of groups (D = 80
+    takes three groups of 32, the MMA's 96).
 
     `order = accumulator` permutes the elements within each chunk of 32 into
     the order in which an m16n8 accumulator holds its columns (lane `t`:
@@ -180,8 +182,8 @@ def Sage_MmaPackedAttr : Sage_Attr<"MmaPacked", "mma_packed",
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The widest packing (two chunks, else one) whose group divides
-    /// `extent`, the length of the contraction axis, or null if none does.
+    /// The widest packing for a contraction axis of `extent` elements: two
+    /// chunks a group unless that pads the axis further than one chunk.
     static MmaPackedAttr getWidest(::mlir::MLIRContext *context,
                                    DimRole along, int64_t k, int64_t extent,
                                    FragmentOrder order = FragmentOrder::Natural);

@@ -43,6 +43,11 @@ def Sage_OperandLayoutAttrInterface
                     "elements from the start of the axis.",
       "int64_t", "getStorageIndex", (ins "int64_t":$position)>
   ];
+  let extraClassDeclaration = [{
+    /// The length an axis of `extent` elements is stored with: whole groups,
+    /// the padding zeros.
+    int64_t getPaddedExtent(int64_t extent) const;
+  }];
 }
 
 #endif // SAGE_DIALECT_SAGE_IR_SAGEINTERFACES_TD
