@@ -1,6 +1,7 @@
 // The kernels the GPU tests and benchmarks run: one function per
 // (head dim, input type, causal) with dynamic batch, heads and tokens.
-// D = 48, 80 and 112 are stored padded to the MMA's k (64, 96, 128).
+// D = 48, 80 and 112 are stored padded to the MMA's k (64, 96, 128); the
+// _lse functions also return the log-sum-exp of each query row.
 // Compiled by the `sage-kernels` build target into build/kernels/.
 
 func.func @attention_d64_f16(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
@@ -79,4 +80,16 @@ func.func @attention_d112_f16(%q: tensor<?x?x?x112xf16>, %k: tensor<?x?x?x112xf1
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
     : (tensor<?x?x?x112xf16>, tensor<?x?x?x112xf16>, tensor<?x?x?x112xf16>) -> tensor<?x?x?x112xf16>
   return %o : tensor<?x?x?x112xf16>
+}
+
+func.func @attention_d128_f16_lse(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> (tensor<?x?x?x128xf16>, tensor<?x?x?xf32>) {
+  %o, %lse = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> (tensor<?x?x?x128xf16>, tensor<?x?x?xf32>)
+  return %o, %lse : tensor<?x?x?x128xf16>, tensor<?x?x?xf32>
+}
+
+func.func @attention_d64_bf16_causal_lse(%q: tensor<?x?x?x64xbf16>, %k: tensor<?x?x?x64xbf16>, %v: tensor<?x?x?x64xbf16>) -> (tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>) {
+  %o, %lse = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal}
+    : (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>) -> (tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>)
+  return %o, %lse : tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>
 }

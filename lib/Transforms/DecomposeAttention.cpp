@@ -26,8 +26,6 @@ using namespace mlir::sage;
 static std::string getDecompositionBlocker(AttentionOp op) {
   if (op.getMask())
     return "masks are not decomposed yet";
-  if (op.getLse())
-    return "the LSE result is not decomposed yet";
   if (op.getRecipe().getVariant() == Variant::NvFp4)
     return "the nvfp4 variant is not decomposed yet";
   ArrayRef<DimRole> dims = op.getLayout().getDims();
@@ -135,17 +133,37 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     ArrayRef<int64_t> r = resultType.getShape();
     RankedTensorType coreType =
         addHeads ? withShape(resultType, {r[0], 1, r[1], r[2]}) : resultType;
-    Value result = QuantizedAttentionOp::create(
-        rewriter, loc, coreType, quantQuery.getValues(), quantQuery.getScales(),
-        quantKey.getValues(), quantKey.getScales(), quantValue.getValues(),
-        quantValue.getScales(), queryMean, queryMean ? key : Value(), keyMean,
-        valueMean, quantQuery.getQuant(), quantKey.getQuant(),
-        recipe.getProbQuant(), quantValue.getQuant(), recipe.getPVAccum(),
+    // The LSE is [B, H, Nq]; with K smoothing it needs Q itself (see
+    // sage.quantized_attention).
+    Type coreLseType;
+    Value lseQuery;
+    if (Value lse = op.getLse()) {
+      ArrayRef<int64_t> c = coreType.getShape();
+      coreLseType =
+          withShape(cast<RankedTensorType>(lse.getType()), {c[0], c[1], c[2]});
+      if (keyMean)
+        lseQuery = query;
+    }
+    auto core = QuantizedAttentionOp::create(
+        rewriter, loc, coreType, coreLseType, quantQuery.getValues(),
+        quantQuery.getScales(), quantKey.getValues(), quantKey.getScales(),
+        quantValue.getValues(), quantValue.getScales(), queryMean,
+        queryMean ? key : Value(), keyMean, valueMean, lseQuery,
+        quantQuery.getQuant(), quantKey.getQuant(), recipe.getProbQuant(),
+        quantValue.getQuant(), recipe.getPVAccum(),
         rewriter.getF64FloatAttr(op.getScaleValue()), op.getCausalAttr());
-    if (addHeads)
-      result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
-                                               result, kUnitHeads);
-    rewriter.replaceOp(op, result);
+    SmallVector<Value> results = {core.getResult()};
+    if (Value lse = core.getLse())
+      results.push_back(lse);
+    if (addHeads) {
+      results[0] = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
+                                                   results[0], kUnitHeads);
+      if (results.size() > 1)
+        results[1] = tensor::CollapseShapeOp::create(
+            rewriter, loc, op.getLse().getType(), results[1],
+            ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 

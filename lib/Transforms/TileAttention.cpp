@@ -67,6 +67,8 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
   int64_t valueDim = op.getVValues().getType().getDimSize(3);
   if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
     return "tiles need static feature dimensions";
+  if (op.getLse())
+    return "the lse result is not tiled yet";
   std::string mismatch =
       getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
   if (mismatch.empty())

@@ -88,3 +88,35 @@ func.func @static_result_dynamic_query(%q: tensor<?x4x?x64xf16>, %k: tensor<2x4x
     : (tensor<?x4x?x64xf16>, tensor<2x4x128x64xf16>, tensor<2x4x128x64xf16>) -> tensor<2x4x128x64xf16>
   return %o : tensor<2x4x128x64xf16>
 }
+
+// -----
+
+// The LSE: the core returns it beside the result; K is smoothed, so the core
+// also reads the unquantized query (lse_query) to restore the shift.
+// CHECK-LABEL: func @lse
+//  CHECK-SAME: (%[[Q:.*]]: tensor<2x4x?x64xf16>, %{{.*}}: tensor<2x2x?x64xf16>, %{{.*}}: tensor<2x2x?x64xf16>)
+//       CHECK: %[[O:.*]], %[[LSE:.*]] = sage.quantized_attention
+//  CHECK-SAME: lse_query(%[[Q]])
+//  CHECK-SAME: -> (tensor<2x4x?x64xf16>, tensor<2x4x?xf32>)
+//       CHECK: return %[[O]], %[[LSE]]
+func.func @lse(%q: tensor<2x4x?x64xf16>, %k: tensor<2x2x?x64xf16>, %v: tensor<2x2x?x64xf16>) -> (tensor<2x4x?x64xf16>, tensor<2x4x?xf32>) {
+  %o, %lse = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<2x4x?x64xf16>, tensor<2x2x?x64xf16>, tensor<2x2x?x64xf16>) -> (tensor<2x4x?x64xf16>, tensor<2x4x?xf32>)
+  return %o, %lse : tensor<2x4x?x64xf16>, tensor<2x4x?xf32>
+}
+
+// -----
+
+// Rank 3 with K left unsmoothed: no lse_query; the [B, 1, Nq] LSE is
+// collapsed back to [B, Nq].
+// CHECK-LABEL: func @lse_rank3_unsmoothed_k
+//       CHECK: %{{.*}}, %[[LSE:.*]] = sage.quantized_attention
+//   CHECK-NOT: lse_query
+//  CHECK-SAME: -> (tensor<?x1x?x64xf16>, tensor<?x1x?xf32>)
+//       CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[LSE]] {{\[}}[0, 1], [2]] : tensor<?x1x?xf32> into tensor<?x?xf32>
+//       CHECK: return %{{.*}}, %[[FLAT]]
+func.func @lse_rank3_unsmoothed_k(%q: tensor<?x?x64xf16>) -> (tensor<?x?x64xf16>, tensor<?x?xf32>) {
+  %o, %lse = sage.attention %q, %q, %q {layout = #sage.layout<[batch, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [q]>}
+    : (tensor<?x?x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> (tensor<?x?x64xf16>, tensor<?x?xf32>)
+  return %o, %lse : tensor<?x?x64xf16>, tensor<?x?xf32>
+}

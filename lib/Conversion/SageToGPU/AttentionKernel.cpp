@@ -93,6 +93,62 @@ static Value sumOverQuad(KernelBuilder &kb, Value value) {
   return kb.addf(value, kb.shuffleXor(value, 2));
 }
 
+/// lse = ln(sum_j exp(scale * q . k_j)) of rows g and g + 8, from the
+/// loop's base-2 running max m and sum l: ln 2 * (m + log2 l), plus the
+/// shift that smoothing K left in every score of the row, scale * (q -
+/// qbar) . mean K (sage.quantized_attention); -inf for a row that saw no
+/// key. Lane t of the quad sums D / 4 channels of the shift; lane 0
+/// stores.
+static void storeLogSumExp(KernelBuilder &kb, const KernelFunc &kernel,
+                           const AttentionConfig &config, const Lane &lane,
+                           std::array<Value, 2> max, std::array<Value, 2> sum,
+                           std::array<Value, 2> empty,
+                           std::array<Value, 2> rows, Value queryHead,
+                           Value kvHead) {
+  using namespace buffers;
+  Value queries = kernel.arg("Nq");
+  int64_t dim = config.headDim, perLane = dim / 4;
+  for (int64_t row = 0; row < 2; ++row) {
+    Value inside = kb.cmp(arith::CmpIPredicate::slt, rows[row], queries);
+    Value lse =
+        kb.mulf(kb.addf(max[row], kb.log2(sum[row])), kb.f32(std::log(2.0)));
+    if (config.smoothK) {
+      Value safeRow = kb.select(inside, rows[row], kb.i32(0));
+      Value dot = kb.f32(0);
+      for (int64_t c = 0; c < perLane; c += 4) {
+        Value channel = kb.add(kb.mul(lane.t, kb.i32(perLane)), kb.i32(c));
+        SmallVector<Value> q =
+            kb.loadVectorAsF32(config.inputType, kernel.arg(kQuery),
+                               config.io.offset(kb, queryHead, kernel.arg("H"),
+                                                queries, safeRow, dim, channel),
+                               4);
+        for (int64_t i = 0; i < 4; ++i) {
+          Value index = kb.add(channel, kb.i32(i));
+          Value centered = q[i];
+          if (config.smoothQ)
+            centered =
+                kb.subf(centered, kb.loadShared(kernel.shared[0], index));
+          Value keyMean = loadChannelMean(
+              kb, kernel.arg(kKeySum), getChannelOffset(kb, kvHead, dim, index),
+              kb.sitofp(kernel.arg("Nk")));
+          dot = kb.addf(dot, kb.mulf(centered, keyMean));
+        }
+      }
+      lse = kb.addf(lse, kb.mulf(sumOverQuad(kb, dot), kb.f32(config.scale)));
+    }
+    lse = kb.select(empty[row],
+                    kb.f32(-std::numeric_limits<double>::infinity()), lse);
+    Value writer = arith::AndIOp::create(
+        kb.b, kb.loc, inside,
+        kb.cmp(arith::CmpIPredicate::eq, lane.t, kb.i32(0)));
+    kb.ifThen(writer, [&] {
+      kb.storeFromF32(kb.f32Type(), lse, kernel.arg(kLse),
+                      linearOffset(kb, queryHead, queries, rows[row], kb.i32(1),
+                                   kb.i32(0)));
+    });
+  }
+}
+
 void mlir::sage::buildAttentionKernel(KernelModule &km,
                                       const AttentionConfig &config) {
   using namespace buffers;
@@ -105,6 +161,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                  {kValueAbsMax, true}});
   if (config.smoothV)
     params.push_back({kValueSum, true});
+  if (config.lse) {
+    params.push_back({kLse, true});
+    if (config.smoothK)
+      params.append({{kQuery, true}, {kKeySum, true}});
+  }
   params.append({{kOutput, true},
                  {"Nq", false},
                  {"Nk", false},
@@ -427,6 +488,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     empty[row] = kb.cmpf(arith::CmpFPredicate::OEQ, sum[row], kb.f32(0));
     sum[row] = kb.select(empty[row], kb.f32(1), sum[row]);
   }
+  if (config.lse)
+    storeLogSumExp(kb, kernel, config, lane, final.max, sum, empty, rows,
+                   queryHead, kvHead);
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     for (int64_t e = 0; e < 4; ++e) {
       Value channel = kb.add(kb.i32(dt * 8 + e % 2), quad2);

@@ -101,6 +101,12 @@ Value KernelBuilder::exp2(Value value) {
              ValueRange{value})
       .getResult(0);
 }
+Value KernelBuilder::log2(Value value) {
+  return LLVM::CallIntrinsicOp::create(
+             b, loc, f32Type(), b.getStringAttr("llvm.nvvm.lg2.approx.f"),
+             ValueRange{value})
+      .getResult(0);
+}
 Value KernelBuilder::roundToI32(Value value) {
   // cvt.rni.s32.f32
   return LLVM::CallIntrinsicOp::create(b, loc, i32Type(),

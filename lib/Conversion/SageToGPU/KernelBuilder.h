@@ -69,6 +69,8 @@ public:
   Value cmpf(arith::CmpFPredicate predicate, Value lhs, Value rhs);
   /// 2^x through ex2.approx.ftz.f32, as the SageAttention kernels do.
   Value exp2(Value value);
+  /// log2(x) through lg2.approx.f32 (no libdevice call).
+  Value log2(Value value);
   /// Round to nearest even (cvt.rni) and convert to a signed i32.
   Value roundToI32(Value value);
   Value sitofp(Value value);

@@ -108,17 +108,26 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
 }
 
 /// Whether the function returns the attention's result as it is or with
-/// tokens and heads swapped; failure if it returns something else.
+/// tokens and heads swapped; failure if it returns something else. With an
+/// LSE, the function returns the result and then the LSE ([B, H, Nq], or
+/// [B * H, Nq] reshaped), as the plan's `o` and `lse`.
 static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  if (ret.getNumOperands() != 1)
-    return op.emitOpError("expected the function to return the attention "
-                          "alone");
+  unsigned results = op.getLse() ? 2 : 1;
+  if (ret.getNumOperands() != results)
+    return op.emitOpError() << "expected the function to return the attention "
+                            << (op.getLse() ? "and its lse" : "alone");
   bool swapped = false;
   if (skipLayoutOps(ret.getOperand(0), swapped, op.getResult()) !=
       op.getResult())
     return op.emitOpError("expected the function to return the attention "
                           "(reshaped or with tokens and heads swapped)");
+  bool lseSwapped = false;
+  if (op.getLse() && (skipLayoutOps(ret.getOperand(1), lseSwapped,
+                                    op.getLse()) != op.getLse() ||
+                      lseSwapped))
+    return op.emitOpError("expected the function to return the lse as "
+                          "[batch, heads, queries] (or reshaped)");
   return swapped;
 }
 
@@ -168,6 +177,10 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.smoothK = bool(sources.keySmooth);
   config.smoothV = bool(sources.valueSmooth);
   config.causal = op.getCausal();
+  config.lse = bool(op.getLse());
+  if (config.lse && sources.tokensBeforeHeads)
+    return op.emitOpError("the lse of an attention laid out [batch, tokens, "
+                          "heads, features] is not lowered yet");
   config.scale = op.getScale().convertToDouble();
   config.qkRange = queryQuant.getRangeValue();
   config.pRange = op.getPQuant().getRangeValue();
@@ -221,6 +234,10 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
         {kQueryMean, "workspace", "f32", {"B", "H", queryBlocks, d}});
   result.push_back(
       {kValueFp8, "workspace", "f8E4M3FN", {"B", "Hkv", dv, paddedK}});
+  if (config.lse)
+    result.push_back({kLse, "output", "f32",
+                      rank == 3 ? SmallVector<std::string>{"B", "Nq"}
+                                : SmallVector<std::string>{"B", "H", "Nq"}});
   return result;
 }
 

@@ -63,6 +63,7 @@ struct AttentionConfig {
   IoLayout io;
   bool smoothQ = false, smoothK = false, smoothV = false;
   bool causal = false;
+  bool lse = false; // the attention kernel also writes log sum exp
   OperandLayouts layouts;
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
@@ -118,7 +119,8 @@ inline constexpr const char *kQuery = "q", *kKey = "k", *kValue = "v",
                             *kValueSum = "v_sum", *kValueAbsMax = "v_amax",
                             *kQueryInt = "q_q", *kQueryScale = "q_scale",
                             *kQueryMean = "q_mean", *kKeyInt = "k_q",
-                            *kKeyScale = "k_scale", *kValueFp8 = "v_q";
+                            *kKeyScale = "k_scale", *kValueFp8 = "v_q",
+                            *kLse = "lse";
 } // namespace buffers
 
 /// sum over tokens of src[b, h, :, d] into sum[b, h, d] (atomics).

@@ -263,3 +263,67 @@ func.func @negative_static_bound_value(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1
     : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
   return %o : tensor<1x1x64x64xf16>
 }
+
+// -----
+
+// With an LSE the function returns the attention and then its LSE.
+func.func @negative_lse_not_returned(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op expected the function to return the attention and its lse}}
+  %o, %lse = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) k_smooth(%km) lse_query(%q) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>, tensor<?x?x?x64xf16>) -> (tensor<?x?x?x64xf16>, tensor<?x?x?xf32>)
+  return %o : tensor<?x?x?x64xf16>
+}
+
+// -----
+
+// The LSE is returned as [batch, heads, queries], not transposed.
+func.func @negative_lse_transposed(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> (tensor<?x?x?x64xf16>, tensor<?x?x?xf32>) {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op expected the function to return the lse as [batch, heads, queries] (or reshaped)}}
+  %o, %lse = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) k_smooth(%km) lse_query(%q) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>, tensor<?x?x?x64xf16>) -> (tensor<?x?x?x64xf16>, tensor<?x?x?xf32>)
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %lse, %c0 : tensor<?x?x?xf32>
+  %d1 = tensor.dim %lse, %c1 : tensor<?x?x?xf32>
+  %d2 = tensor.dim %lse, %c2 : tensor<?x?x?xf32>
+  %init = tensor.empty(%d0, %d2, %d1) : tensor<?x?x?xf32>
+  %t = linalg.transpose ins(%lse : tensor<?x?x?xf32>) outs(%init : tensor<?x?x?xf32>) permutation = [0, 2, 1]
+  return %o, %t : tensor<?x?x?x64xf16>, tensor<?x?x?xf32>
+}
+
+// -----
+
+// The LSE of an attention whose operands are [batch, tokens, heads,
+// features] (read in place) is not lowered yet.
+func.func @negative_lse_tokens_before_heads(%qa: tensor<1x64x2x64xf16>, %ka: tensor<1x64x2x64xf16>, %va: tensor<1x64x2x64xf16>) -> (tensor<1x64x2x64xf16>, tensor<1x2x64xf32>) {
+  %e = tensor.empty() : tensor<1x2x64x64xf16>
+  %q = linalg.transpose ins(%qa : tensor<1x64x2x64xf16>) outs(%e : tensor<1x2x64x64xf16>) permutation = [0, 2, 1, 3]
+  %k = linalg.transpose ins(%ka : tensor<1x64x2x64xf16>) outs(%e : tensor<1x2x64x64xf16>) permutation = [0, 2, 1, 3]
+  %v = linalg.transpose ins(%va : tensor<1x64x2x64xf16>) outs(%e : tensor<1x2x64x64xf16>) permutation = [0, 2, 1, 3]
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x2x64x64xf16> -> tensor<1x2x64x64xi8>, tensor<1x2x4x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x2x64x64xf16> -> tensor<1x2x64x64xi8>, tensor<1x2x32x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x2x64x64xf16> -> tensor<1x2x64x64xf8E4M3FN>, tensor<1x2x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op the lse of an attention laid out [batch, tokens, heads, features] is not lowered yet}}
+  %o, %lse = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x2x64x64xi8>, tensor<1x2x32x1xf32>, tensor<1x2x64x64xi8>, tensor<1x2x4x1xf32>, tensor<1x2x64x64xf8E4M3FN>, tensor<1x2x1x64xf32>) -> (tensor<1x2x64x64xf16>, tensor<1x2x64xf32>)
+  %ot = linalg.transpose ins(%o : tensor<1x2x64x64xf16>) outs(%qa : tensor<1x64x2x64xf16>) permutation = [0, 2, 1, 3]
+  return %ot, %lse : tensor<1x64x2x64xf16>, tensor<1x2x64xf32>
+}

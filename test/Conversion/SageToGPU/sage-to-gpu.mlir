@@ -165,3 +165,30 @@ func.func @attention_d80(%q: tensor<?x?x?x80xf16>, %k: tensor<?x?x?x80xf16>, %v:
     : (tensor<?x?x?x80xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x80xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x80xf8E4M3FN>, tensor<?x?x1x80xf32>, tensor<?x?x1x80xf32>) -> tensor<?x?x?x80xf16>
   return %o : tensor<?x?x?x80xf16>
 }
+
+// -----
+
+// The LSE: a plan output [B, H, Nq] f32, and the attention kernel reads Q
+// and the K sums to restore the K-smoothing shift, takes lg2 of the row sum
+// and stores from lane 0 of each quad.
+// CHECK-LABEL: sage.launch_plans = {attention_lse = {
+//  CHECK-SAME: {kind = "output", name = "lse", shape = ["B", "H", "Nq"], type = "f32"}
+//  CHECK-SAME: name = "sage_attention", params = [{{.*}}{buffer = "lse"}, {buffer = "q"}, {buffer = "k_sum"}, {buffer = "o"}
+//       CHECK: gpu.func @sage_attention
+//       CHECK:   scf.for
+//       CHECK:   scf.yield
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+//       CHECK:   scf.if
+//       CHECK:     llvm.store {{.*}} : f32, !llvm.ptr<1>
+func.func @attention_lse(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> (tensor<?x?x?x64xf16>, tensor<?x?x?xf32>) {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  %o, %lse = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) k_smooth(%km) lse_query(%q) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>, tensor<?x?x?x64xf16>) -> (tensor<?x?x?x64xf16>, tensor<?x?x?xf32>)
+  return %o, %lse : tensor<?x?x?x64xf16>, tensor<?x?x?xf32>
+}

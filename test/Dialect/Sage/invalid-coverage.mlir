@@ -103,7 +103,7 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
     %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>, %qm: tensor<1x1x1x64xf32>) {
   // expected-error@+1 {{'sage.quantized_attention' op q_smooth needs both the Q block means and the unquantized key}}
   %o = "sage.quantized_attention"(%qv, %qs, %kv, %ks, %vv, %vs, %qm) <{
-      operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0>,
+      operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>,
       q_quant = #sage.quant<i8, per_block, block = 64>, k_quant = #sage.quant<i8, per_tensor>,
       p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
       pv_accum = #sage.accum<f32>, scale = 0.125 : f64}>
@@ -214,5 +214,60 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
       p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
       pv_accum = #sage.accum<f32>, scale = 0.0 : f64}
     : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return
+}
+
+// -----
+
+// lse_query restores the K-smoothing shift of the LSE; without an lse result
+// there is nothing to read it for.
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>, %q: tensor<1x1x64x64xf16>) {
+  // expected-error@+1 {{'sage.quantized_attention' op lse_query is read only for the lse result, which the op does not have}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) lse_query(%q) {
+      q_quant = #sage.quant<i8, per_block, block = 64>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>, tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf32>
+  return
+}
+
+// -----
+
+// With K smoothed, the LSE needs the unquantized query to undo the shift.
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>, %km: tensor<1x1x1x64xf32>) {
+  // expected-error@+1 {{'sage.quantized_attention' op the lse of K-smoothed scores needs the unquantized query (lse_query) to add back scale * (q - q_mean) . k_mean}}
+  %o, %lse = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) k_smooth(%km) {
+      q_quant = #sage.quant<i8, per_block, block = 64>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>, tensor<1x1x1x64xf32>) -> (tensor<1x1x64x64xf32>, tensor<1x1x64xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected lse of shape [1, 1, 64], got 'tensor<1x64xf32>'}}
+  %o, %lse = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_block, block = 64>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> (tensor<1x1x64x64xf32>, tensor<1x64xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>, %km: tensor<1x1x1x64xf32>, %q: tensor<1x1x64x32xf16>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected lse_query of shape [1, 1, 64, 64], got 'tensor<1x1x64x32xf16>'}}
+  %o, %lse = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) k_smooth(%km) lse_query(%q) {
+      q_quant = #sage.quant<i8, per_block, block = 64>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>, tensor<1x1x1x64xf32>, tensor<1x1x64x32xf16>) -> (tensor<1x1x64x64xf32>, tensor<1x1x64xf32>)
   return
 }

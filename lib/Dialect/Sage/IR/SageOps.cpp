@@ -528,6 +528,20 @@ LogicalResult QuantizedAttentionOp::verify() {
   if (getVMean() &&
       failed(check("v_mean", getVMean(), {batch, kvHeads, 1, valueShape[3]})))
     return failure();
+  if (getLse() && failed(check("lse", getLse(), {batch, heads, queries})))
+    return failure();
+  if (getQuery()) {
+    if (!getLse())
+      return emitOpError("lse_query is read only for the lse result, which "
+                         "the op does not have");
+    if (failed(
+            check("lse_query", getQuery(), {batch, heads, queries, features})))
+      return failure();
+  } else if (getLse() && getKMean()) {
+    return emitOpError("the lse of K-smoothed scores needs the unquantized "
+                       "query (lse_query) to add back scale * (q - q_mean) . "
+                       "k_mean");
+  }
 
   const APFloat &scale = getScaleAttr().getValue();
   if (!scale.isFinite() || scale.isZero())

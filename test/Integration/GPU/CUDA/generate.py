@@ -33,6 +33,8 @@ def run(plan, B, H, Hkv, Nq, Nk, dist, model=True):
         cos, rel = ("0.9998", "0.02") if big else ("0.9995", "0.03")
     args = f"--B {B} --H {H} --Hkv {Hkv} --Nq {Nq} --Nk {Nk} --dist {dist}"
     checks = f"--min-cossim {cos} --max-rel-l1 {rel}"
+    if plan.endswith("_lse"):
+        checks += " --max-lse-abs " + ("0.02" if dist == "randn" else "0.1")
     checks += " --max-model-rel-l1 0.002" if model else " --no-model"
     return f"RUN: sage-run %sage_kernels/{plan}.json {args} \\\nRUN:   {checks}\n"
 
@@ -49,6 +51,8 @@ def main():
     # Head dims stored padded to the MMA's k: 48 -> 64, 80 -> 96, 112 -> 128.
     plans += ["attention_d48_bf16", "attention_d80_f16_causal",
               "attention_d112_f16"]
+    # The log-sum-exp output, against FP64's (sage-run --max-lse-abs).
+    plans += ["attention_d128_f16_lse", "attention_d64_bf16_causal_lse"]
     for plan in plans:
         text = HEADER.format(name=plan) + "\n"
         for n in (1, 17, 128, 1000):

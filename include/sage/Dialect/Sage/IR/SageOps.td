@@ -347,6 +347,14 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     head `h / (Hq / Hkv)`. `causal` uses the bottom-right convention of
     `sage.attention`.
 
+    The optional `lse` result is `log(sum_j exp(scale * q_i . k_j))` of the
+    unsmoothed scores, `[batch, heads, queries]` (-inf for a row that sees
+    no key). The loop's scores are shifted per row by smoothing (K's mean
+    leaves `-(q_i - qbar_i) . k_mean` in each, qbar_i . k_mean being
+    dropped with the dS term), so with `k_smooth` the LSE adds back
+    `scale * (q_i - qbar_i) . k_mean`, which needs the unquantized query:
+    `lse_query`.
+
     Example:
 
     ```mlir
@@ -366,16 +374,19 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     RankedTensorOf<[F8E4M3FN]>:$v_values, Sage_F32Tensor:$v_scales,
     Optional<Sage_F32Tensor>:$q_mean, Optional<Sage_FloatTensor>:$key,
     Optional<Sage_F32Tensor>:$k_mean, Optional<Sage_F32Tensor>:$v_mean,
+    Optional<Sage_FloatTensor>:$query,
     Sage_QuantAttr:$q_quant, Sage_QuantAttr:$k_quant,
     Sage_QuantAttr:$p_quant, Sage_QuantAttr:$v_quant,
     Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal);
-  let results = (outs Sage_FloatTensor:$result);
+  let results = (outs Sage_FloatTensor:$result,
+                     Optional<Sage_F32Tensor>:$lse);
   let assemblyFormat = [{
     `q` `(` $q_values `,` $q_scales `)` `k` `(` $k_values `,` $k_scales `)`
     `v` `(` $v_values `,` $v_scales `)`
     (`q_smooth` `(` $q_mean^ `,` $key `)`)?
     (`k_smooth` `(` $k_mean^ `)`)?
     (`v_smooth` `(` $v_mean^ `)`)?
+    (`lse_query` `(` $query^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
