@@ -44,6 +44,10 @@ if os.path.exists(sage_run):
                          (probe.stderr or probe.stdout).strip())
 elif os.environ.get("SAGE_REQUIRE_GPU") == "1":
     lit_config.fatal("SAGE_REQUIRE_GPU=1 but sage-run was not built")
+# GPU tests that take minutes (N = 128k) run only when asked for with
+# SAGE_LONG_GPU_TESTS=1, so that the everyday GPU suite stays short.
+if os.environ.get("SAGE_LONG_GPU_TESTS") == "1":
+    config.available_features.add("long-gpu")
 
 # ptxas checks of emitted PTX run where the CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (

@@ -39,6 +39,26 @@ static double exactRow(const float *q, const float *k, const float *v,
   return maxScore + std::log(sum);
 }
 
+/// Computes output row \p i of query head \p h of batch \p b (the row
+/// exactAttention writes at qOffset(b, h) + i * D) with the resolved
+/// \p scale; returns its LSE. The one place that maps a row to its keys
+/// (GQA head, bottom-right causal mask), shared by the whole-problem and
+/// the sampled-row entry points so that both give the same bits.
+static double exactRowOf(const AttentionProblem &problem, bool causal,
+                         double scale, int64_t b, int64_t h, int64_t i,
+                         std::vector<double> &scores, double *out) {
+  const AttentionShape &shape = problem.shape;
+  const int64_t d = shape.headDim;
+  // Keys 0 .. i + (Nk - Nq) are visible under the causal mask.
+  int64_t visible =
+      causal ? std::min(shape.seqK,
+                        std::max<int64_t>(0, i + shape.seqK - shape.seqQ + 1))
+             : shape.seqK;
+  int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
+  return exactRow(problem.q + shape.qOffset(b, h) + i * d, problem.k + kvOffset,
+                  problem.v + kvOffset, visible, d, scale, scores, out);
+}
+
 std::vector<double> sage::ref::exactAttention(const AttentionProblem &problem,
                                               bool causal, double scale,
                                               std::vector<double> *lse) {
@@ -53,22 +73,40 @@ std::vector<double> sage::ref::exactAttention(const AttentionProblem &problem,
                 0.0);
   std::vector<double> scores(static_cast<size_t>(shape.seqK));
   for (int64_t b = 0; b < shape.batch; ++b)
-    for (int64_t h = 0; h < shape.headsQ; ++h) {
-      const float *q = problem.q + shape.qOffset(b, h);
-      int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
+    for (int64_t h = 0; h < shape.headsQ; ++h)
       for (int64_t i = 0; i < shape.seqQ; ++i) {
-        // Keys 0 .. i + (Nk - Nq) are visible under the causal mask.
-        int64_t visible =
-            causal
-                ? std::min(shape.seqK, std::max<int64_t>(0, i + shape.seqK -
-                                                                shape.seqQ + 1))
-                : shape.seqK;
-        double rowLse = exactRow(q + i * d, problem.k + kvOffset,
-                                 problem.v + kvOffset, visible, d, s, scores,
-                                 out.data() + shape.qOffset(b, h) + i * d);
+        double rowLse = exactRowOf(problem, causal, s, b, h, i, scores,
+                                   out.data() + shape.qOffset(b, h) + i * d);
         if (lse)
           (*lse)[(b * shape.headsQ + h) * shape.seqQ + i] = rowLse;
       }
-    }
+  return out;
+}
+
+std::vector<double>
+sage::ref::exactAttentionRows(const AttentionProblem &problem, bool causal,
+                              double scale, const std::vector<int64_t> &rows,
+                              std::vector<double> *lse) {
+  const AttentionShape &shape = problem.shape;
+  if (!shape.isValid())
+    return {};
+  const int64_t totalRows = shape.queryRows();
+  for (int64_t row : rows)
+    if (row < 0 || row >= totalRows)
+      return {};
+  const int64_t d = shape.headDim;
+  const double s = resolveScale(scale, d);
+  std::vector<double> out(rows.size() * static_cast<size_t>(d));
+  if (lse)
+    lse->assign(rows.size(), 0.0);
+  std::vector<double> scores(static_cast<size_t>(shape.seqK));
+  for (size_t r = 0; r < rows.size(); ++r) {
+    int64_t head = rows[r] / shape.seqQ;
+    double rowLse =
+        exactRowOf(problem, causal, s, head / shape.headsQ, head % shape.headsQ,
+                   rows[r] % shape.seqQ, scores, out.data() + r * d);
+    if (lse)
+      (*lse)[r] = rowLse;
+  }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include "sage/Reference/Random.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace sage::ref;
@@ -42,56 +43,118 @@ double Rng::uniform() {
   return (static_cast<double>(nextU64() >> 11) + 0.5) * 0x1.0p-53;
 }
 
+/// Box-Muller: the uniforms \p u1, \p u2 (drawn in that order) give the
+/// independent normals \p first (returned first) and \p second.
+static void boxMuller(double u1, double u2, double &first, double &second) {
+  constexpr double kTwoPi = 6.283185307179586;
+  double radius = std::sqrt(-2.0 * std::log(u1));
+  double angle = kTwoPi * u2;
+  first = radius * std::cos(angle);
+  second = radius * std::sin(angle);
+}
+
 double Rng::normal() {
   if (hasSpare) {
     hasSpare = false;
     return spare;
   }
-  // Box-Muller: two uniforms give two independent normals.
-  constexpr double kTwoPi = 6.283185307179586;
-  double radius = std::sqrt(-2.0 * std::log(uniform()));
-  double angle = kTwoPi * uniform();
-  spare = radius * std::sin(angle);
+  double u1 = uniform();
+  double u2 = uniform();
+  double first = 0.0;
+  boxMuller(u1, u2, first, spare);
   hasSpare = true;
-  return radius * std::cos(angle);
+  return first;
+}
+
+/// Runs \p body over [0, n) through \p forRanges, or in one call.
+static void runRanges(const ForRanges &forRanges, size_t n,
+                      const std::function<void(size_t, size_t)> &body) {
+  if (forRanges)
+    forRanges(n, body);
+  else if (n)
+    body(0, n);
+}
+
+void Rng::normals(float *out, size_t n, const ForRanges &forRanges) {
+  size_t done = 0;
+  if (n && hasSpare)
+    out[done++] = static_cast<float>(normal());
+  // Whole pairs, in chunks: the uniforms are drawn in order (the stream
+  // is sequential, and cheap), the transforms anywhere.
+  constexpr size_t kChunkPairs = size_t(1) << 20;
+  std::vector<double> uniforms;
+  while (n - done >= 2) {
+    size_t pairs = std::min(kChunkPairs, (n - done) / 2);
+    uniforms.resize(2 * pairs);
+    for (double &u : uniforms)
+      u = uniform();
+    float *dst = out + done;
+    runRanges(forRanges, pairs, [&](size_t begin, size_t end) {
+      for (size_t p = begin; p < end; ++p) {
+        double first = 0.0, second = 0.0;
+        boxMuller(uniforms[2 * p], uniforms[2 * p + 1], first, second);
+        dst[2 * p] = static_cast<float>(first);
+        dst[2 * p + 1] = static_cast<float>(second);
+      }
+    });
+    done += 2 * pairs;
+  }
+  // An odd one out leaves its pair's second normal for the next call.
+  if (done < n)
+    out[done] = static_cast<float>(normal());
 }
 
 std::vector<float> sage::ref::randn(Rng &rng, size_t n) {
   std::vector<float> out(n);
-  for (float &x : out)
-    x = static_cast<float>(rng.normal());
+  rng.normals(out.data(), n);
   return out;
 }
 
 /// Fills \p values ([batch * heads] slices of [tokens x dim]) with randn and,
 /// if \p biasScale is nonzero, adds biasScale * b per channel and slice.
 static void fillOperand(Rng &rng, std::vector<float> &values, int64_t slices,
-                        int64_t tokens, int64_t dim, double biasScale) {
-  values = randn(rng, static_cast<size_t>(slices * tokens * dim));
+                        int64_t tokens, int64_t dim, double biasScale,
+                        const ForRanges &forRanges) {
+  values.resize(static_cast<size_t>(slices * tokens * dim));
+  rng.normals(values.data(), values.size(), forRanges);
   if (biasScale == 0.0)
     return;
   for (int64_t s = 0; s < slices; ++s) {
     std::vector<float> bias = randn(rng, static_cast<size_t>(dim));
     float *slice = values.data() + s * tokens * dim;
-    for (int64_t t = 0; t < tokens; ++t)
-      for (int64_t d = 0; d < dim; ++d)
-        slice[t * dim + d] += static_cast<float>(biasScale * bias[d]);
+    runRanges(forRanges, static_cast<size_t>(tokens),
+              [&](size_t begin, size_t end) {
+                for (size_t t = begin; t < end; ++t)
+                  for (int64_t d = 0; d < dim; ++d)
+                    slice[static_cast<int64_t>(t) * dim + d] +=
+                        static_cast<float>(biasScale * bias[d]);
+              });
   }
+}
+
+/// roundAll through \p forRanges.
+static void roundAllRanges(std::vector<float> &values, ElementFormat format,
+                           const ForRanges &forRanges) {
+  runRanges(forRanges, values.size(), [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      values[i] = roundToFormat(values[i], format);
+  });
 }
 
 AttentionData sage::ref::makeAttentionData(const AttentionShape &shape,
                                            DataKind kind, uint64_t seed,
-                                           ElementFormat inputFormat) {
+                                           ElementFormat inputFormat,
+                                           const ForRanges &forRanges) {
   AttentionData data;
   data.shape = shape;
   Rng rng(seed);
   bool outliers = kind == DataKind::ChannelOutliers;
   fillOperand(rng, data.q, shape.batch * shape.headsQ, shape.seqQ,
-              shape.headDim, outliers ? 4.0 : 0.0);
+              shape.headDim, outliers ? 4.0 : 0.0, forRanges);
   fillOperand(rng, data.k, shape.batch * shape.headsKV, shape.seqK,
-              shape.headDim, outliers ? 8.0 : 0.0);
+              shape.headDim, outliers ? 8.0 : 0.0, forRanges);
   fillOperand(rng, data.v, shape.batch * shape.headsKV, shape.seqK,
-              shape.headDim, kind == DataKind::Randn ? 0.0 : 2.0);
+              shape.headDim, kind == DataKind::Randn ? 0.0 : 2.0, forRanges);
   if (kind == DataKind::AttentionSink) {
     // q_i . k_0 / sqrt(D) gains sqrt(D) * 8 / sqrt(D) = 8 for every query;
     // other keys gain k_j0 ~ N(0, 1).
@@ -103,9 +166,9 @@ AttentionData sage::ref::makeAttentionData(const AttentionShape &shape,
     for (int64_t s = 0; s < shape.batch * shape.headsKV; ++s)
       data.k[s * shape.seqK * shape.headDim] += 8.0f;
   }
-  roundAll(data.q, inputFormat);
-  roundAll(data.k, inputFormat);
-  roundAll(data.v, inputFormat);
+  roundAllRanges(data.q, inputFormat, forRanges);
+  roundAllRanges(data.k, inputFormat, forRanges);
+  roundAllRanges(data.v, inputFormat, forRanges);
   return data;
 }
 

@@ -50,6 +50,13 @@ struct KVHead {
   std::vector<float> vMean;
 };
 
+/// Everything derived from one query head.
+struct QHead {
+  QKOperand q;
+  /// qbar_i per Q block ([blocks x D]), empty unless Q is smoothed.
+  std::vector<float> blockMeans;
+};
+
 /// Per-row online-softmax state of one Q block.
 struct BlockState {
   std::vector<float> m;
@@ -143,6 +150,35 @@ static KVHead prepareKV(const float *k, const float *v, int64_t rows,
     prepareV(v, rows, dim, recipe, head);
   }
   return head;
+}
+
+/// Smooths (per Q block) and quantizes one query head. The whole head,
+/// even for one row: a per-tensor scale spans every block.
+static QHead prepareQ(const float *q, const AttentionShape &shape,
+                      const Recipe &recipe) {
+  QHead head;
+  if (recipe.smoothQ) {
+    SmoothedBlocks smoothed =
+        smoothBlocks(q, shape.seqQ, shape.headDim, recipe.blockQ);
+    head.blockMeans = std::move(smoothed.blockMeans);
+    head.q = prepareQK(smoothed.values.data(), shape.seqQ, shape.headDim,
+                       recipe, OperandRole::A);
+  } else {
+    head.q = prepareQK(q, shape.seqQ, shape.headDim, recipe, OperandRole::A);
+  }
+  return head;
+}
+
+/// Returns the Q-smoothing correction dS = qbar gamma(K)^T of Q block
+/// \p block over every key (empty without Q smoothing). One block at a
+/// time: a head's [blocks x Nk] matrix is a GiB at 128k tokens.
+static std::vector<float> blockCorrection(const QHead &q, const KVHead &kv,
+                                          int64_t block,
+                                          const AttentionShape &shape) {
+  if (q.blockMeans.empty())
+    return {};
+  return smoothingCorrection(q.blockMeans.data() + block * shape.headDim, 1,
+                             kv.gammaK.data(), shape.seqK, shape.headDim);
 }
 
 /// Fills \p s [rowCount x colCount] with base-2 scores of one tile; masked
@@ -287,8 +323,11 @@ static void accumulatePV(const float *p, float rowScale, const KVHead &kv,
   }
 }
 
-/// Runs one Q block [r0, r0 + rowCount) over every K/V block and writes its
-/// output rows (and LSE) for one (batch, head).
+/// Runs rows [r0, r0 + rowCount) of one (batch, head), a Q block or a
+/// part of one, over every K/V block and writes their outputs from \p out
+/// (and LSEs from \p lse) on. Rows are independent: a row run alone gives
+/// the values it gets in its block (the causal blocks its block runs but it
+/// cannot see only add exact zeros and scale by exactly 1).
 static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
                       const Recipe &recipe, const AttentionShape &shape,
                       float scaleLog2, int64_t r0, int64_t rowCount, float *out,
@@ -339,12 +378,12 @@ static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
     }
   }
   for (int64_t r = 0; r < rowCount; ++r) {
-    float *dst = out + (r0 + r) * dim;
+    float *dst = out + r * dim;
     const float *o = st.o.data() + r * dim;
     float l = st.l[r];
     if (lse)
-      lse[r0 + r] =
-          l > 0.0f ? static_cast<float>(
+      lse[r] = l > 0.0f
+                   ? static_cast<float>(
                          kLn2 * (st.m[r] + std::log2(static_cast<double>(l))))
                    : kNegInf;
     // A row that saw no key outputs 0, never 0/0.
@@ -365,20 +404,23 @@ static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
 }
 
 /// K smoothing drops q_i . mean(K) from every score of row i; softmax does
-/// not see it, but the LSE does. Adds it back (in double) so the returned
-/// LSE estimates the true one.
-static void addDroppedLseTerm(const float *q, const std::vector<float> &kMean,
-                              const AttentionShape &shape, const Recipe &recipe,
-                              float *lse) {
-  const double scale = resolveScale(recipe.scale, shape.headDim);
-  for (int64_t i = 0; i < shape.seqQ; ++i) {
-    if (std::isinf(lse[i]))
-      continue;
-    double dot = 0.0;
-    for (int64_t d = 0; d < shape.headDim; ++d)
-      dot += static_cast<double>(q[i * shape.headDim + d]) * kMean[d];
-    lse[i] = static_cast<float>(lse[i] + scale * dot);
-  }
+/// not see it, but the LSE does. Returns \p lse of query row \p q with it
+/// added back (in double), an estimate of the true LSE.
+static float withDroppedLseTerm(const float *q, const std::vector<float> &kMean,
+                                int64_t dim, const Recipe &recipe, float lse) {
+  if (std::isinf(lse))
+    return lse;
+  const double scale = resolveScale(recipe.scale, dim);
+  double dot = 0.0;
+  for (int64_t d = 0; d < dim; ++d)
+    dot += static_cast<double>(q[d]) * kMean[d];
+  return static_cast<float>(lse + scale * dot);
+}
+
+/// scale * log2(e) folded into one f32 factor, as the kernels do.
+static float scaleLog2Of(const Recipe &recipe, int64_t dim) {
+  return static_cast<float>(resolveScale(recipe.scale, dim)) *
+         static_cast<float>(kLog2E);
 }
 
 std::vector<float> sage::ref::sageAttention(const AttentionProblem &problem,
@@ -388,14 +430,11 @@ std::vector<float> sage::ref::sageAttention(const AttentionProblem &problem,
   if (!shape.isValid() || !validateRecipe(recipe).empty())
     return {};
   const int64_t dim = shape.headDim;
-  // scale * log2(e) folded into one f32 factor, as the kernels do.
-  const float scaleLog2 = static_cast<float>(resolveScale(recipe.scale, dim)) *
-                          static_cast<float>(kLog2E);
+  const float scaleLog2 = scaleLog2Of(recipe, dim);
   const int64_t numQBlocks = (shape.seqQ + recipe.blockQ - 1) / recipe.blockQ;
   std::vector<float> out(static_cast<size_t>(shape.qElements()), 0.0f);
   if (lse)
-    lse->assign(static_cast<size_t>(shape.batch * shape.headsQ * shape.seqQ),
-                0.0f);
+    lse->assign(static_cast<size_t>(shape.queryRows()), 0.0f);
   const int64_t group = shape.headsQ / shape.headsKV;
   for (int64_t b = 0; b < shape.batch; ++b)
     for (int64_t hk = 0; hk < shape.headsKV; ++hk) {
@@ -404,33 +443,82 @@ std::vector<float> sage::ref::sageAttention(const AttentionProblem &problem,
                             dim, recipe);
       for (int64_t hq = hk * group; hq < (hk + 1) * group; ++hq) {
         const float *qIn = problem.q + shape.qOffset(b, hq);
-        // Q smoothing per Q block and its correction dS = qbar_i gamma(K)^T.
-        std::vector<float> dS;
-        QKOperand q;
-        if (recipe.smoothQ) {
-          SmoothedBlocks smoothed =
-              smoothBlocks(qIn, shape.seqQ, dim, recipe.blockQ);
-          dS = smoothingCorrection(smoothed.blockMeans.data(), numQBlocks,
-                                   kv.gammaK.data(), shape.seqK, dim);
-          q = prepareQK(smoothed.values.data(), shape.seqQ, dim, recipe,
-                        OperandRole::A);
-        } else {
-          q = prepareQK(qIn, shape.seqQ, dim, recipe, OperandRole::A);
-        }
+        QHead q = prepareQ(qIn, shape, recipe);
         float *o = out.data() + shape.qOffset(b, hq);
         float *rowLse =
             lse ? lse->data() + (b * shape.headsQ + hq) * shape.seqQ : nullptr;
         for (int64_t i = 0; i < numQBlocks; ++i) {
           int64_t r0 = i * recipe.blockQ;
           int64_t rowCount = std::min(recipe.blockQ, shape.seqQ - r0);
-          const float *dSRow =
-              dS.empty() ? nullptr : dS.data() + i * shape.seqK;
-          runQBlock(q, kv, dSRow, recipe, shape, scaleLog2, r0, rowCount, o,
-                    rowLse);
+          std::vector<float> dS = blockCorrection(q, kv, i, shape);
+          runQBlock(q.q, kv, dS.empty() ? nullptr : dS.data(), recipe, shape,
+                    scaleLog2, r0, rowCount, o + r0 * dim,
+                    rowLse ? rowLse + r0 : nullptr);
         }
         if (rowLse && !kv.kMean.empty())
-          addDroppedLseTerm(qIn, kv.kMean, shape, recipe, rowLse);
+          for (int64_t i = 0; i < shape.seqQ; ++i)
+            rowLse[i] = withDroppedLseTerm(qIn + i * dim, kv.kMean, dim, recipe,
+                                           rowLse[i]);
       }
     }
+  return out;
+}
+
+std::vector<float> sage::ref::sageAttentionRows(
+    const AttentionProblem &problem, const Recipe &recipe,
+    const std::vector<int64_t> &rows, std::vector<float> *lse) {
+  const AttentionShape &shape = problem.shape;
+  if (!shape.isValid() || !validateRecipe(recipe).empty())
+    return {};
+  const int64_t totalRows = shape.queryRows();
+  for (int64_t row : rows)
+    if (row < 0 || row >= totalRows)
+      return {};
+  const int64_t dim = shape.headDim;
+  const float scaleLog2 = scaleLog2Of(recipe, dim);
+  std::vector<float> out(rows.size() * static_cast<size_t>(dim), 0.0f);
+  if (lse)
+    lse->assign(rows.size(), 0.0f);
+  // Ascending rows visit each KV head, Q head and Q block once (a KV head
+  // serves consecutive query heads), in whatever order they were asked.
+  std::vector<size_t> order(rows.size());
+  for (size_t r = 0; r < order.size(); ++r)
+    order[r] = r;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rows[a] < rows[b]; });
+  int64_t kvKey = -1, qKey = -1, blockKey = -1;
+  KVHead kv;
+  QHead q;
+  std::vector<float> dS;
+  for (size_t r : order) {
+    int64_t head = rows[r] / shape.seqQ, i = rows[r] % shape.seqQ;
+    int64_t b = head / shape.headsQ, hq = head % shape.headsQ;
+    int64_t hk = shape.kvHeadOf(hq);
+    if (b * shape.headsKV + hk != kvKey) {
+      int64_t kvOff = shape.kvOffset(b, hk);
+      kv = prepareKV(problem.k + kvOff, problem.v + kvOff, shape.seqK, dim,
+                     recipe);
+      kvKey = b * shape.headsKV + hk;
+      qKey = -1;
+    }
+    const float *qIn = problem.q + shape.qOffset(b, hq);
+    if (head != qKey) {
+      q = prepareQ(qIn, shape, recipe);
+      qKey = head;
+      blockKey = -1;
+    }
+    if (i / recipe.blockQ != blockKey) {
+      blockKey = i / recipe.blockQ;
+      dS = blockCorrection(q, kv, blockKey, shape);
+    }
+    float rowLse = 0.0f;
+    runQBlock(q.q, kv, dS.empty() ? nullptr : dS.data(), recipe, shape,
+              scaleLog2, i, 1, out.data() + r * dim, lse ? &rowLse : nullptr);
+    if (!lse)
+      continue;
+    if (!kv.kMean.empty())
+      rowLse = withDroppedLseTerm(qIn + i * dim, kv.kMean, dim, recipe, rowLse);
+    (*lse)[r] = rowLse;
+  }
   return out;
 }

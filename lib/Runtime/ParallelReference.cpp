@@ -2,41 +2,15 @@
 
 #include "sage/Runtime/ParallelReference.h"
 
+#include "sage/Reference/Random.h"
+
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <limits>
-#include <thread>
 
 using namespace sage::rt;
 using sage::ref::AttentionProblem;
 using sage::ref::AttentionShape;
-
-unsigned sage::rt::defaultThreads() {
-  unsigned count = std::thread::hardware_concurrency();
-  return count ? count : 1;
-}
-
-/// Runs \p work(i) for every i < \p items on up to \p threads workers.
-static void parallelFor(size_t items, unsigned threads,
-                        const std::function<void(size_t)> &work) {
-  unsigned workers = static_cast<unsigned>(
-      std::min<size_t>(std::max(threads, 1u), std::max<size_t>(items, 1)));
-  std::atomic<size_t> next{0};
-  auto loop = [&] {
-    for (size_t i = next++; i < items; i = next++)
-      work(i);
-  };
-  if (workers <= 1) {
-    loop();
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < workers; ++t)
-    pool.emplace_back(loop);
-  for (std::thread &thread : pool)
-    thread.join();
-}
 
 std::vector<double>
 sage::rt::parallelExactAttention(const AttentionProblem &problem, bool causal,
@@ -111,6 +85,133 @@ sage::rt::parallelSageAttention(const AttentionProblem &problem,
     std::vector<float> result = sage::ref::sageAttention(part, recipe);
     std::copy(result.begin(), result.end(), out.begin() + shape.qOffset(b, h));
   });
+  return out;
+}
+
+std::vector<int64_t> sage::rt::sampleQueryRows(const AttentionShape &shape,
+                                               int64_t count, uint64_t seed) {
+  const int64_t total = shape.queryRows();
+  std::vector<int64_t> rows;
+  if (!shape.isValid() || count <= 0)
+    return rows;
+  if (count >= total) {
+    rows.resize(static_cast<size_t>(total));
+    for (int64_t r = 0; r < total; ++r)
+      rows[static_cast<size_t>(r)] = r;
+    return rows;
+  }
+  // The rows a bug at the edges shows in first: tokens 0 and Nq-1 (the
+  // latter the causal diagonal's end) of the first and the last head.
+  const int64_t lastHead = total - shape.seqQ;
+  for (int64_t row : {int64_t(0), total - 1, shape.seqQ - 1, lastHead})
+    if (static_cast<int64_t>(rows.size()) < count &&
+        std::find(rows.begin(), rows.end(), row) == rows.end())
+      rows.push_back(row);
+  std::vector<int64_t> fixed = rows;
+  std::sort(fixed.begin(), fixed.end());
+  // The others: one per stratum of the rows not fixed, u in [0, free).
+  // 128-bit products: count * free may pass 2^63.
+  const int64_t free = total - static_cast<int64_t>(fixed.size());
+  const int64_t strata = count - static_cast<int64_t>(fixed.size());
+  // Its own stream: the sample must not track the input data of the seed.
+  sage::ref::Rng rng(seed ^ 0x53414d504c45ull);
+  for (int64_t s = 0; s < strata; ++s) {
+    auto bound = [&](int64_t k) {
+      return static_cast<int64_t>(static_cast<unsigned __int128>(k) *
+                                  static_cast<uint64_t>(free) /
+                                  static_cast<uint64_t>(strata));
+    };
+    int64_t lo = bound(s), size = bound(s + 1) - lo;
+    int64_t u =
+        lo + static_cast<int64_t>(rng.nextU64() % static_cast<uint64_t>(size));
+    // The u-th row that is not fixed.
+    for (int64_t f : fixed)
+      u += f <= u ? 1 : 0;
+    rows.push_back(u);
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+std::vector<double> sage::rt::parallelExactAttentionRows(
+    const AttentionProblem &problem, bool causal, double scale,
+    const std::vector<int64_t> &rows, std::vector<double> *lse,
+    unsigned threads) {
+  const AttentionShape &shape = problem.shape;
+  const size_t d = static_cast<size_t>(shape.headDim);
+  if (!shape.isValid())
+    return {};
+  // A few rows per item: each costs O(Nk * D), so even 1 keeps a worker
+  // busy at long sequences, and 4 items per worker balance the causal ones.
+  size_t chunks = std::min<size_t>(rows.size(), 4 * std::max(threads, 1u));
+  size_t per = chunks ? (rows.size() + chunks - 1) / chunks : 0;
+  std::vector<double> out(rows.size() * d, 0.0);
+  if (lse)
+    lse->assign(rows.size(), 0.0);
+  std::atomic<bool> failed{false};
+  parallelFor(chunks, threads, [&](size_t item) {
+    size_t begin = std::min(rows.size(), item * per);
+    size_t end = std::min(rows.size(), begin + per);
+    if (begin == end)
+      return;
+    std::vector<int64_t> part(rows.begin() + static_cast<ptrdiff_t>(begin),
+                              rows.begin() + static_cast<ptrdiff_t>(end));
+    std::vector<double> partLse;
+    std::vector<double> result = sage::ref::exactAttentionRows(
+        problem, causal, scale, part, lse ? &partLse : nullptr);
+    if (result.empty()) {
+      failed = true;
+      return;
+    }
+    std::copy(result.begin(), result.end(), out.begin() + begin * d);
+    if (lse)
+      std::copy(partLse.begin(), partLse.end(), lse->begin() + begin);
+  });
+  if (failed)
+    return {};
+  return out;
+}
+
+std::vector<float> sage::rt::parallelSageAttentionRows(
+    const AttentionProblem &problem, const sage::ref::Recipe &recipe,
+    const std::vector<int64_t> &rows, unsigned threads) {
+  const AttentionShape &shape = problem.shape;
+  if (!shape.isValid() || !sage::ref::validateRecipe(recipe).empty())
+    return {};
+  const size_t d = static_cast<size_t>(shape.headDim);
+  // One item per query head: the head's Q (and its KV head) is quantized
+  // once for all of its rows. Groups of the rows' positions, by head.
+  std::vector<size_t> order(rows.size());
+  for (size_t r = 0; r < order.size(); ++r)
+    order[r] = r;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rows[a] < rows[b]; });
+  std::vector<std::vector<size_t>> groups;
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k == 0 ||
+        rows[order[k]] / shape.seqQ != rows[order[k - 1]] / shape.seqQ)
+      groups.emplace_back();
+    groups.back().push_back(order[k]);
+  }
+  std::vector<float> out(rows.size() * d, 0.0f);
+  std::atomic<bool> failed{false};
+  parallelFor(groups.size(), threads, [&](size_t item) {
+    std::vector<int64_t> part;
+    for (size_t r : groups[item])
+      part.push_back(rows[r]);
+    std::vector<float> result =
+        sage::ref::sageAttentionRows(problem, recipe, part);
+    if (result.empty()) {
+      failed = true;
+      return;
+    }
+    for (size_t p = 0; p < groups[item].size(); ++p)
+      std::copy(result.begin() + static_cast<ptrdiff_t>(p * d),
+                result.begin() + static_cast<ptrdiff_t>((p + 1) * d),
+                out.begin() + static_cast<ptrdiff_t>(groups[item][p] * d));
+  });
+  if (failed)
+    return {};
   return out;
 }
 

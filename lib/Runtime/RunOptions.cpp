@@ -40,13 +40,19 @@ checks:
   --max-rel-l1 X          fail if RelL1 vs FP64 is above X
   --max-model-rel-l1 X    fail if RelL1 vs the CPU model is above X
   --max-lse-abs X         fail if the LSE is off FP64 by more than X
+  --sample-rows K         compute FP64, the CPU model and the metrics over
+                          K query rows only (seeded by --seed; the first and
+                          last token of the first and last head, the rest
+                          spread over B, H, Nq); K >= B*H*Nq checks every
+                          row: for sizes too long to check whole
 benchmark:
   --bench                 time the whole plan and the attention kernel(s)
   --warmup N --repeat N   iterations (5, 20); the median is reported
 other:
   --ptx FILE              PTX to load instead of the plan's
   --device N              CUDA device ordinal (0)
-  --threads N             CPU threads for the references (all cores)
+  --threads N             CPU threads for the inputs and the references
+                          (all cores)
   --dry-run               print buffers and launches; no GPU needed
   --probe                 print the device and exit 0 if one is usable
   --verbose               print kernel attributes (registers, spills)
@@ -143,7 +149,7 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
         "--k",           "--v",          "--out",
         "--lse",         "--seed",       "--dist",
         "--warmup",      "--repeat",     "--device",
-        "--threads"};
+        "--threads",     "--sample-rows"};
     bool known = false;
     for (const char *option : kValueOptions)
       known |= name == option;
@@ -232,6 +238,10 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
       if (!parseInteger(value, 0, 1024, integer))
         return badValue("a device ordinal");
       result.device = static_cast<int>(integer);
+    } else if (name == "--sample-rows") {
+      if (!parseInteger(value, 1, INT64_MAX, integer))
+        return badValue("a positive integer");
+      result.sampleRows = integer;
     } else if (name == "--threads") {
       if (!parseInteger(value, 0, 4096, integer))
         return badValue("a non-negative integer");
@@ -259,6 +269,9 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
              "which --no-model turns off";
     result.model = true;
   }
+  if (result.sampleRows && !result.reference && !result.modelEnabled())
+    return "option '--sample-rows' picks the rows of the fp64 and cpu model "
+           "checks, which --no-reference turns off";
   if (result.planPath.empty() && !result.probe && !result.help)
     return "no plan given (usage: sage-run PLAN.json [options]; --help)";
   options = std::move(result);

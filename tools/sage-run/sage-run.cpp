@@ -35,13 +35,30 @@ enum ExitCode { kExitOk = 0, kExitCheckFailed = 1, kExitError = 2 };
 
 /// What came back from the GPU.
 struct DeviceResults {
-  /// O in the plan's layout and in canonical order.
-  std::vector<float> outLayout;
+  /// O in canonical order (the only full-size f32 copy of it: --out lays it
+  /// out again when asked).
   std::vector<float> out;
   /// The LSE ([B, H, Nq] order), empty if the plan has none.
   std::vector<float> lse;
   BenchTimes times;
   int bufferSets = 1;
+};
+
+/// The query rows the FP64 and model checks cover (--sample-rows).
+struct RowSample {
+  /// Ascending query-row indices ((b * H + h) * Nq + i); empty when every
+  /// row is checked.
+  std::vector<int64_t> rows;
+  /// B * H * Nq.
+  int64_t total = 0;
+
+  bool sampled() const { return !rows.empty(); }
+  /// Returns " over K sampled rows", or "" when every row is checked: the
+  /// metrics lines and the failures say which.
+  std::string scope() const {
+    return sampled() ? " over " + std::to_string(rows.size()) + " sampled rows"
+                     : std::string();
+  }
 };
 
 /// The GPU side of a run (the executor goes before the device).
@@ -68,6 +85,11 @@ static void say(const RunOptions &options, const char *format, ...) {
   std::vprintf(format, args);
   va_end(args);
   std::fflush(stdout);
+}
+
+/// The CPU threads of the host work (inputs, encoding, the references).
+static unsigned hostThreads(const RunOptions &options) {
+  return options.threads ? options.threads : defaultThreads();
 }
 
 /// Returns the folder of \p path with a trailing '/', or "".
@@ -162,7 +184,7 @@ static std::string checkInputHeader(const NpyHeader &header,
 /// Reads input \p name from \p path into \p values (canonical order,
 /// rounded to the plan's input type). Every error names the file and the
 /// option; nothing is read past the data the header announces.
-static std::string readInput(const LaunchPlan &plan,
+static std::string readInput(const RunOptions &options, const LaunchPlan &plan,
                              const ResolvedPlan &resolved,
                              const std::string &name, const std::string &path,
                              std::vector<float> &values) {
@@ -175,28 +197,32 @@ static std::string readInput(const LaunchPlan &plan,
   error = parseNpyHeader(bytes, header);
   if (!error.empty())
     return path + ": expected a .npy file for " + option + ": " + error;
-  NpyArray array;
+  NpyType type = NpyType::F32;
   error = checkInputHeader(
       header, option,
       resolved.buffers[static_cast<size_t>(plan.findBuffer(name))].shape,
-      resolved.sizes, array.type);
+      resolved.sizes, type);
   if (!error.empty())
     return path + ": " + error;
   // The shape is the plan's, bounded by bindSizes; should the size still
   // not fit, UINT64_MAX matches no file.
   uint64_t need = UINT64_MAX;
-  getNpyDataBytes(header.shape, array.type, need);
+  getNpyDataBytes(header.shape, type, need);
   uint64_t have = bytes.size() - header.dataOffset;
   if (have != need)
     return path + ": expected " + std::to_string(need) + " bytes of data for " +
            option + " (" + formatShape(header.shape) + " of '" + header.descr +
            "'), got " + std::to_string(have) +
            (have < need ? " (truncated)" : " (trailing bytes)");
-  array.shape = header.shape;
-  array.data.assign(bytes.begin() + static_cast<ptrdiff_t>(header.dataOffset),
-                    bytes.end());
-  values = layoutToCanonical(array.toFloat(), plan.layout,
-                             dimsOf(plan, resolved.sizes, name));
+  // Straight from the file's bytes to canonical f32: no other copy of a
+  // tensor that may be GiBs.
+  error = decodeFromLayout(
+      reinterpret_cast<const uint8_t *>(bytes.data()) + header.dataOffset,
+      plan.layout, dimsOf(plan, resolved.sizes, name),
+      type == NpyType::F16 ? ElementType::F16 : ElementType::F32, values,
+      hostThreads(options));
+  if (!error.empty())
+    return path + ": " + error;
   ref::roundAll(values, getInputFormat(plan));
   return std::string();
 }
@@ -215,7 +241,7 @@ static std::string readInputFiles(const RunOptions &options,
     std::vector<float> &target = name[0] == 'q'   ? inputs.q
                                  : name[0] == 'k' ? inputs.k
                                                   : inputs.v;
-    std::string error = readInput(plan, resolved, name, *path, target);
+    std::string error = readInput(options, plan, resolved, name, *path, target);
     if (!error.empty())
       return error;
   }
@@ -232,7 +258,8 @@ static void generateInputs(const RunOptions &options, const LaunchPlan &plan,
   if (!data.q.empty() && !data.k.empty() && !data.v.empty())
     return;
   ref::AttentionData generated = ref::makeAttentionData(
-      shape, options.dist, options.seed, getInputFormat(plan));
+      shape, options.dist, options.seed, getInputFormat(plan),
+      forRangesOn(hostThreads(options)));
   for (auto [from, to] : {std::make_pair(&generated.q, &data.q),
                           std::make_pair(&generated.k, &data.k),
                           std::make_pair(&generated.v, &data.v)})
@@ -257,16 +284,15 @@ static std::string describeInputs(const RunOptions &options) {
 }
 
 /// Returns the bytes of input \p name for its plan buffer.
-static std::string encodeInput(const LaunchPlan &plan,
-                               const ResolvedPlan &resolved,
-                               const std::string &name,
-                               const std::vector<float> &canonical,
-                               std::vector<uint8_t> &bytes) {
+static std::string
+encodeInput(const RunOptions &options, const LaunchPlan &plan,
+            const ResolvedPlan &resolved, const std::string &name,
+            const std::vector<float> &canonical, std::vector<uint8_t> &bytes) {
   const PlanBuffer &buffer =
       plan.buffers[static_cast<size_t>(plan.findBuffer(name))];
-  std::vector<float> laid = canonicalToLayout(
-      canonical, plan.layout, dimsOf(plan, resolved.sizes, name));
-  return encodeElements(laid.data(), laid.size(), buffer.type, bytes);
+  return encodeToLayout(canonical, plan.layout,
+                        dimsOf(plan, resolved.sizes, name), buffer.type, bytes,
+                        hostThreads(options));
 }
 
 /// Opens the device, loads the PTX and allocates the buffers: every GPU
@@ -326,7 +352,7 @@ static std::string runOnDevice(const RunOptions &options,
       {"q", &inputs.q}, {"k", &inputs.k}, {"v", &inputs.v}};
   for (const auto &[name, values] : tensors) {
     std::vector<uint8_t> bytes;
-    error = encodeInput(plan, resolved, name, *values, bytes);
+    error = encodeInput(options, plan, resolved, name, *values, bytes);
     if (error.empty())
       error = executor.upload(plan.findBuffer(name), bytes);
     if (!error.empty())
@@ -337,17 +363,17 @@ static std::string runOnDevice(const RunOptions &options,
     error = executor.run(0, /*checkEach=*/true);
   if (!error.empty())
     return error;
-  int outIndex = plan.findBuffer("o");
+  // The host holds Q, K, V and O in f32 plus at most one encoded tensor at
+  // a time (each upload's bytes, then O's), freed before the next.
   std::vector<uint8_t> bytes;
-  error = executor.download(outIndex, 0, bytes);
+  error = executor.download(plan.findBuffer("o"), 0, bytes);
   if (error.empty())
-    error = decodeElements(
-        bytes.data(), static_cast<size_t>(resolved.buffers[outIndex].elements),
-        plan.outputType, results.outLayout);
+    error = decodeFromLayout(bytes.data(), plan.layout,
+                             dimsOf(plan, resolved.sizes, "o"), plan.outputType,
+                             results.out, hostThreads(options));
+  std::vector<uint8_t>().swap(bytes);
   if (!error.empty())
     return error;
-  results.out = layoutToCanonical(results.outLayout, plan.layout,
-                                  dimsOf(plan, resolved.sizes, "o"));
   int lseIndex = plan.findBuffer("lse");
   if (lseIndex >= 0) {
     error = executor.download(lseIndex, 0, bytes);
@@ -400,8 +426,11 @@ static std::string writeOutputs(const RunOptions &options,
   if (!options.outPath.empty()) {
     const ResolvedBuffer &o =
         resolved.buffers[static_cast<size_t>(plan.findBuffer("o"))];
-    std::string error =
-        writeNpy(options.outPath, makeF32Array(o.shape, results.outLayout));
+    std::string error = writeNpy(
+        options.outPath,
+        makeF32Array(o.shape,
+                     canonicalToLayout(results.out, plan.layout,
+                                       dimsOf(plan, resolved.sizes, "o"))));
     if (!error.empty())
       return error;
   }
@@ -416,60 +445,134 @@ static std::string writeOutputs(const RunOptions &options,
   return std::string();
 }
 
-/// Compares the output (and LSE) with the FP64 attention, printing the
-/// metrics and adding failed thresholds to \p failures.
+/// Returns the \p width values of each of \p rows of \p values.
+static std::vector<float> gatherRows(const std::vector<float> &values,
+                                     const std::vector<int64_t> &rows,
+                                     size_t width) {
+  std::vector<float> out;
+  out.reserve(rows.size() * width);
+  for (int64_t row : rows) {
+    auto first = values.begin() +
+                 static_cast<ptrdiff_t>(static_cast<size_t>(row) * width);
+    out.insert(out.end(), first, first + static_cast<ptrdiff_t>(width));
+  }
+  return out;
+}
+
+/// Compares the output (and LSE) with the FP64 attention over the rows of
+/// \p sample, printing the metrics and adding failed thresholds to
+/// \p failures.
 static void compareWithReference(const RunOptions &options,
                                  const LaunchPlan &plan,
                                  const ref::AttentionProblem &problem,
-                                 const DeviceResults &results, unsigned threads,
+                                 const DeviceResults &results,
+                                 const RowSample &sample, unsigned threads,
                                  std::vector<std::string> &failures) {
   std::vector<double> lseReference;
-  std::vector<double> reference = parallelExactAttention(
-      problem, plan.causal, plan.scale,
-      results.lse.empty() ? nullptr : &lseReference, threads);
-  ref::AccuracyMetrics m = ref::compareOutputs(results.out, reference);
-  say(options, "vs fp64: %s\n", formatMetrics(m).c_str());
+  std::vector<double> *lseWanted =
+      results.lse.empty() ? nullptr : &lseReference;
+  std::vector<double> reference;
+  // The GPU's rows that the reference covers.
+  std::vector<float> sampledOut, sampledLse;
+  const std::vector<float> *out = &results.out, *lse = &results.lse;
+  if (sample.sampled()) {
+    reference = parallelExactAttentionRows(problem, plan.causal, plan.scale,
+                                           sample.rows, lseWanted, threads);
+    sampledOut = gatherRows(results.out, sample.rows,
+                            static_cast<size_t>(problem.shape.headDim));
+    out = &sampledOut;
+    if (!results.lse.empty()) {
+      sampledLse = gatherRows(results.lse, sample.rows, 1);
+      lse = &sampledLse;
+    }
+  } else {
+    reference = parallelExactAttention(problem, plan.causal, plan.scale,
+                                       lseWanted, threads);
+  }
+  const std::string scope = sample.scope();
+  ref::AccuracyMetrics m = ref::compareOutputs(*out, reference);
+  say(options, "vs fp64%s: %s\n", scope.c_str(), formatMetrics(m).c_str());
   char buffer[160];
   if (options.minCosSim && !(m.cosSim >= *options.minCosSim)) {
-    std::snprintf(buffer, sizeof(buffer), "cossim %.6f < %g vs fp64", m.cosSim,
-                  *options.minCosSim);
+    std::snprintf(buffer, sizeof(buffer), "cossim %.6f < %g vs fp64%s",
+                  m.cosSim, *options.minCosSim, scope.c_str());
     failures.push_back(buffer);
   }
   if (options.maxRelL1 && !(m.relL1 <= *options.maxRelL1)) {
-    std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs fp64", m.relL1,
-                  *options.maxRelL1);
+    std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs fp64%s", m.relL1,
+                  *options.maxRelL1, scope.c_str());
     failures.push_back(buffer);
   }
   if (results.lse.empty())
     return;
   size_t lseNonFinite = 0;
-  double maxAbs = compareLse(results.lse, lseReference, lseNonFinite);
-  say(options, "lse vs fp64: max_abs=%.1e nonfinite=%zu\n", maxAbs,
-      lseNonFinite);
+  double maxAbs = compareLse(*lse, lseReference, lseNonFinite);
+  say(options, "lse vs fp64%s: max_abs=%.1e nonfinite=%zu\n", scope.c_str(),
+      maxAbs, lseNonFinite);
   if (options.maxLseAbs && (lseNonFinite || !(maxAbs <= *options.maxLseAbs))) {
     std::snprintf(buffer, sizeof(buffer),
-                  "lse max_abs %.1e > %g (or %zu non-finite) vs fp64", maxAbs,
-                  *options.maxLseAbs, lseNonFinite);
+                  "lse max_abs %.1e > %g (or %zu non-finite) vs fp64%s", maxAbs,
+                  *options.maxLseAbs, lseNonFinite, scope.c_str());
     failures.push_back(buffer);
   }
 }
 
-/// Compares the output with the CPU model of the kernel.
+/// Compares the output with the CPU model of the kernel over the rows of
+/// \p sample.
 static void compareWithModel(const RunOptions &options,
                              const ref::AttentionProblem &problem,
                              const ref::Recipe &recipe,
-                             const DeviceResults &results, unsigned threads,
+                             const DeviceResults &results,
+                             const RowSample &sample, unsigned threads,
                              std::vector<std::string> &failures) {
-  std::vector<float> model = parallelSageAttention(problem, recipe, threads);
+  std::vector<float> model, sampledOut;
+  const std::vector<float> *out = &results.out;
+  if (sample.sampled()) {
+    model = parallelSageAttentionRows(problem, recipe, sample.rows, threads);
+    sampledOut = gatherRows(results.out, sample.rows,
+                            static_cast<size_t>(problem.shape.headDim));
+    out = &sampledOut;
+  } else {
+    model = parallelSageAttention(problem, recipe, threads);
+  }
   std::vector<double> modelWide(model.begin(), model.end());
-  ref::AccuracyMetrics m = ref::compareOutputs(results.out, modelWide);
-  say(options, "vs model: %s\n", formatMetrics(m).c_str());
+  const std::string scope = sample.scope();
+  ref::AccuracyMetrics m = ref::compareOutputs(*out, modelWide);
+  say(options, "vs model%s: %s\n", scope.c_str(), formatMetrics(m).c_str());
   if (options.maxModelRelL1 && !(m.relL1 <= *options.maxModelRelL1)) {
     char buffer[160];
-    std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs the model",
-                  m.relL1, *options.maxModelRelL1);
+    std::snprintf(buffer, sizeof(buffer), "rel_l1 %.4f > %g vs the model%s",
+                  m.relL1, *options.maxModelRelL1, scope.c_str());
     failures.push_back(buffer);
   }
+}
+
+/// Picks the rows --sample-rows asks for and says which, before any work:
+/// "rows: 256 of 20971520 sampled (seed 0); ..." or, for a count that
+/// covers them all, that every row is checked.
+static RowSample chooseRows(const RunOptions &options, const LaunchPlan &plan) {
+  const ProblemSizes &sizes = options.sizes;
+  ref::AttentionShape shape{sizes.batch, sizes.heads, sizes.headsKV,
+                            sizes.seqQ,  sizes.seqK,  plan.headDim};
+  RowSample sample;
+  sample.total = shape.queryRows();
+  if (!options.sampleRows)
+    return sample;
+  if (options.sampleRows >= sample.total) {
+    say(options,
+        "rows: --sample-rows %lld covers all %lld query rows (B*H*Nq): "
+        "every row is checked\n",
+        static_cast<long long>(options.sampleRows),
+        static_cast<long long>(sample.total));
+    return sample;
+  }
+  sample.rows = sampleQueryRows(shape, options.sampleRows, options.seed);
+  say(options,
+      "rows: %zu of %lld query rows sampled (seed %llu): the fp64 and model "
+      "metrics cover only these\n",
+      sample.rows.size(), static_cast<long long>(sample.total),
+      static_cast<unsigned long long>(options.seed));
+  return sample;
 }
 
 /// Prints the median times and TOPS of the benchmark.
@@ -538,6 +641,7 @@ static int runPlan(const RunOptions &options) {
       static_cast<long long>(sizes.batch), static_cast<long long>(sizes.heads),
       static_cast<long long>(sizes.headsKV), static_cast<long long>(sizes.seqQ),
       static_cast<long long>(sizes.seqK), describeInputs(options).c_str());
+  RowSample sample = chooseRows(options, plan);
   if (options.dryRun) {
     say(options, "bindings: %s\n%s", bindings.toString().c_str(),
         describeResolvedPlan(plan, resolved).c_str());
@@ -577,12 +681,12 @@ static int runPlan(const RunOptions &options) {
   if (nonFinite)
     failures.push_back("the output has " + std::to_string(nonFinite) +
                        " non-finite values");
-  unsigned threads = options.threads ? options.threads : defaultThreads();
+  unsigned threads = hostThreads(options);
   if (options.reference)
-    compareWithReference(options, plan, inputs.view(), results, threads,
+    compareWithReference(options, plan, inputs.view(), results, sample, threads,
                          failures);
   if (options.modelEnabled() && modelProblem.empty())
-    compareWithModel(options, inputs.view(), recipe, results, threads,
+    compareWithModel(options, inputs.view(), recipe, results, sample, threads,
                      failures);
   else if (options.modelEnabled())
     say(options, "vs model: skipped (%s)\n", modelProblem.c_str());

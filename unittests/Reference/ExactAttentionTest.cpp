@@ -136,3 +136,42 @@ TEST(ExactAttentionTest, InvalidShapeGivesEmpty) {
   data.shape = AttentionShape{1, 3, 2, 4, 4, 4};
   EXPECT_TRUE(exactAttention(data.view(), false).empty());
 }
+
+TEST(ExactAttentionTest, RowsMatchTheWholeProblem) {
+  // GQA (2 query heads per KV head), Nq < Nk and Nq > Nk, causal or not:
+  // any row, in any order and repeated, is the row of the whole call.
+  const AttentionShape shapes[] = {{2, 4, 2, 40, 100, 64},
+                                   {1, 3, 1, 130, 70, 32}};
+  for (const AttentionShape &shape : shapes)
+    for (bool causal : {false, true}) {
+      AttentionData data = makeAttentionData(shape, DataKind::Randn, 17);
+      std::vector<double> lse, rowsLse;
+      std::vector<double> all = exactAttention(data.view(), causal, 0.0, &lse);
+      const int64_t total = shape.queryRows();
+      std::vector<int64_t> rows = {total - 1, 0,         shape.seqQ - 1, 5,
+                                   5,         total / 2, shape.seqQ};
+      std::vector<double> some =
+          exactAttentionRows(data.view(), causal, 0.0, rows, &rowsLse);
+      ASSERT_EQ(some.size(), rows.size() * shape.headDim);
+      ASSERT_EQ(rowsLse.size(), rows.size());
+      for (size_t r = 0; r < rows.size(); ++r) {
+        std::vector<double> expected(all.begin() + rows[r] * shape.headDim,
+                                     all.begin() +
+                                         (rows[r] + 1) * shape.headDim);
+        std::vector<double> got(some.begin() + r * shape.headDim,
+                                some.begin() + (r + 1) * shape.headDim);
+        EXPECT_EQ(got, expected) << "row " << rows[r] << " causal=" << causal;
+        // Bitwise, -inf included (rows that see no key under the mask).
+        EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
+      }
+    }
+}
+
+TEST(ExactAttentionTest, RowsOutOfRangeGiveNothing) {
+  AttentionShape shape{1, 2, 1, 8, 8, 16};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 1);
+  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {16}).empty());
+  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {-1}).empty());
+  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {}).empty());
+  EXPECT_EQ(exactAttentionRows(data.view(), false, 0.0, {15}).size(), 16u);
+}

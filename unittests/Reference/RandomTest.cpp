@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <functional>
 
 using namespace sage::ref;
 
@@ -54,4 +55,47 @@ TEST(RandomTest, OutlierChannelsAreSharedByTokens) {
   // Inputs are rounded to f16.
   for (float x : plain.q)
     EXPECT_EQ(roundToF16(x), x);
+}
+
+/// Runs the ranges of [0, n) backwards, 1000 at a time: any split and
+/// order must give the same numbers.
+static void backwardsRanges(size_t n,
+                            const std::function<void(size_t, size_t)> &body) {
+  for (size_t end = n; end > 0;) {
+    size_t begin = end > 1000 ? end - 1000 : 0;
+    body(begin, end);
+    end = begin;
+  }
+}
+
+TEST(RandomTest, NormalsAreCallsOfNormal) {
+  // Odd counts leave a spare behind; whole chunks (2^20 pairs) and a rest.
+  for (size_t n : {size_t(0), size_t(1), size_t(7), size_t(2100001)}) {
+    Rng one(9), many(9);
+    one.normal(); // A spare is pending.
+    many.normal();
+    std::vector<float> expected(n), got(n);
+    for (float &x : expected)
+      x = static_cast<float>(one.normal());
+    many.normals(got.data(), n, backwardsRanges);
+    EXPECT_EQ(got, expected) << n;
+    EXPECT_EQ(many.normal(), one.normal()) << n;
+    EXPECT_EQ(many.nextU64(), one.nextU64()) << n;
+  }
+}
+
+TEST(RandomTest, InputsDoNotDependOnTheSplit) {
+  AttentionShape shape{1, 3, 1, 301, 77, 24};
+  for (DataKind kind :
+       {DataKind::Randn, DataKind::ChannelOutliers, DataKind::AttentionSink}) {
+    AttentionData serial = makeAttentionData(shape, kind, 4);
+    AttentionData split =
+        makeAttentionData(shape, kind, 4, ElementFormat::BF16, backwardsRanges);
+    AttentionData serialBF16 =
+        makeAttentionData(shape, kind, 4, ElementFormat::BF16);
+    EXPECT_EQ(split.q, serialBF16.q) << toString(kind);
+    EXPECT_EQ(split.k, serialBF16.k) << toString(kind);
+    EXPECT_EQ(split.v, serialBF16.v) << toString(kind);
+    EXPECT_NE(serial.q, serialBF16.q);
+  }
 }

@@ -178,3 +178,50 @@ TEST(SageAttentionTest, InvalidInputsGiveEmpty) {
   data.shape.headsKV = 3;
   EXPECT_TRUE(sageAttention(data.view(), preset("int8-fp8")).empty());
 }
+
+TEST(SageAttentionTest, RowsMatchTheWholeProblem) {
+  // Every variant (integer and NVFP4 QK, FP8 / f16-accumulated / NVFP4
+  // PV), Q/K/V smoothing and a per-tensor Q scale, whose absmax spans all
+  // Q blocks; GQA, causal, Nq != Nk, and rows that start no Q block.
+  const AttentionShape shapes[] = {{2, 4, 2, 70, 150, 64},
+                                   {1, 2, 1, 150, 40, 64}};
+  std::vector<Recipe> recipes;
+  for (std::string_view name : kVariantNames)
+    recipes.push_back(*recipeFromVariantName(name));
+  Recipe smoothAll = preset("int8-fp8");
+  smoothAll.smoothQ = smoothAll.smoothK = smoothAll.smoothV = true;
+  smoothAll.blockQ = 32;
+  smoothAll.warpRows = 16;
+  recipes.push_back(smoothAll);
+  Recipe perTensor = preset("int8-fp8");
+  perTensor.granularity = Granularity::PerTensor;
+  recipes.push_back(perTensor);
+  for (const AttentionShape &shape : shapes)
+    for (bool causal : {false, true})
+      for (Recipe recipe : recipes) {
+        recipe.causal = causal;
+        ASSERT_EQ(validateRecipe(recipe), "");
+        AttentionData data =
+            makeAttentionData(shape, DataKind::ChannelOutliers, 5);
+        std::vector<float> lse, rowsLse;
+        std::vector<float> all = sageAttention(data.view(), recipe, &lse);
+        ASSERT_FALSE(all.empty());
+        const int64_t total = shape.queryRows();
+        std::vector<int64_t> rows = {total - 1, 0,  shape.seqQ - 1, 33, 33,
+                                     total / 2, 69, shape.seqQ};
+        std::vector<float> some =
+            sageAttentionRows(data.view(), recipe, rows, &rowsLse);
+        ASSERT_EQ(some.size(), rows.size() * shape.headDim);
+        for (size_t r = 0; r < rows.size(); ++r) {
+          std::vector<float> expected(all.begin() + rows[r] * shape.headDim,
+                                      all.begin() +
+                                          (rows[r] + 1) * shape.headDim);
+          std::vector<float> got(some.begin() + r * shape.headDim,
+                                 some.begin() + (r + 1) * shape.headDim);
+          EXPECT_EQ(got, expected)
+              << toString(recipe.qkFormat) << "/" << toString(recipe.pvFormat)
+              << " row " << rows[r] << " causal=" << causal;
+          EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
+        }
+      }
+}

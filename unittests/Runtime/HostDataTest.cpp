@@ -108,3 +108,43 @@ TEST(HostDataTest, CountsNonFinite) {
   EXPECT_EQ(countNonFinite({1.0f, inf, -inf, nan, 0.0f}), 3u);
   EXPECT_EQ(countNonFinite({}), 0u);
 }
+
+TEST(HostDataTest, EncodesIntoTheLayoutInOnePass) {
+  // encodeToLayout / decodeFromLayout are canonicalToLayout +
+  // encodeElements and decodeElements + layoutToCanonical, byte for byte.
+  CanonicalDims dims;
+  dims.batch = 2;
+  dims.heads = 3;
+  dims.tokens = 5;
+  dims.features = 4;
+  std::vector<float> canonical(static_cast<size_t>(dims.elements()));
+  for (size_t i = 0; i < canonical.size(); ++i)
+    canonical[i] = 0.37f * static_cast<float>(i) - 20.0f;
+  const std::vector<DimRole> layouts[] = {
+      {DimRole::Batch, DimRole::Heads, DimRole::Tokens, DimRole::Features},
+      {DimRole::Batch, DimRole::Tokens, DimRole::Heads, DimRole::Features}};
+  for (const std::vector<DimRole> &layout : layouts)
+    for (ElementType type :
+         {ElementType::F16, ElementType::BF16, ElementType::F32}) {
+      std::vector<float> laid = canonicalToLayout(canonical, layout, dims);
+      std::vector<uint8_t> expected, bytes;
+      ASSERT_EQ(encodeElements(laid.data(), laid.size(), type, expected), "");
+      ASSERT_EQ(encodeToLayout(canonical, layout, dims, type, bytes), "");
+      EXPECT_EQ(bytes, expected) << toString(type);
+      std::vector<float> decoded, back;
+      ASSERT_EQ(decodeElements(bytes.data(), laid.size(), type, decoded), "");
+      ASSERT_EQ(decodeFromLayout(bytes.data(), layout, dims, type, back), "");
+      EXPECT_EQ(back, layoutToCanonical(decoded, layout, dims))
+          << toString(type);
+    }
+  std::vector<uint8_t> bytes;
+  std::vector<DimRole> bhnd = layouts[0];
+  EXPECT_EQ(encodeToLayout(canonical, bhnd, dims, ElementType::I8, bytes),
+            "cannot encode floats as i8");
+  EXPECT_EQ(encodeToLayout({1.0f}, bhnd, dims, ElementType::F16, bytes),
+            "cannot encode 1 values as a tensor of 120 elements");
+  std::vector<float> values;
+  EXPECT_EQ(
+      decodeFromLayout(bytes.data(), bhnd, dims, ElementType::I32, values),
+      "cannot decode i32 as floats");
+}

@@ -156,3 +156,32 @@ TEST(RunOptionsTest, Errors) {
   EXPECT_EQ(parse({"p.json", "--out="}, options),
             "option '--out' expects a file name, got ''");
 }
+
+TEST(RunOptionsTest, SampleRows) {
+  RunOptions options;
+  ASSERT_EQ(parse({"p.json"}, options), "");
+  EXPECT_EQ(options.sampleRows, 0);
+  ASSERT_EQ(parse({"p.json", "--sample-rows", "256"}, options), "");
+  EXPECT_EQ(options.sampleRows, 256);
+  // More than B*H*Nq is taken (sage-run then checks every row); 64 bits.
+  ASSERT_EQ(parse({"p.json", "--sample-rows=9223372036854775807"}, options),
+            "");
+  EXPECT_EQ(options.sampleRows, INT64_MAX);
+  EXPECT_EQ(parse({"p.json", "--sample-rows", "0"}, options),
+            "option '--sample-rows' expects a positive integer, got '0'");
+  EXPECT_EQ(parse({"p.json", "--sample-rows", "-3"}, options),
+            "option '--sample-rows' expects a positive integer, got '-3'");
+  EXPECT_EQ(parse({"p.json", "--sample-rows", "9223372036854775808"}, options),
+            "option '--sample-rows' expects a positive integer, got "
+            "'9223372036854775808'");
+  EXPECT_EQ(parse({"p.json", "--sample-rows"}, options),
+            "option '--sample-rows' needs a value");
+  // It samples what the checks compare: one of them must be on.
+  EXPECT_EQ(parse({"p.json", "--no-reference", "--sample-rows", "8"}, options),
+            "option '--sample-rows' picks the rows of the fp64 and cpu model "
+            "checks, which --no-reference turns off");
+  EXPECT_EQ(parse({"p.json", "--no-reference", "--model", "--sample-rows", "8"},
+                  options),
+            "");
+  EXPECT_EQ(parse({"p.json", "--no-model", "--sample-rows", "8"}, options), "");
+}

@@ -31,6 +31,17 @@ std::vector<double> exactAttention(const AttentionProblem &problem, bool causal,
                                    double scale = 0.0,
                                    std::vector<double> *lse = nullptr);
 
+/// Returns the rows \p rows of exactAttention(problem, causal, scale): for
+/// each query-row index (see AttentionShape::queryRows) in the order given,
+/// D values, computed by the same code and so bit-equal; \p lse receives
+/// their LSEs. Costs O(rows * Nk * D), not O(B * Hq * Nq * Nk * D): a spot
+/// check of a problem too long to check whole. A row index out of range
+/// (or an invalid shape) gives an empty vector.
+std::vector<double> exactAttentionRows(const AttentionProblem &problem,
+                                       bool causal, double scale,
+                                       const std::vector<int64_t> &rows,
+                                       std::vector<double> *lse = nullptr);
+
 /// Returns the output of the quantized kernel \p recipe describes, shaped
 /// like Q, rounded to recipe.outputFormat; never NaN for finite inputs. An
 /// invalid recipe or shape (see validateRecipe) gives an empty vector.
@@ -53,6 +64,18 @@ std::vector<double> exactAttention(const AttentionProblem &problem, bool causal,
 std::vector<float> sageAttention(const AttentionProblem &problem,
                                  const Recipe &recipe,
                                  std::vector<float> *lse = nullptr);
+
+/// Returns the rows \p rows of sageAttention(problem, recipe), D values
+/// per query-row index in the order given, bit-equal to the whole-problem
+/// call (\p lse likewise). Each row's KV head and Q head are quantized
+/// whole, as the kernel does (O((Nq + Nk) * D) per distinct head), but
+/// only the row's own Q block correction and its online softmax are run
+/// (O(Nk * D) per row). A row index out of range, an invalid recipe or
+/// shape gives an empty vector.
+std::vector<float> sageAttentionRows(const AttentionProblem &problem,
+                                     const Recipe &recipe,
+                                     const std::vector<int64_t> &rows,
+                                     std::vector<float> *lse = nullptr);
 
 } // namespace sage::ref
 

@@ -32,6 +32,9 @@ struct AttentionShape {
   int64_t qElements() const { return batch * headsQ * seqQ * headDim; }
   /// Returns the number of elements of K (and of V).
   int64_t kvElements() const { return batch * headsKV * seqK * headDim; }
+  /// Returns the number of query rows, B * Hq * Nq. Row (b, h, i) has the
+  /// index (b * Hq + h) * Nq + i, the order of Q, O and the LSE.
+  int64_t queryRows() const { return batch * headsQ * seqQ; }
   /// Returns the KV head that query head \p headQ reads.
   int64_t kvHeadOf(int64_t headQ) const { return headQ / (headsQ / headsKV); }
   /// Returns the offset of the [Nq x D] slice of Q for (\p b, \p h).

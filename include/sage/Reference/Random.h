@@ -13,10 +13,20 @@
 #include "sage/Reference/Formats.h"
 #include "sage/Reference/Problem.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace sage::ref {
+
+/// Runs body(begin, end) over ranges that cover [0, n) once each, in any
+/// order and on any threads; empty runs [0, n) in one call. How a runner
+/// lends its cores to the costly loops here (gigabytes of inputs at 128k
+/// tokens): every element is computed alone, from values drawn in order
+/// beforehand, so the data does not depend on the split.
+using ForRanges = std::function<void(
+    size_t n, const std::function<void(size_t begin, size_t end)> &body)>;
 
 /// xoshiro256** with Box-Muller normals.
 class Rng {
@@ -30,6 +40,10 @@ public:
   double uniform();
   /// Returns a standard normal.
   double normal();
+  /// Writes the next \p n normals to \p out as floats: what \p n calls of
+  /// normal() would return (and leave behind), with the Box-Muller
+  /// transforms run through \p forRanges.
+  void normals(float *out, size_t n, const ForRanges &forRanges = {});
 
 private:
   uint64_t state[4];
@@ -57,10 +71,13 @@ enum class DataKind {
 };
 
 /// Returns the inputs of \p shape drawn from \p kind with \p seed, rounded
-/// to \p inputFormat (F16 by default, like a kernel's fp16 inputs).
+/// to \p inputFormat (F16 by default, like a kernel's fp16 inputs). The
+/// element-wise loops run through \p forRanges; the values do not depend
+/// on it.
 AttentionData makeAttentionData(const AttentionShape &shape, DataKind kind,
                                 uint64_t seed,
-                                ElementFormat inputFormat = ElementFormat::F16);
+                                ElementFormat inputFormat = ElementFormat::F16,
+                                const ForRanges &forRanges = {});
 
 /// Returns a short name of \p kind, for tables.
 const char *toString(DataKind kind);

@@ -50,6 +50,23 @@ std::string encodeElements(const float *values, size_t n, ElementType type,
 std::string decodeElements(const uint8_t *bytes, size_t n, ElementType type,
                            std::vector<float> &values);
 
+/// Encodes the canonical \p values as \p type (f16, bf16 or f32) in the
+/// order of \p layout: canonicalToLayout and encodeElements in one pass,
+/// without their f32 copy (a 128k-token tensor is GiBs), on up to
+/// \p threads workers. Returns an empty string or a message for an integer
+/// or fp8 type or a size mismatch.
+std::string encodeToLayout(const std::vector<float> &values,
+                           const std::vector<DimRole> &layout,
+                           const CanonicalDims &dims, ElementType type,
+                           std::vector<uint8_t> &bytes, unsigned threads = 1);
+
+/// The inverse: decodes the \p dims.elements() elements of \p type at
+/// \p bytes, in the order of \p layout, into canonical \p values.
+std::string decodeFromLayout(const uint8_t *bytes,
+                             const std::vector<DimRole> &layout,
+                             const CanonicalDims &dims, ElementType type,
+                             std::vector<float> &values, unsigned threads = 1);
+
 /// Returns the number of NaN and infinite values in \p values.
 size_t countNonFinite(const std::vector<float> &values);
 

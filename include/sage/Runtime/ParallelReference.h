@@ -13,6 +13,7 @@
 
 #include "sage/Reference/Attention.h"
 #include "sage/Reference/Recipe.h"
+#include "sage/Runtime/Parallel.h"
 #include "sage/Runtime/Plan.h"
 
 #include <optional>
@@ -20,10 +21,6 @@
 #include <vector>
 
 namespace sage::rt {
-
-/// Returns the number of worker threads to use (hardware concurrency, at
-/// least 1).
-unsigned defaultThreads();
 
 /// exactAttention of \p problem on \p threads workers; \p lse as there.
 std::vector<double>
@@ -36,6 +33,31 @@ parallelExactAttention(const sage::ref::AttentionProblem &problem, bool causal,
 std::vector<float>
 parallelSageAttention(const sage::ref::AttentionProblem &problem,
                       const sage::ref::Recipe &recipe, unsigned threads);
+
+/// Returns \p count distinct query-row indices ((b * Hq + h) * Nq + i, see
+/// AttentionShape::queryRows) of \p shape, ascending, chosen from \p seed
+/// alone. First the edges: token 0 of the first head (b = 0, h = 0), token
+/// Nq-1 of the last head (b = B-1, h = Hq-1), token Nq-1 of the first and
+/// token 0 of the last (as many as \p count allows, in that order); then one
+/// row drawn uniformly from each of the remaining count - 4 equal strata of
+/// the other rows in index order, which spreads them over batches, heads
+/// and tokens. A \p count of B * Hq * Nq or more gives every row.
+std::vector<int64_t> sampleQueryRows(const sage::ref::AttentionShape &shape,
+                                     int64_t count, uint64_t seed);
+
+/// exactAttentionRows of \p problem on \p threads workers.
+std::vector<double>
+parallelExactAttentionRows(const sage::ref::AttentionProblem &problem,
+                           bool causal, double scale,
+                           const std::vector<int64_t> &rows,
+                           std::vector<double> *lse, unsigned threads);
+
+/// sageAttentionRows of \p problem on \p threads workers, one query head's
+/// rows per work item.
+std::vector<float>
+parallelSageAttentionRows(const sage::ref::AttentionProblem &problem,
+                          const sage::ref::Recipe &recipe,
+                          const std::vector<int64_t> &rows, unsigned threads);
 
 /// Builds the CPU model's recipe for \p plan: the variant's preset with
 /// the plan's tiles (block_q, warp_q, block_k), smoothing, causal flag,

@@ -39,6 +39,9 @@ struct RunOptions {
   std::optional<double> maxRelL1;
   std::optional<double> maxModelRelL1;
   std::optional<double> maxLseAbs;
+  /// --sample-rows: check only this many query rows (seeded from --seed)
+  /// against FP64 and the model; 0 checks every row.
+  int64_t sampleRows = 0;
   bool bench = false;
   int warmup = 5;
   int repeat = 20;
@@ -48,7 +51,7 @@ struct RunOptions {
   bool verbose = false;
   bool help = false;
   int device = 0;
-  /// CPU threads for the references; 0 uses every core.
+  /// CPU threads for the host work (inputs, references); 0 uses every core.
   unsigned threads = 0;
 
   /// Returns true if the CPU model comparison is on.
