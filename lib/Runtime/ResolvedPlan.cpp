@@ -55,7 +55,10 @@ static bool tokensBeforeHeads(const std::vector<DimRole> &layout) {
 static std::string checkIndexLimits(const LaunchPlan &plan,
                                     const ProblemSizes &sizes) {
   const int64_t kLimit = INT32_MAX;
-  int64_t tile = std::max({plan.tiles.blockQ, plan.tiles.blockK, int64_t(1)});
+  // The token-sum and channel-max kernels walk chunks of 256 tokens and
+  // form a chunk's end in i32 too.
+  const int64_t kStatsChunk = 256;
+  int64_t tile = std::max({plan.tiles.blockQ, plan.tiles.blockK, kStatsChunk});
   int64_t tokenLimit = kLimit / tile * tile - 2 * tile;
   const std::pair<const char *, int64_t> tokens[] = {{"--Nq", sizes.seqQ},
                                                      {"--Nk", sizes.seqK}};
@@ -65,7 +68,7 @@ static std::string checkIndexLimits(const LaunchPlan &plan,
              std::to_string(tokenLimit) +
              ", the most tokens the kernels index in 32 bits (2147483647 "
              "less two " +
-             std::to_string(tile) + "-token tiles of padding)";
+             std::to_string(tile) + "-token blocks of padding)";
   bool valueWider = plan.valueDim > plan.headDim;
   int64_t features = valueWider ? plan.valueDim : plan.headDim;
   int64_t rows = 0, offsets = 0;

@@ -92,15 +92,16 @@ TEST(ResolvedPlanTest, SizeChecks) {
 TEST(ResolvedPlanTest, IndexLimits) {
   LaunchPlan plan = parse(samplePlanText());
   SizeBindings bindings;
-  // Tiles of 64: 2147483647 rounded down to a tile, less two tiles.
-  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 2147483456, 1), bindings), "");
-  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 2147483457, 1), bindings),
-            "--Nq 2147483457 exceeds 2147483456, the most tokens the kernels "
-            "index in 32 bits (2147483647 less two 64-token tiles of "
+  // Blocks of 256 (the statistics kernels' chunks, larger than the tiles of
+  // 64): 2147483647 rounded down to a block, less two blocks.
+  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 2147482880, 1), bindings), "");
+  EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 2147482881, 1), bindings),
+            "--Nq 2147482881 exceeds 2147482880, the most tokens the kernels "
+            "index in 32 bits (2147483647 less two 256-token blocks of "
             "padding)");
   EXPECT_EQ(bindSizes(plan, sizes(1, 1, 1, 1, INT64_MAX), bindings),
-            "--Nk 9223372036854775807 exceeds 2147483456, the most tokens the "
-            "kernels index in 32 bits (2147483647 less two 64-token tiles of "
+            "--Nk 9223372036854775807 exceeds 2147482880, the most tokens the "
+            "kernels index in 32 bits (2147483647 less two 256-token blocks of "
             "padding)");
   // B * H * head_dim: 65536 * 256 * 128 = 2^31.
   EXPECT_EQ(bindSizes(plan, sizes(65535, 256, 256, 1, 1), bindings), "");

@@ -6,20 +6,23 @@
 // K/V block j (docs/Algorithm.md sections 1-4):
 //
 //   S   = (Q_hat K_hat_j^T) * dq * dk * scale * log2(e)   INT8 mma.sync
-//       + qbar_i . (K_j - mean K) * scale * log2(e)        Q-smoothing dS
+//       + qbar_i . K_j * scale * log2(e)                   Q-smoothing dS
 //   m'  = max(m, rowmax S);  P~ = 2^(S - m');  alpha = 2^(m - m')
 //   l   = alpha * l + rowsum P~
 //   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 mma.sync
 //   O   = alpha * O + R                                    FP32 buffer
 //
 // K_hat_j and V_hat_j^T reach shared memory by cp.async, one block ahead
-// (two stages), and the MMA fragments are 16-byte shared loads.
+// (two stages), and each lane loads its MMA words of a layout group with
+// one 8- or 16-byte load (docs/Layouts.md).
 //
 // and at the end O = O / l * delta_V / P_r (+ mean V).
 //
 //===----------------------------------------------------------------------===//
 
 #include "SageToGPUInternal.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,10 +71,11 @@ struct SoftmaxState {
 static constexpr const char *kStagingName = "sage_attention_kv";
 
 namespace {
-/// Where a K/V block sits in shared memory: K_hat rows (blockK x D bytes)
-/// then V_hat^T rows (Dv x blockK bytes), each row padded by 16 bytes so
-/// that the 16-byte fragment loads of the eight rows g = 0..7 of a tile hit
-/// distinct banks.
+/// Where a K/V block sits in shared memory: K_hat rows (blockK x padded D
+/// bytes) then V_hat^T rows (Dv x blockK bytes), each row padded by 16
+/// bytes so that the 16-byte fragment loads of the eight rows g = 0..7 of a
+/// tile hit distinct banks (8-byte loads at other row pitches may conflict
+/// two ways).
 struct KVStaging {
   int64_t keyRow, valueRow, valueStart, stageBytes;
   explicit KVStaging(const AttentionConfig &config)
@@ -104,14 +108,14 @@ static void storeLogSumExp(KernelBuilder &kb, const KernelFunc &kernel,
                            std::array<Value, 2> max, std::array<Value, 2> sum,
                            std::array<Value, 2> empty,
                            std::array<Value, 2> rows, Value queryHead,
-                           Value kvHead) {
+                           Value kvHead, Value queryMean) {
   using namespace buffers;
   Value queries = kernel.arg("Nq");
   int64_t dim = config.headDim, perLane = dim / 4;
   for (int64_t row = 0; row < 2; ++row) {
     Value inside = kb.cmp(arith::CmpIPredicate::slt, rows[row], queries);
-    Value lse =
-        kb.mulf(kb.addf(max[row], kb.log2(sum[row])), kb.f32(std::log(2.0)));
+    Value lse = kb.mulf(kb.addf(max[row], kb.log2(sum[row])),
+                        kb.f32(llvm::numbers::ln2));
     if (config.smoothK) {
       Value safeRow = kb.select(inside, rows[row], kb.i32(0));
       Value dot = kb.f32(0);
@@ -126,8 +130,7 @@ static void storeLogSumExp(KernelBuilder &kb, const KernelFunc &kernel,
           Value index = kb.add(channel, kb.i32(i));
           Value centered = q[i];
           if (config.smoothQ)
-            centered =
-                kb.subf(centered, kb.loadShared(kernel.shared[0], index));
+            centered = kb.subf(centered, kb.loadShared(queryMean, index));
           Value keyMean = loadChannelMean(
               kb, kernel.arg(kKeySum), getChannelOffset(kb, kvHead, dim, index),
               kb.sitofp(kernel.arg("Nk")));
@@ -490,7 +493,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   }
   if (config.lse)
     storeLogSumExp(kb, kernel, config, lane, final.max, sum, empty, rows,
-                   queryHead, kvHead);
+                   queryHead, kvHead, queryMean);
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     for (int64_t e = 0; e < 4; ++e) {
       Value channel = kb.add(kb.i32(dt * 8 + e % 2), quad2);

@@ -12,6 +12,25 @@
 using namespace mlir;
 using namespace mlir::sage;
 
+/// Whether `layout` stores each lane's registers of a group as the kernels
+/// load them: lane t's bytes of group g start at g * group + t * laneBytes
+/// and hold, word by word, halves h = 0, 1 of chunks c = 0, 1, ... (8-bit
+/// elements: one byte each).
+static bool hasLaneLoads(OperandLayoutAttrInterface layout, int64_t extent) {
+  int64_t k = layout.getMmaK(), group = layout.getGroupSize();
+  int64_t perWord = k / 8;
+  for (int64_t position = 0; position < extent; ++position) {
+    int64_t g = position / group, inGroup = position % group;
+    int64_t c = inGroup / k, kk = inGroup % k;
+    int64_t h = kk / (k / 2), t = kk % (k / 2) / perWord, i = kk % perWord;
+    int64_t expected =
+        g * group + t * layout.getLaneBytes() + perWord * (2 * c + h) + i;
+    if (layout.getStorageIndex(position) != expected)
+      return false;
+  }
+  return true;
+}
+
 /// The layout `quantize` names, else the widest #sage.mma_packed for
 /// `extent` elements of its contraction axis.
 static OperandLayoutAttrInterface getLayout(QuantizeOp quantize, DimRole along,
@@ -40,16 +59,20 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
     return op.emitOpError() << "expected the Q and K layout along features, "
                                "got "
                             << layouts.queryKey;
-  // The quantizer packs four adjacent channels into one 32-bit store.
-  for (int64_t c = 0; c < layouts.queryKey.getPaddedExtent(headDim); c += 4)
+  // The quantizer packs four adjacent channels into one 32-bit store; the
+  // attention kernel loads each lane's words of a group at once.
+  int64_t paddedDim = layouts.queryKey.getPaddedExtent(headDim);
+  bool storable = hasLaneLoads(layouts.queryKey, paddedDim);
+  for (int64_t c = 0; c < paddedDim && storable; c += 4)
     for (int64_t i = 1; i < 4; ++i)
-      if (getStoredIndex(layouts.queryKey, c + i) !=
-          getStoredIndex(layouts.queryKey, c) + i)
-        return op.emitOpError()
-               << "expected a Q and K layout that keeps four adjacent "
-                  "channels together (their quantizer stores them at once), "
-                  "got "
-               << layouts.queryKey;
+      storable &= getStoredIndex(layouts.queryKey, c + i) ==
+                  getStoredIndex(layouts.queryKey, c) + i;
+  if (!storable)
+    return op.emitOpError()
+           << "expected a Q and K layout that keeps four adjacent channels "
+              "together (their quantizer stores them at once) and each "
+              "lane's words of a group adjacent, got "
+           << layouts.queryKey;
 
   layouts.value =
       getLayout(value, DimRole::Tokens, blockK, FragmentOrder::Accumulator);
@@ -59,16 +82,20 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
                             << layouts.value;
   // P's A fragment is packed from the Q K^T accumulator, where lane t holds
   // columns 2t and 2t + 1 of each 8-column tile: position 16h + 4t + i of a
-  // chunk must hold one of those.
-  for (int64_t position = 0; position < blockK; ++position) {
-    int64_t index = layouts.value.getIndexAt(position) % 8;
-    int64_t lane = position % 16 / 4;
-    if (index / 2 != lane)
-      return op.emitOpError()
-             << "expected a V layout in the order of the Q K^T accumulator "
-                "(P feeds the P V MMA from registers), got "
-             << layouts.value;
+  // chunk must hold lane 0's key of position 16h + i moved by 2t, one of
+  // those two columns (the attention kernel packs P so).
+  bool fromAccumulator = hasLaneLoads(layouts.value, blockK);
+  for (int64_t position = 0; position < blockK && fromAccumulator; ++position) {
+    int64_t t = position % 16 / 4;
+    int64_t laneZero = layouts.value.getIndexAt(position - 4 * t);
+    fromAccumulator = laneZero % 8 < 2 &&
+                      layouts.value.getIndexAt(position) == laneZero + 2 * t;
   }
+  if (!fromAccumulator)
+    return op.emitOpError()
+           << "expected a V layout in the order of the Q K^T accumulator "
+              "(P feeds the P V MMA from registers), got "
+           << layouts.value;
   return layouts;
 }
 

@@ -25,6 +25,17 @@ static Value quantizeToInt(KernelBuilder &kb, Value x, Value delta,
   return kb.select(zeroDelta, kb.i32(0), q);
 }
 
+/// values[index] as an i32, for an i32 `index` in [0, values.size()): a
+/// layout's storage positions are constants, the thread's place is not.
+static Value selectConstant(KernelBuilder &kb, Value index,
+                            ArrayRef<int64_t> values) {
+  Value result = kb.i32(values.back());
+  for (int64_t i = int64_t(values.size()) - 2; i >= 0; --i)
+    result = kb.select(kb.cmp(arith::CmpIPredicate::eq, index, kb.i32(i)),
+                       kb.i32(values[i]), result);
+  return result;
+}
+
 namespace {
 /// Thread 2r + half of a 128-thread CTA: token r of a 64-token block, half of
 /// its channels as they are stored (D padded to whole layout groups; the
@@ -88,10 +99,9 @@ struct TokenHalf {
                                  quantizeToInt(kb, values[c + 3], delta, qmax));
       // This thread's channels start at half * channels; 4 consecutive
       // channels stay together in the layout (getOperandLayouts checks it).
-      Value position =
-          kb.toI64(kb.select(kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
-                             kb.i32(getStoredIndex(layout, c)),
-                             kb.i32(getStoredIndex(layout, channels + c))));
+      Value position = kb.toI64(selectConstant(
+          kb, half,
+          {getStoredIndex(layout, c), getStoredIndex(layout, channels + c)}));
       kb.store(packed, buffer, kb.add(rowStart, position), 4);
     }
   }
@@ -337,12 +347,10 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     for (int64_t p = 0; p < 32; p += 4) {
       Value packed =
           kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2], scaled[p + 3]);
-      Value position =
-          kb.i32(config.layouts.value.getStorageIndex(32 * (chunks - 1) + p));
-      for (int64_t c = chunks - 2; c >= 0; --c)
-        position = kb.select(
-            kb.cmp(arith::CmpIPredicate::eq, chunk, kb.i32(c)),
-            kb.i32(config.layouts.value.getStorageIndex(32 * c + p)), position);
+      SmallVector<int64_t> stored;
+      for (int64_t c = 0; c < chunks; ++c)
+        stored.push_back(config.layouts.value.getStorageIndex(32 * c + p));
+      Value position = selectConstant(kb, chunk, stored);
       Value offset = linearOffset(kb, head, kb.i32(dim), channel, paddedTokens,
                                   kb.add(blockStart, position));
       kb.store(packed, kernel.arg(kValueFp8), offset, 4);

@@ -321,6 +321,16 @@ struct ConvertSageToGPUPass
                             "[batch, heads, tokens, features] or [batch, "
                             "tokens, heads, features]");
     sources.tokensBeforeHeads = swapped[0];
+    // The kernel reads Q for the LSE's smoothing shift from the plan's `q`:
+    // lse_query must be that same query.
+    if (Value lseQuery = op.getQuery()) {
+      bool lseSwapped = false;
+      if (skipLayoutOps(lseQuery, lseSwapped) != sources.query ||
+          lseSwapped != swapped[0])
+        return op.emitOpError("expected lse_query to be the query the "
+                              "attention quantizes (the kernel reads it from "
+                              "the plan's q)");
+    }
     FailureOr<AttentionConfig> config = getConfig(op, sources);
     if (failed(config))
       return failure();

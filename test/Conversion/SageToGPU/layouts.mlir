@@ -114,7 +114,7 @@ func.func @negative_qk_accumulator_order(%q: tensor<?x?x?x64xf16>, %k: tensor<?x
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>, layout = #sage.mma_packed<along = features, k = 32, chunks = 2, order = accumulator>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, layout = #sage.mma_packed<along = features, k = 32, chunks = 2, order = accumulator>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
-  // expected-error@+1 {{'sage.quantized_attention' op expected a Q and K layout that keeps four adjacent channels together (their quantizer stores them at once), got #sage.mma_packed<along = features, k = 32, chunks = 2, order = accumulator>}}
+  // expected-error@+1 {{'sage.quantized_attention' op expected a Q and K layout that keeps four adjacent channels together (their quantizer stores them at once) and each lane's words of a group adjacent, got #sage.mma_packed<along = features, k = 32, chunks = 2, order = accumulator>}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
