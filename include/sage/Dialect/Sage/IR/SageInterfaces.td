@@ -29,7 +29,7 @@ def Sage_OperandLayoutAttrInterface
     InterfaceMethod<"Elements of the contraction axis one MMA consumes.",
       "int64_t", "getMmaK">,
     InterfaceMethod<"Elements stored as one group (a multiple of the MMA "
-                    "k); an axis must be a multiple of it.",
+                    "k); an axis is stored padded to whole groups.",
       "int64_t", "getGroupSize">,
     InterfaceMethod<"Bytes of a group one lane loads with one load.",
       "int64_t", "getLaneBytes">,
