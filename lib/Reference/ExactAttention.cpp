@@ -88,12 +88,8 @@ sage::ref::exactAttentionRows(const AttentionProblem &problem, bool causal,
                               double scale, const std::vector<int64_t> &rows,
                               std::vector<double> *lse) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.isValid())
+  if (!shape.hasRows(rows))
     return {};
-  const int64_t totalRows = shape.queryRows();
-  for (int64_t row : rows)
-    if (row < 0 || row >= totalRows)
-      return {};
   const int64_t d = shape.headDim;
   const double s = resolveScale(scale, d);
   std::vector<double> out(rows.size() * static_cast<size_t>(d));

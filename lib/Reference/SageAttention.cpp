@@ -468,12 +468,8 @@ std::vector<float> sage::ref::sageAttentionRows(
     const AttentionProblem &problem, const Recipe &recipe,
     const std::vector<int64_t> &rows, std::vector<float> *lse) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.isValid() || !validateRecipe(recipe).empty())
+  if (!shape.hasRows(rows) || !validateRecipe(recipe).empty())
     return {};
-  const int64_t totalRows = shape.queryRows();
-  for (int64_t row : rows)
-    if (row < 0 || row >= totalRows)
-      return {};
   const int64_t dim = shape.headDim;
   const float scaleLog2 = scaleLog2Of(recipe, dim);
   std::vector<float> out(rows.size() * static_cast<size_t>(dim), 0.0f);

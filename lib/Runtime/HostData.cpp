@@ -109,50 +109,58 @@ sage::rt::layoutToCanonical(const std::vector<float> &values,
   return permute(values, layout, dims, /*toLayout=*/false);
 }
 
+/// Whether floats are stored as \p type (f32, f16 or bf16).
+static bool isFloatStorage(ElementType type) {
+  return type == ElementType::F32 || type == ElementType::F16 ||
+         type == ElementType::BF16;
+}
+
+/// Stores \p x as one element of the float storage \p type at \p dst.
+static void encodeFloat(float x, ElementType type, uint8_t *dst) {
+  if (type == ElementType::F32) {
+    std::memcpy(dst, &x, sizeof(float));
+    return;
+  }
+  uint16_t bits = type == ElementType::F16 ? sage::ref::encodeF16(x)
+                                           : sage::ref::encodeBF16(x);
+  std::memcpy(dst, &bits, 2);
+}
+
+/// Reads one element of the float storage \p type at \p src.
+static float decodeFloat(const uint8_t *src, ElementType type) {
+  if (type == ElementType::F32) {
+    float x;
+    std::memcpy(&x, src, sizeof(float));
+    return x;
+  }
+  uint16_t bits;
+  std::memcpy(&bits, src, 2);
+  return type == ElementType::F16 ? sage::ref::decodeF16(bits)
+                                  : sage::ref::decodeBF16(bits);
+}
+
 std::string sage::rt::encodeElements(const float *values, size_t n,
                                      ElementType type,
                                      std::vector<uint8_t> &bytes) {
-  bytes.resize(n * elementSize(type));
-  switch (type) {
-  case ElementType::F32:
-    if (n)
-      std::memcpy(bytes.data(), values, n * sizeof(float));
-    return std::string();
-  case ElementType::F16:
-  case ElementType::BF16:
-    for (size_t i = 0; i < n; ++i) {
-      uint16_t bits = type == ElementType::F16
-                          ? sage::ref::encodeF16(values[i])
-                          : sage::ref::encodeBF16(values[i]);
-      std::memcpy(bytes.data() + 2 * i, &bits, 2);
-    }
-    return std::string();
-  default:
+  if (!isFloatStorage(type))
     return std::string("cannot encode floats as ") + toString(type);
-  }
+  size_t width = elementSize(type);
+  bytes.resize(n * width);
+  for (size_t i = 0; i < n; ++i)
+    encodeFloat(values[i], type, bytes.data() + i * width);
+  return std::string();
 }
 
 std::string sage::rt::decodeElements(const uint8_t *bytes, size_t n,
                                      ElementType type,
                                      std::vector<float> &values) {
-  values.resize(n);
-  switch (type) {
-  case ElementType::F32:
-    if (n)
-      std::memcpy(values.data(), bytes, n * sizeof(float));
-    return std::string();
-  case ElementType::F16:
-  case ElementType::BF16:
-    for (size_t i = 0; i < n; ++i) {
-      uint16_t bits;
-      std::memcpy(&bits, bytes + 2 * i, 2);
-      values[i] = type == ElementType::F16 ? sage::ref::decodeF16(bits)
-                                           : sage::ref::decodeBF16(bits);
-    }
-    return std::string();
-  default:
+  if (!isFloatStorage(type))
     return std::string("cannot decode ") + toString(type) + " as floats";
-  }
+  size_t width = elementSize(type);
+  values.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    values[i] = decodeFloat(bytes + i * width, type);
+  return std::string();
 }
 
 std::string sage::rt::encodeToLayout(const std::vector<float> &values,
@@ -161,8 +169,7 @@ std::string sage::rt::encodeToLayout(const std::vector<float> &values,
                                      ElementType type,
                                      std::vector<uint8_t> &bytes,
                                      unsigned threads) {
-  if (type != ElementType::F32 && type != ElementType::F16 &&
-      type != ElementType::BF16)
+  if (!isFloatStorage(type))
     return std::string("cannot encode floats as ") + toString(type);
   if (static_cast<int64_t>(values.size()) != dims.elements())
     return "cannot encode " + std::to_string(values.size()) +
@@ -172,15 +179,8 @@ std::string sage::rt::encodeToLayout(const std::vector<float> &values,
   bytes.resize(values.size() * width);
   uint8_t *out = bytes.data();
   forEachElement(layout, dims, threads, [&](int64_t canonical, int64_t laid) {
-    float x = values[static_cast<size_t>(canonical)];
-    uint8_t *dst = out + static_cast<size_t>(laid) * width;
-    if (type == ElementType::F32) {
-      std::memcpy(dst, &x, sizeof(float));
-      return;
-    }
-    uint16_t bits = type == ElementType::F16 ? sage::ref::encodeF16(x)
-                                             : sage::ref::encodeBF16(x);
-    std::memcpy(dst, &bits, 2);
+    encodeFloat(values[static_cast<size_t>(canonical)], type,
+                out + static_cast<size_t>(laid) * width);
   });
   return std::string();
 }
@@ -191,22 +191,13 @@ std::string sage::rt::decodeFromLayout(const uint8_t *bytes,
                                        ElementType type,
                                        std::vector<float> &values,
                                        unsigned threads) {
-  if (type != ElementType::F32 && type != ElementType::F16 &&
-      type != ElementType::BF16)
+  if (!isFloatStorage(type))
     return std::string("cannot decode ") + toString(type) + " as floats";
   size_t width = elementSize(type);
   values.resize(static_cast<size_t>(dims.elements()));
   forEachElement(layout, dims, threads, [&](int64_t canonical, int64_t laid) {
-    const uint8_t *src = bytes + static_cast<size_t>(laid) * width;
-    float &x = values[static_cast<size_t>(canonical)];
-    if (type == ElementType::F32) {
-      std::memcpy(&x, src, sizeof(float));
-      return;
-    }
-    uint16_t bits;
-    std::memcpy(&bits, src, 2);
-    x = type == ElementType::F16 ? sage::ref::decodeF16(bits)
-                                 : sage::ref::decodeBF16(bits);
+    values[static_cast<size_t>(canonical)] =
+        decodeFloat(bytes + static_cast<size_t>(laid) * width, type);
   });
   return std::string();
 }

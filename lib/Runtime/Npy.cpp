@@ -3,13 +3,13 @@
 #include "sage/Runtime/Npy.h"
 
 #include "sage/Reference/Formats.h"
+#include "sage/Runtime/Plan.h"
 
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 using namespace sage::rt;
 
@@ -344,13 +344,12 @@ std::string sage::rt::parseNpy(std::string_view bytes, NpyArray &array) {
 }
 
 std::string sage::rt::readNpy(const std::string &path, NpyArray &array) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream)
-    return path + ": cannot open: " + std::strerror(errno);
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  std::string bytes = buffer.str();
-  std::string error = parseNpy(bytes, array);
+  std::string bytes;
+  bool opened = false;
+  std::string error = readFileBytes(path, bytes, opened);
+  if (!error.empty())
+    return path + (opened ? ": cannot read: " : ": cannot open: ") + error;
+  error = parseNpy(bytes, array);
   if (!error.empty())
     return path + ": " + error;
   return std::string();

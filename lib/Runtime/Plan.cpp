@@ -14,10 +14,9 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 using namespace sage::rt;
 using json = nlohmann::json;
@@ -635,15 +634,32 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
   return std::string();
 }
 
+std::string sage::rt::readFileBytes(const std::string &path,
+                                    std::string &contents, bool &opened) {
+  // stdio rather than a stream: a directory opens but fails to read, and
+  // only ferror / errno tell that from an empty file.
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  opened = file != nullptr;
+  if (!file)
+    return std::strerror(errno);
+  std::string bytes;
+  char chunk[1 << 16];
+  size_t count = 0;
+  while ((count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+    bytes.append(chunk, count);
+  int error = std::ferror(file) ? errno : 0;
+  std::fclose(file);
+  if (error)
+    return std::strerror(error);
+  contents = std::move(bytes);
+  return std::string();
+}
+
 std::string sage::rt::readFile(const std::string &path, std::string &contents) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream)
-    return "cannot read '" + path + "': " + std::strerror(errno);
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  if (stream.bad())
-    return "cannot read '" + path + "': read error";
-  contents = buffer.str();
+  bool opened = false;
+  std::string reason = readFileBytes(path, contents, opened);
+  if (!reason.empty())
+    return "cannot read '" + path + "': " + reason;
   return std::string();
 }
 

@@ -21,11 +21,9 @@
 #include "sage/Runtime/RunOptions.h"
 #include "sage/Runtime/Throughput.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
 
 using namespace sage::rt;
 namespace ref = sage::ref;
@@ -119,19 +117,11 @@ static CanonicalDims dimsOf(const LaunchPlan &plan, const SizeBindings &sizes,
 static std::string readInputBytes(const std::string &path,
                                   const std::string &option,
                                   std::string &bytes) {
-  // stdio rather than a stream: a directory opens but fails to read, and
-  // only ferror / errno tell that from an empty file.
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    return path + ": cannot open for " + option + ": " + std::strerror(errno);
-  char chunk[1 << 16];
-  size_t count = 0;
-  while ((count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
-    bytes.append(chunk, count);
-  int error = std::ferror(file) ? errno : 0;
-  std::fclose(file);
-  if (error)
-    return path + ": cannot read for " + option + ": " + std::strerror(error);
+  bool opened = false;
+  std::string reason = readFileBytes(path, bytes, opened);
+  if (!reason.empty())
+    return path + (opened ? ": cannot read for " : ": cannot open for ") +
+           option + ": " + reason;
   return std::string();
 }
 

@@ -50,6 +50,16 @@ struct AttentionShape {
     return batch > 0 && headsQ > 0 && headsKV > 0 && seqQ > 0 && seqK > 0 &&
            headDim > 0 && headsQ % headsKV == 0;
   }
+  /// Returns true if the shape is valid and every one of \p rows indexes a
+  /// query row (see queryRows).
+  bool hasRows(const std::vector<int64_t> &rows) const {
+    if (!isValid())
+      return false;
+    for (int64_t row : rows)
+      if (row < 0 || row >= queryRows())
+        return false;
+    return true;
+  }
 };
 
 /// A non-owning view of one problem's inputs.

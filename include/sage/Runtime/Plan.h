@@ -140,6 +140,13 @@ std::string loadPlanFile(const std::string &path, LaunchPlan &plan);
 /// message "cannot read 'PATH': REASON".
 std::string readFile(const std::string &path, std::string &contents);
 
+/// Reads a whole file into \p contents; returns an empty string or the
+/// system's reason, with \p opened saying whether the file opened (a
+/// directory opens and then fails to read). The readers of plans, .npy
+/// files and sage-run's inputs word their messages around it.
+std::string readFileBytes(const std::string &path, std::string &contents,
+                          bool &opened);
+
 } // namespace sage::rt
 
 #endif // SAGE_RUNTIME_PLAN_H
