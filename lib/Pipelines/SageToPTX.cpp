@@ -74,6 +74,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   pm.addPass(createConvertSageToGPU(gpu));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertSageToNVVM());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());

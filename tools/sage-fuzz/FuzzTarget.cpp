@@ -84,10 +84,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageRaiseAttention());
     pm.addPass(sage::createSageDecomposeAttention());
     pm.addPass(sage::createConvertSageToGPU());
+    pm.addPass(sage::createConvertSageToNVVM());
   });
-  // The tile level and the instruction selection on input written at
-  // their own level (sage.quantized_attention, sage.qmma).
+  // The tile level, the instruction selection and L5 on input written at
+  // their own level (sage.quantized_attention, sage.qmma, sage.warp_mma).
   runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createConvertSageToNVVM());
     pm.addPass(sage::createSageTileAttention());
     sage::SageSelectMmaOptions select;
     select.chip = "sm_100a";

@@ -47,10 +47,15 @@ static FailureOr<NamedAttribute> getSelectedPlan(ModuleOp module) {
 }
 
 static LogicalResult exportPtx(ModuleOp module, raw_ostream &os) {
-  FailureOr<NamedAttribute> plan = getSelectedPlan(module);
-  if (failed(plan))
-    return failure();
-  StringRef name = plan->getName().getValue();
+  // Kernels compiled without a launch plan (e.g. the instruction tests)
+  // are exported by name.
+  StringRef name = kernelModuleName;
+  if (module->hasAttr("sage.launch_plans") || name.empty()) {
+    FailureOr<NamedAttribute> plan = getSelectedPlan(module);
+    if (failed(plan))
+      return failure();
+    name = plan->getName().getValue();
+  }
   auto binary = module.lookupSymbol<gpu::BinaryOp>(name);
   if (!binary)
     return module.emitError() << "no gpu.binary @" << name

@@ -27,12 +27,19 @@ class NVVMDialect;
 namespace scf {
 class SCFDialect;
 } // namespace scf
+namespace vector {
+class VectorDialect;
+} // namespace vector
+class RewritePatternSet;
 class ModuleOp;
 
 namespace sage {
 
 #define GEN_PASS_DECL
 #include "sage/Conversion/Passes.h.inc"
+
+/// The L5 patterns: each instruction-level sage op to its instruction.
+void populateSageToNVVMPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "sage/Conversion/Passes.h.inc"

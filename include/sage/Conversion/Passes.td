@@ -19,8 +19,9 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     Kernels: token sums for the K / V means, the V channel maxima, INT8
     per-thread quantization of K and Q (with Q block means), E4M3 V
     transposed into the key order of the PV mma.sync, and the attention
-    kernel (mma.sync m16n8k32 s8 for Q K^T, e4m3 with an f32 accumulator
-    for P V, FP32 buffer per K/V block). What is not implemented yet (INT4,
+    kernel (`sage.warp_mma` of the m16n8k32 s8 row for Q K^T and of the
+    e4m3 row with an f32 accumulator for P V, FP32 buffer per K/V block;
+    `convert-sage-to-nvvm` emits the instructions). What is not implemented yet (INT4,
     f16 accumulation, other tile sizes, masks) is an error naming it.
   }];
   let dependentDialects = [
@@ -30,11 +31,34 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU (sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...)">
+  ];
+}
+
+def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
+  let summary = "Turn each instruction-level sage op into its one instruction (L5)";
+  let description = [{
+    One pattern per op (docs/Levels.md, L5). A `sage.warp_mma` becomes the
+    instruction its `#sage.mma` row names (docs/Mma.md): `nvvm.mma.sync`
+    for the s8, s4 and f16 rows, and the LLVM intrinsic for the e4m3 rows,
+    which MLIR 22's `nvvm.mma.sync` verifier rejects. Fragments become the
+    instruction's registers by `vector.bitcast` and `vector.extract`,
+    which fold away where the fragment was built from registers.
+
+    Upstream's `nvgpu.mma.sync` is not used: it makes every integer MMA
+    `.satfinite` (the table's s8 row wraps) and takes 2-D fragments; tried
+    in the attention kernel, its lowering split the kernel's 16-byte
+    fragment loads.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -194,6 +194,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   }
   KernelBuilder kb(km.builder, km.loc);
   Lane lane(kb);
+  MLIRContext *ctx = km.builder.getContext();
+  MmaAttr queryKeyMma =
+      getWarpMma(ctx, km.builder.getI8Type(), km.builder.getI32Type());
+  MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
+                                    km.builder.getF32Type());
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
   Value staging =
       LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(), kStagingName);
@@ -383,7 +388,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                     kb.mul(lane.t, kb.i32(laneBytes)))),
             laneBytes / 4);
         for (int64_t c = 0; c < groupChunks; ++c)
-          acc = emitMmaS8(kb, queryFragments[g * groupChunks + c],
+          acc =
+              emitWarpMma(kb, queryKeyMma, queryFragments[g * groupChunks + c],
                           {words[2 * c], words[2 * c + 1]}, acc);
       }
       std::array<Value, 4> tile;
@@ -472,8 +478,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                       kb.add(rowOffset, kb.i32(g * valueGroup)),
                                       valueLaneBytes / 4));
       for (int64_t c = 0; c < keyChunks; ++c)
-        partial = emitMmaE4M3F32(kb, probFragments[c],
-                                 {words[2 * c], words[2 * c + 1]}, partial);
+        partial = emitWarpMma(kb, probValueMma, probFragments[c],
+                              {words[2 * c], words[2 * c + 1]}, partial);
       for (int64_t e = 0; e < 4; ++e)
         state.out[dt][e] = kb.addf(state.out[dt][e], partial[e]);
     }

@@ -3,13 +3,15 @@
 // The kernels of the SageToGPU conversion are written thread by thread, the
 // way a CUDA kernel is: index arithmetic in i32 (64-bit byte offsets), global
 // memory through !llvm.ptr<1>, shared memory through workgroup memrefs, warp
-// shuffles, and the mma.sync instructions of Mma.cpp. KernelBuilder keeps
+// shuffles, and the sage.warp_mma ops of Mma.cpp. KernelBuilder keeps
 // that code short and readable; it holds no state beyond the insertion point.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SAGE_LIB_CONVERSION_SAGETOGPU_KERNELBUILDER_H
 #define SAGE_LIB_CONVERSION_SAGETOGPU_KERNELBUILDER_H
+
+#include "sage/Dialect/Sage/IR/SageAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -136,19 +138,19 @@ public:
   void ifThen(Value condition, function_ref<void()> body);
 };
 
-/// The fragments of one m16n8k32 mma.sync: four A registers, two B
-/// registers, four accumulators.
+/// The registers of one m16n8k32 mma.sync: four of A, two of B, four
+/// accumulators.
 using MmaA = std::array<Value, 4>;
 using MmaB = std::array<Value, 2>;
 using MmaAcc = std::array<Value, 4>;
 
-/// mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (nvvm.mma.sync).
-MmaAcc emitMmaS8(KernelBuilder &kb, const MmaA &a, const MmaB &b,
-                 const MmaAcc &c);
-/// mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32, through the LLVM
-/// intrinsic: MLIR 22's nvvm.mma.sync verifier rejects e4m3 operands.
-MmaAcc emitMmaE4M3F32(KernelBuilder &kb, const MmaA &a, const MmaB &b,
-                      const MmaAcc &c);
+/// The warp-scope m16n8k row of the MMA table for `operands` (i8 or
+/// f8E4M3FN, k = 32) accumulating in `accumulator`, from registers.
+MmaAttr getWarpMma(MLIRContext *ctx, Type operands, Type accumulator);
+/// One sage.warp_mma of `mma` on A and B given as packed 32-bit registers
+/// and four accumulators; returns the four new accumulators.
+MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, ArrayRef<Value> a,
+                   ArrayRef<Value> b, const MmaAcc &acc);
 
 } // namespace mlir::sage
 

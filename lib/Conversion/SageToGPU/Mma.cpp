@@ -1,52 +1,50 @@
-//===- Mma.cpp - the mma.sync instructions sage emits ---------------------===//
+//===- Mma.cpp - the MMAs of the SageToGPU kernels, as sage.warp_mma ------===//
 //
-// Every MMA instruction of the SageToGPU kernels is emitted here, so that
-// each instruction string has one place and one lit test.
+// The kernels hold their operands as 32-bit registers; each MMA becomes one
+// sage.warp_mma on fragments built from them, which convert-sage-to-nvvm
+// turns into the instruction its #sage.mma row names (docs/Levels.md, L5).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::sage;
 
-/// Splits an !llvm.struct of four values into an array.
-static MmaAcc unpack(KernelBuilder &kb, Value packed) {
+MmaAttr mlir::sage::getWarpMma(MLIRContext *ctx, Type operands,
+                               Type accumulator) {
+  int64_t k = 256 / operands.getIntOrFloatBitWidth();
+  return MmaAttr::get(ctx, MmaScope::Warp, /*m=*/16, /*n=*/8, k, operands,
+                      OperandSource::Registers, operands,
+                      OperandSource::Registers, accumulator,
+                      MmaScaleKind::None);
+}
+
+/// The fragment of `count` elements of `element` held in `words`.
+static Value packFragment(KernelBuilder &kb, ArrayRef<Value> words,
+                          Type element) {
+  Value packed = vector::FromElementsOp::create(
+      kb.b, kb.loc, VectorType::get({int64_t(words.size())}, kb.i32Type()),
+      words);
+  int64_t count = int64_t(words.size()) * 32 / element.getIntOrFloatBitWidth();
+  return vector::BitCastOp::create(kb.b, kb.loc,
+                                   VectorType::get({count}, element), packed);
+}
+
+MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma,
+                               ArrayRef<Value> a, ArrayRef<Value> b,
+                               const MmaAcc &acc) {
+  auto accType = VectorType::get({4}, mma.getAcc());
+  Value result = WarpMmaOp::create(
+      kb.b, kb.loc, accType, packFragment(kb, a, mma.getA()),
+      packFragment(kb, b, mma.getB()),
+      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc), mma);
   MmaAcc values;
   for (int64_t i = 0; i < 4; ++i)
-    values[i] = LLVM::ExtractValueOp::create(kb.b, kb.loc, packed, i);
+    values[i] = vector::ExtractOp::create(kb.b, kb.loc, result, i);
   return values;
-}
-
-MmaAcc mlir::sage::emitMmaS8(KernelBuilder &kb, const MmaA &a, const MmaB &b,
-                             const MmaAcc &c) {
-  MLIRContext *ctx = kb.b.getContext();
-  Type i32 = kb.i32Type();
-  Type resultType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-  Value result = NVVM::MmaOp::create(
-      kb.b, kb.loc, resultType, a, b, c, /*shape=*/{16, 8, 32},
-      /*b1Op=*/std::nullopt, NVVM::MMAIntOverflow::wrapped,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::s8, NVVM::MMATypes::s8},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  return unpack(kb, result);
-}
-
-MmaAcc mlir::sage::emitMmaE4M3F32(KernelBuilder &kb, const MmaA &a,
-                                  const MmaB &b, const MmaAcc &c) {
-  MLIRContext *ctx = kb.b.getContext();
-  Type f32 = kb.f32Type();
-  Type resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-  SmallVector<Value> operands(a.begin(), a.end());
-  operands.append(b.begin(), b.end());
-  operands.append(c.begin(), c.end());
-  Value result = LLVM::CallIntrinsicOp::create(
-                     kb.b, kb.loc, resultType,
-                     kb.b.getStringAttr(
-                         "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"),
-                     operands)
-                     .getResult(0);
-  return unpack(kb, result);
 }

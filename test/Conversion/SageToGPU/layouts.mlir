@@ -22,9 +22,9 @@
 //       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 //       CHECK:   scf.for
 //       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-//       CHECK:   nvvm.mma.sync
+//       CHECK:   sage.warp_mma {{.*}} a = i8
 //       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-//       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+//       CHECK:   sage.warp_mma {{.*}} a = f8E4M3FN
 func.func @wide(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
@@ -51,18 +51,18 @@ func.func @wide(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?
 //       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : i32
 // 8-byte loads, one per group of 32.
 //       CHECK: gpu.func @sage_attention
-//   CHECK-NOT:   vector<4xi32>
+//   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
 //       CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xi32>
-//   CHECK-NOT:   vector<4xi32>
+//   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
 //       CHECK:   scf.for
-//   CHECK-NOT:   vector<4xi32>
+//   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
 //       CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-//   CHECK-NOT:   vector<4xi32>
-//       CHECK:   nvvm.mma.sync
-//   CHECK-NOT:   vector<4xi32>
+//   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
+//       CHECK:   sage.warp_mma {{.*}} a = i8
+//   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
 //       CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-//   CHECK-NOT:   vector<4xi32>
-//       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+//   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
+//       CHECK:   sage.warp_mma {{.*}} a = f8E4M3FN
 func.func @narrow(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>, layout = #sage.mma_packed<along = features, k = 32, chunks = 1>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, layout = #sage.mma_packed<along = features, k = 32, chunks = 1>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>

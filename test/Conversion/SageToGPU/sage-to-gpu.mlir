@@ -22,10 +22,10 @@
 // k-chunks of INT8 MMAs, then 8 value tiles x 2 key chunks of FP8 MMAs.
 //       CHECK: gpu.func @sage_attention
 //       CHECK:   scf.for
-// CHECK-COUNT-16:  nvvm.mma.sync {{.*}} {intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       CHECK:   gpu.shuffle xor
 //       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK-COUNT-16:  llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+// CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //       CHECK:   scf.yield
 func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
@@ -151,7 +151,7 @@ func.func @attention_d96(%q: tensor<?x?x?x96xf16>, %k: tensor<?x?x?x96xf16>, %v:
 //       CHECK:   arith.select %[[INSIDE]]
 //       CHECK: gpu.func @sage_attention
 //       CHECK:   scf.for
-// CHECK-COUNT-24:  nvvm.mma.sync
+// CHECK-COUNT-24:  sage.warp_mma {{.*}} a = i8
 //       CHECK:   scf.yield
 func.func @attention_d80(%q: tensor<?x?x?x80xf16>, %k: tensor<?x?x?x80xf16>, %v: tensor<?x?x?x80xf16>) -> tensor<?x?x?x80xf16> {
   %ks, %km = sage.smooth %k : tensor<?x?x?x80xf16> -> tensor<?x?x1x80xf32>

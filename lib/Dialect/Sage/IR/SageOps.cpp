@@ -1,6 +1,7 @@
 //===- SageOps.cpp - sage operations: verifiers ---------------------------===//
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Dialect/Sage/IR/MmaInstructions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -426,6 +427,39 @@ LogicalResult QMmaOp::verify() {
     return verifyInstruction(*this, *mma, aFormat, bFormat, accumulator, m, n,
                              k);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpMmaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpMmaOp::verify() {
+  MmaAttr mma = getMma();
+  if (mma.getScope() != MmaScope::Warp)
+    return emitOpError() << "is one instruction of a warp, but its mma is of "
+                            "scope "
+                         << stringifyMmaScope(mma.getScope());
+  if (mma.getScales() != MmaScaleKind::None)
+    return emitOpError() << "does not take block scales yet: "
+                         << mma.getInstruction()->getPtx(mma.getN());
+  // Each lane holds 1/32 of every operand (docs/Levels.md, L4).
+  auto expectFragment = [&](StringRef name, VectorType actual, int64_t rows,
+                            int64_t columns, Type element) -> LogicalResult {
+    auto expected = VectorType::get({rows * columns / 32}, element);
+    if (actual != expected)
+      return emitOpError() << "expected " << name << " of type " << expected
+                           << " (a lane's share of " << rows << "x" << columns
+                           << ") for "
+                           << mma.getInstruction()->getPtx(mma.getN())
+                           << ", got " << actual;
+    return success();
+  };
+  return success(succeeded(expectFragment("a", getA().getType(), mma.getM(),
+                                          mma.getK(), mma.getA())) &&
+                 succeeded(expectFragment("b", getB().getType(), mma.getN(),
+                                          mma.getK(), mma.getB())) &&
+                 succeeded(expectFragment("acc", getAcc().getType(), mma.getM(),
+                                          mma.getN(), mma.getAcc())));
 }
 
 //===----------------------------------------------------------------------===//

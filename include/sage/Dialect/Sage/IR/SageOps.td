@@ -226,6 +226,44 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def Sage_WarpMmaOp : Sage_Op<"warp_mma",
+    [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "one mma.sync of a warp, on the fragments of one lane";
+  let description = [{
+    The distributed form of a `sage.qmma` (docs/Levels.md, L4): one
+    instruction of a warp-scope row of sage's MMA table (docs/Mma.md),
+    named by `mma`, on what the lane holds of it. For an `m` x `n` x `k`
+    row, `a` is the lane's `m * k / 32` elements of A, `b` its
+    `n * k / 32` elements of B (`[N, K]`, the col layout) and `acc` its
+    `m * n / 32` accumulators, in the order of the instruction's registers:
+    element `i` of a fragment of `w`-bit elements sits in register
+    `i / (32 / w)`, lowest bits first. Which rows and columns a lane holds
+    is the instruction's (PTX ISA, "Matrix fragments for mma.m16n8k*").
+
+    `result = acc + a * b`, exactly as the instruction computes it (an
+    exact i32 sum, or the FP8 instruction's own accumulator precision); no
+    scales apply here: the distribution of `sage.qmma` multiplies the
+    integer sum by them. `convert-sage-to-nvvm` turns the op into that one
+    instruction. Rows with block scales are not accepted yet.
+
+    Example:
+
+    ```mlir
+    %d = sage.warp_mma %a, %b, %c {mma = #sage.mma<scope = warp, m = 16,
+        n = 8, k = 32, a = i8, a_source = registers, b = i8,
+        b_source = registers, acc = i32, scales = none>}
+      : vector<16xi8>, vector<8xi8> -> vector<4xi32>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[1]>:$a, VectorOfRank<[1]>:$b,
+                       VectorOfRank<[1]>:$acc, Sage_MmaAttr:$mma);
+  let results = (outs VectorOfRank<[1]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>]> {
   let summary = "set the scores of keys a query does not see to -inf";

@@ -1,0 +1,32 @@
+//===- SageToNVVM.cpp - the convert-sage-to-nvvm pass (L5) ----------------===//
+
+#include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_CONVERTSAGETONVVM
+#include "sage/Conversion/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+namespace {
+struct ConvertSageToNVVMPass
+    : public sage::impl::ConvertSageToNVVMBase<ConvertSageToNVVMPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateSageToNVVMPatterns(patterns);
+    // The greedy driver also folds the fragment casts the patterns leave
+    // against the ones that built the fragments.
+    // Every verified op has a pattern that applies.
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

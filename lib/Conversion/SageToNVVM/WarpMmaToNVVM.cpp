@@ -1,0 +1,138 @@
+//===- WarpMmaToNVVM.cpp - sage.warp_mma to its mma.sync ------------------===//
+//
+// The emission of every warp-scope row of the MMA table (docs/Mma.md):
+// the row's formats pick nvvm.mma.sync or, for e4m3, the LLVM intrinsic.
+// A fragment's registers are its elements packed into 32-bit words, or, for
+// f16, pairs of halves, as NVVM types them (docs/Levels.md, L4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/MmaInstructions.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// The instruction's registers holding `fragment`.
+static SmallVector<Value> splitRegisters(OpBuilder &b, Location loc,
+                                         Value fragment) {
+  auto type = cast<VectorType>(fragment.getType());
+  Type element = type.getElementType();
+  int64_t count = type.getNumElements();
+  SmallVector<Value> registers;
+  if (element.isF16()) {
+    for (int64_t i = 0; i < count; i += 2)
+      registers.push_back(vector::ShuffleOp::create(
+          b, loc, fragment, fragment, ArrayRef<int64_t>{i, i + 1}));
+    return registers;
+  }
+  Value words = fragment;
+  if (element.getIntOrFloatBitWidth() != 32)
+    words = vector::BitCastOp::create(
+        b, loc,
+        VectorType::get({count * element.getIntOrFloatBitWidth() / 32},
+                        b.getI32Type()),
+        fragment);
+  int64_t wordCount = cast<VectorType>(words.getType()).getNumElements();
+  for (int64_t i = 0; i < wordCount; ++i)
+    registers.push_back(vector::ExtractOp::create(b, loc, words, i));
+  return registers;
+}
+
+/// The type of one accumulator register of a fragment of `element`.
+static Type getRegisterType(Type element) {
+  return element.isF16() ? Type(VectorType::get({2}, element)) : element;
+}
+
+/// The fragment of `type` held by the registers of an MMA's result struct.
+static Value joinRegisters(OpBuilder &b, Location loc, Value result,
+                           VectorType type) {
+  auto structType = cast<LLVM::LLVMStructType>(result.getType());
+  SmallVector<Value> registers;
+  for (int64_t i = 0, e = structType.getBody().size(); i < e; ++i)
+    registers.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+  if (!type.getElementType().isF16())
+    return vector::FromElementsOp::create(b, loc, type, registers);
+  Value joined = registers.front();
+  for (Value pair : llvm::drop_begin(registers)) {
+    int64_t size = cast<VectorType>(joined.getType()).getNumElements();
+    SmallVector<int64_t> mask(size + 2);
+    std::iota(mask.begin(), mask.end(), 0);
+    joined = vector::ShuffleOp::create(b, loc, joined, pair, mask);
+  }
+  return joined;
+}
+
+static NVVM::MMATypes getNvvmType(StringRef format) {
+  if (format == "s8")
+    return NVVM::MMATypes::s8;
+  if (format == "s4")
+    return NVVM::MMATypes::s4;
+  assert(format == "f16" && "the verifier admits no other warp format");
+  return NVVM::MMATypes::f16;
+}
+
+namespace {
+struct WarpMmaToNVVM : OpRewritePattern<WarpMmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(WarpMmaOp op,
+                                PatternRewriter &rewriter) const override {
+    MmaAttr mma = op.getMma();
+    const MmaInstruction &row = *mma.getInstruction();
+    Location loc = op.getLoc();
+    VectorType accType = op.getAcc().getType();
+    SmallVector<Value> a = splitRegisters(rewriter, loc, op.getA());
+    SmallVector<Value> b = splitRegisters(rewriter, loc, op.getB());
+    SmallVector<Value> c = splitRegisters(rewriter, loc, op.getAcc());
+    SmallVector<Type> registerTypes(c.size(),
+                                    getRegisterType(accType.getElementType()));
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(getContext(), registerTypes);
+
+    Value result;
+    if (row.a == "e4m3") {
+      // MLIR 22's nvvm.mma.sync verifier rejects e4m3 (docs/Mma.md).
+      std::string intrinsic = ("llvm.nvvm.mma.m16n8k32.row.col." + row.acc +
+                               ".e4m3.e4m3." + row.acc)
+                                  .str();
+      SmallVector<Value> operands =
+          llvm::to_vector(llvm::concat<Value>(a, b, c));
+      result = LLVM::CallIntrinsicOp::create(rewriter, loc, resultType,
+                                             rewriter.getStringAttr(intrinsic),
+                                             operands)
+                   .getResult(0);
+    } else {
+      // The s4 row is the .satfinite instruction; s8 wraps (docs/Mma.md).
+      std::optional<NVVM::MMAIntOverflow> overflow;
+      if (row.a == "s8")
+        overflow = NVVM::MMAIntOverflow::wrapped;
+      else if (row.a == "s4")
+        overflow = NVVM::MMAIntOverflow::satfinite;
+      NVVM::MMATypes format = getNvvmType(row.a);
+      result =
+          NVVM::MmaOp::create(rewriter, loc, resultType, a, b, c,
+                              /*shape=*/{mma.getM(), mma.getN(), mma.getK()},
+                              /*b1Op=*/std::nullopt, overflow,
+                              std::array<NVVM::MMATypes, 2>{format, format},
+                              std::array<NVVM::MMALayout, 2>{
+                                  NVVM::MMALayout::row, NVVM::MMALayout::col});
+    }
+    rewriter.replaceOp(op, joinRegisters(rewriter, loc, result, accType));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
+  patterns.add<WarpMmaToNVVM>(patterns.getContext());
+}
