@@ -368,7 +368,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           auto rowType = RankedTensorType::get({blockQ}, f32);
           auto softmax = OnlineSoftmaxOp::create(
               b, loc, masked.getType(), rowType, rowType, rowType, masked,
-              carried[1], carried[2]);
+              carried[1], carried[2], /*fragment=*/nullptr, /*base2=*/false);
           // P_hat = P~ * P_r: a static scale, as P~ <= 1 (section 3).
           QuantAttr probQuant = op.getPQuant();
           auto probs = QuantizeOp::create(
@@ -406,7 +406,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           // O = diag(alpha) O + R in the FP32 buffer (two-level).
           Value out =
               AccumulateOp::create(b, loc, carried[0].getType(), partial,
-                                   carried[0], softmax.getRescale(), scheme);
+                                   carried[0], softmax.getRescale(), scheme,
+                                   /*fragment=*/nullptr);
           scf::YieldOp::create(
               b, loc,
               ValueRange{out, softmax.getNewMax(), softmax.getNewSum()});

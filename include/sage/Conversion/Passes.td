@@ -49,6 +49,10 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
     which MLIR 22's `nvvm.mma.sync` verifier rejects. Fragments become the
     instruction's registers by `vector.bitcast` and `vector.extract`,
     which fold away where the fragment was built from registers.
+    `sage.online_softmax` and `sage.accumulate` on fragments of an
+    `mma.sync` accumulator become f32 arithmetic per element, `ex2`, and
+    butterfly shuffles over the four lanes that share a row; on tiles they
+    are left for the levels above.
 
     Upstream's `nvgpu.mma.sync` is not used: it makes every integer MMA
     `.satfinite` (the table's s8 row wraps) and takes 2-D fragments; tried
@@ -56,6 +60,8 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
     fragment loads.
   }];
   let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::vector::VectorDialect"

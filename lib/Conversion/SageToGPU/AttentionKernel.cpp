@@ -410,34 +410,28 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       scores.push_back(tile);
     }
 
-    // Online softmax in base 2; a row with no visible key keeps m = -inf
-    // and uses 0 as its reference, so P~ = 0 and alpha = 1 (its O and l
-    // stay 0), never NaN, as sage.online_softmax defines it.
-    std::array<Value, 2> reference, alpha;
-    for (int64_t row = 0; row < 2; ++row) {
-      Value rowMax = negInf;
-      for (const auto &tile : scores)
-        for (int64_t e = 2 * row; e < 2 * row + 2; ++e)
-          rowMax = kb.maxf(rowMax, tile[e]);
-      Value newMax = kb.maxf(state.max[row], maxOverQuad(kb, rowMax));
-      Value empty = kb.cmpf(arith::CmpFPredicate::OEQ, newMax, negInf);
-      reference[row] = kb.select(empty, kb.f32(0), newMax);
-      alpha[row] = kb.select(empty, kb.f32(1),
-                             kb.exp2(kb.subf(state.max[row], reference[row])));
-      state.max[row] = newMax;
-    }
-    std::array<Value, 2> rowSum = {kb.f32(0), kb.f32(0)};
-    for (auto &tile : scores)
-      for (int64_t e = 0; e < 4; ++e) {
-        tile[e] = kb.exp2(kb.subf(tile[e], reference[rowOf(e)]));
-        rowSum[rowOf(e)] = kb.addf(rowSum[rowOf(e)], tile[e]);
-      }
-    for (int64_t row = 0; row < 2; ++row)
-      state.sum[row] =
-          kb.addf(kb.mulf(state.sum[row], alpha[row]), rowSum[row]);
-    for (MmaAcc &tile : state.out)
+    // Online softmax in base 2 on the lane's fragment of the Q K^T
+    // accumulator (sage.online_softmax; a row with no visible key gets
+    // P~ = 0 and alpha = 1). m is the row's, l the lane's part of it.
+    SmallVector<Value> scoreValues;
+    for (const auto &tile : scores)
+      scoreValues.append(tile.begin(), tile.end());
+    Value scoreFragment = kb.f32Vector(scoreValues);
+    Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
+    Type rowType = maxFragment.getType();
+    auto softmax = OnlineSoftmaxOp::create(
+        kb.b, kb.loc, scoreFragment.getType(), rowType, rowType, rowType,
+        scoreFragment, maxFragment, kb.f32Vector({state.sum[0], state.sum[1]}),
+        queryKeyMma, /*base2=*/true);
+    SmallVector<Value> probs = kb.elements(softmax.getProbs());
+    for (auto [nt, tile] : llvm::enumerate(scores))
       for (int64_t e = 0; e < 4; ++e)
-        tile[e] = kb.mulf(tile[e], alpha[rowOf(e)]);
+        tile[e] = probs[4 * nt + e];
+    Value alpha = softmax.getRescale();
+    SmallVector<Value> newMax = kb.elements(softmax.getNewMax());
+    SmallVector<Value> newSum = kb.elements(softmax.getNewSum());
+    state.max = {newMax[0], newMax[1]};
+    state.sum = {newSum[0], newSum[1]};
 
     // P_hat = P~ * P_r in E4M3, as the A operand of chunk c of 32 keys:
     // register r holds row g (r even) or g + 8 of MMA positions
@@ -459,9 +453,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       probFragments.push_back(
           {packProbs(c, 0), packProbs(c, 1), packProbs(c, 2), packProbs(c, 3)});
 
-    // R_ij = P_hat V_hat_j in a fresh accumulator, then O += R (two-level
-    // accumulation: the FP8 MMA keeps about 22 bits, the buffer 24). Each
-    // V^T row is read a layout group of keys at a time.
+    // R_ij = P_hat V_hat_j in a fresh accumulator, then O = alpha O + R
+    // (sage.accumulate, two-level: the FP8 MMA keeps about 22 bits, the
+    // buffer 24). Each V^T row is read a layout group of keys at a time.
     int64_t valueGroup = vLayout.getGroupSize(),
             valueLaneBytes = vLayout.getLaneBytes();
     Value keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
@@ -480,8 +474,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       for (int64_t c = 0; c < keyChunks; ++c)
         partial = emitWarpMma(kb, probValueMma, probFragments[c],
                               {words[2 * c], words[2 * c + 1]}, partial);
-      for (int64_t e = 0; e < 4; ++e)
-        state.out[dt][e] = kb.addf(state.out[dt][e], partial[e]);
+      Value buffer = kb.f32Vector(state.out[dt]);
+      Value out = AccumulateOp::create(
+          kb.b, kb.loc, buffer.getType(), kb.f32Vector(partial), buffer, alpha,
+          AccumAttr::get(ctx, kb.f32Type(), /*every=*/0), probValueMma);
+      SmallVector<Value> outValues = kb.elements(out);
+      state.out[dt] = {outValues[0], outValues[1], outValues[2], outValues[3]};
     }
     // The next iteration's prefetch overwrites this stage.
     kb.barrier();

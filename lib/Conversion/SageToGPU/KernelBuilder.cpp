@@ -2,6 +2,8 @@
 
 #include "KernelBuilder.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -119,6 +121,18 @@ Value KernelBuilder::sitofp(Value value) {
 }
 Value KernelBuilder::select(Value condition, Value ifTrue, Value ifFalse) {
   return arith::SelectOp::create(b, loc, condition, ifTrue, ifFalse);
+}
+
+Value KernelBuilder::f32Vector(ArrayRef<Value> values) {
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({int64_t(values.size())}, f32Type()), values);
+}
+SmallVector<Value> KernelBuilder::elements(Value vector) {
+  SmallVector<Value> values;
+  for (int64_t i = 0, e = cast<VectorType>(vector.getType()).getNumElements();
+       i < e; ++i)
+    values.push_back(vector::ExtractOp::create(b, loc, vector, i));
+  return values;
 }
 
 Value KernelBuilder::threadId() {

@@ -78,6 +78,10 @@ public:
   Value sitofp(Value value);
   Value select(Value condition, Value ifTrue, Value ifFalse);
 
+  // Fragments: vectors of f32 built from and read back into scalars.
+  Value f32Vector(ArrayRef<Value> values);
+  SmallVector<Value> elements(Value vector);
+
   // Thread geometry, as i32.
   Value threadId();
   Value blockId(gpu::Dimension dim);

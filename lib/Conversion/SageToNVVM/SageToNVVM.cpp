@@ -1,5 +1,7 @@
 //===- SageToNVVM.cpp - the convert-sage-to-nvvm pass (L5) ----------------===//
 
+#include "Patterns.h"
+
 #include "sage/Conversion/Passes.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
@@ -15,6 +17,11 @@ namespace mlir::sage {
 
 using namespace mlir;
 using namespace mlir::sage;
+
+void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
+  populateWarpMmaPatterns(patterns);
+  populateAccumulatorFragmentPatterns(patterns);
+}
 
 namespace {
 struct ConvertSageToNVVMPass

@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "sage/Conversion/Passes.h"
+#include "Patterns.h"
+
 #include "sage/Dialect/Sage/IR/MmaInstructions.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
@@ -133,6 +134,6 @@ struct WarpMmaToNVVM : OpRewritePattern<WarpMmaOp> {
 };
 } // namespace
 
-void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
+void mlir::sage::populateWarpMmaPatterns(RewritePatternSet &patterns) {
   patterns.add<WarpMmaToNVVM>(patterns.getContext());
 }

@@ -19,13 +19,14 @@
 //       CHECK:   nvvm.convert.f32x2.to.f8x2 {{.*}} {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
 //       CHECK: gpu.func @sage_quantize_q
 // The attention kernel: per K/V block of 64 keys and D = 64, 8 key tiles x 2
-// k-chunks of INT8 MMAs, then 8 value tiles x 2 key chunks of FP8 MMAs.
+// k-chunks of INT8 MMAs, the online softmax on their accumulators, then per
+// value tile 2 key chunks of FP8 MMAs added to the FP32 buffer.
 //       CHECK: gpu.func @sage_attention
 //       CHECK:   scf.for
 // CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
-//       CHECK:   gpu.shuffle xor
-//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+//       CHECK:   sage.online_softmax {{.*}} {base2, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, vector<2xf32>
+// CHECK-COUNT-2:   sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+//       CHECK:   sage.accumulate {{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
 //       CHECK:   scf.yield
 func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>

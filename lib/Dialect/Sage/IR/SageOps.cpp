@@ -480,14 +480,69 @@ static LogicalResult verifyRowVector(Operation *op, StringRef name,
   return success();
 }
 
+/// Checks the fragment form of an op on an MMA's accumulators
+/// (docs/Levels.md, L4): a warp MMA named by `fragment`, `values` whole
+/// accumulator tiles of it, `rows` the lane's m / 8 rows.
+static LogicalResult verifyAccumulatorFragment(Operation *op,
+                                               std::optional<MmaAttr> fragment,
+                                               StringRef valuesName,
+                                               VectorType values,
+                                               StringRef rowsName, Type rows) {
+  if (!fragment)
+    return op->emitOpError()
+           << "on fragments needs `fragment`, the MMA whose accumulator "
+              "layout they have";
+  if (fragment->getScope() != MmaScope::Warp)
+    return op->emitOpError()
+           << "expected the fragments of a warp MMA, got one of scope "
+           << stringifyMmaScope(fragment->getScope());
+  int64_t m = fragment->getM(), n = fragment->getN(), perTile = m * n / 32;
+  if (values.getNumElements() % perTile != 0)
+    return op->emitOpError() << "expected " << valuesName << " of whole " << m
+                             << "x" << n << " accumulator tiles (" << perTile
+                             << " values a lane), got " << values;
+  auto expectedRows =
+      VectorType::get({m / 8}, Float32Type::get(op->getContext()));
+  if (rows != expectedRows)
+    return op->emitOpError()
+           << "expected " << rowsName << " of type " << expectedRows
+           << " (the lane's rows of the accumulator), got " << rows;
+  return success();
+}
+
+/// Tiles and fragments do not mix, and only fragments have a layout.
+static LogicalResult verifyOneForm(Operation *op,
+                                   std::optional<MmaAttr> fragment,
+                                   ArrayRef<Value> values) {
+  bool fragments = isa<VectorType>(values.front().getType());
+  for (Value value : values.drop_front())
+    if (isa<VectorType>(value.getType()) != fragments)
+      return op->emitOpError()
+             << "expected all operands tiles (tensors) or all fragments "
+                "(vectors), got "
+             << values.front().getType() << " and " << value.getType();
+  if (!fragments && fragment)
+    return op->emitOpError() << "has a `fragment` layout but operates on tiles";
+  return success();
+}
+
 LogicalResult OnlineSoftmaxOp::verify() {
-  return verifyRowVector(*this, "max", getMax().getType(),
-                         getScores().getType());
+  if (failed(verifyOneForm(*this, getFragment(), {getScores(), getMax()})))
+    return failure();
+  if (auto scores = dyn_cast<VectorType>(getScores().getType()))
+    return verifyAccumulatorFragment(*this, getFragment(), "scores", scores,
+                                     "max", getMax().getType());
+  return verifyRowVector(*this, "max",
+                         cast<RankedTensorType>(getMax().getType()),
+                         cast<RankedTensorType>(getScores().getType()));
 }
 
 LogicalResult AccumulateOp::verify() {
-  RankedTensorType partialType = getPartial().getType();
-  RankedTensorType bufferType = getBuffer().getType();
+  if (failed(verifyOneForm(*this, getFragment(),
+                           {getPartial(), getBuffer(), getRescale()})))
+    return failure();
+  auto partialType = cast<ShapedType>(getPartial().getType());
+  auto bufferType = cast<ShapedType>(getBuffer().getType());
   if (failed(
           verifyCompatibleShape(partialType.getShape(), bufferType.getShape())))
     return emitOpError() << "expected partial of shape "
@@ -498,7 +553,15 @@ LogicalResult AccumulateOp::verify() {
     return emitOpError() << "expected a " << accType << " partial for "
                          << getScheme() << ", got "
                          << partialType.getElementType();
-  return verifyRowVector(*this, "rescale", getRescale().getType(), bufferType);
+  if (auto buffer = dyn_cast<VectorType>(bufferType)) {
+    if (!accType.isF32())
+      return emitOpError() << getScheme() << " is not lowered on fragments yet";
+    return verifyAccumulatorFragment(*this, getFragment(), "buffer", buffer,
+                                     "rescale", getRescale().getType());
+  }
+  return verifyRowVector(*this, "rescale",
+                         cast<RankedTensorType>(getRescale().getType()),
+                         cast<RankedTensorType>(bufferType));
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,9 @@ include "sage/Dialect/Sage/IR/SageBase.td"
 
 def Sage_FloatTensor : RankedTensorOf<[F16, BF16, F32]>;
 def Sage_F32Tensor : RankedTensorOf<[F32]>;
+// A tile, or a lane's fragment of one (docs/Levels.md, L4).
+def Sage_F32TileOrFragment
+    : AnyTypeOf<[Sage_F32Tensor, VectorOfRankAndType<[1], [F32]>]>;
 def Sage_QuantTensor
     : RankedTensorOf<[I8, I<4>, F8E4M3FN, F8E5M2, F4E2M1FN]>;
 def Sage_ScaleTensor : RankedTensorOf<[F32, F8E4M3FN, F8E8M0FNU]>;
@@ -310,19 +313,37 @@ def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
 
     `alpha` rescales the output buffer (`sage.accumulate`). A row whose
     scores are all `-inf` keeps `m' = -inf` and yields `P~ = 0` and
-    `alpha = 1`, never NaN.
+    `alpha = 1`, never NaN. With `base2`, the scores and maxima are in
+    log2 units and every `exp` above is `2^x` (the hardware's `ex2`).
+
+    On tiles, `scores` is `[..., rows, columns]` and the rest one value per
+    row. On fragments (vectors, docs/Levels.md, L4), `fragment` names the
+    MMA whose accumulator layout the scores have: `scores` is the lane's
+    accumulators of whole MMA tiles, one after the other, and `max`, `sum`
+    and the results hold the lane's `m / 8` rows. `max`, `new_max` and
+    `rescale` are the row's values (equal in the four lanes sharing a row);
+    `sum` and `new_sum` are the lane's part of the row sum, whose total is
+    over those four lanes.
 
     Example:
 
     ```mlir
     %p, %m1, %l1, %alpha = sage.online_softmax %s, %m0, %l0
       : tensor<128x64xf32>, tensor<128xf32>
+    %pf, %mf, %lf, %af = sage.online_softmax %sf, %mf0, %lf0 {base2,
+        fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8,
+          a_source = registers, b = i8, b_source = registers, acc = i32,
+          scales = none>} : vector<32xf32>, vector<2xf32>
     ```
   }];
-  let arguments = (ins Sage_F32Tensor:$scores, Sage_F32Tensor:$max,
-                       Sage_F32Tensor:$sum);
-  let results = (outs Sage_F32Tensor:$probs, Sage_F32Tensor:$new_max,
-                      Sage_F32Tensor:$new_sum, Sage_F32Tensor:$rescale);
+  let arguments = (ins Sage_F32TileOrFragment:$scores,
+                       Sage_F32TileOrFragment:$max,
+                       Sage_F32TileOrFragment:$sum,
+                       OptionalAttr<Sage_MmaAttr>:$fragment, UnitAttr:$base2);
+  let results = (outs Sage_F32TileOrFragment:$probs,
+                      Sage_F32TileOrFragment:$new_max,
+                      Sage_F32TileOrFragment:$new_sum,
+                      Sage_F32TileOrFragment:$rescale);
   let assemblyFormat = [{
     $scores `,` $max `,` $sum attr-dict `:` type($scores) `,` type($max)
   }];
@@ -339,6 +360,10 @@ def Sage_AccumulateOp : Sage_Op<"accumulate",
     output buffer, `rescale` the per-row `exp(m_old - m_new)` of
     `sage.online_softmax`.
 
+    On fragments (vectors, docs/Levels.md, L4), `fragment` names the MMA
+    whose accumulator layout `partial` and `buffer` have, as for
+    `sage.online_softmax`; `rescale` holds the lane's `m / 8` rows.
+
     Example:
 
     ```mlir
@@ -346,10 +371,13 @@ def Sage_AccumulateOp : Sage_Op<"accumulate",
         {scheme = #sage.accum<f32>} : tensor<128x128xf32>, tensor<128xf32> -> tensor<128x128xf32>
     ```
   }];
-  let arguments = (ins RankedTensorOf<[F32, F16]>:$partial,
-                       Sage_F32Tensor:$buffer, Sage_F32Tensor:$rescale,
-                       Sage_AccumAttr:$scheme);
-  let results = (outs Sage_F32Tensor:$result);
+  let arguments = (ins AnyTypeOf<[RankedTensorOf<[F32, F16]>,
+                                  VectorOfRankAndType<[1], [F32, F16]>]>:$partial,
+                       Sage_F32TileOrFragment:$buffer,
+                       Sage_F32TileOrFragment:$rescale,
+                       Sage_AccumAttr:$scheme,
+                       OptionalAttr<Sage_MmaAttr>:$fragment);
+  let results = (outs Sage_F32TileOrFragment:$result);
   let assemblyFormat = [{
     $partial `into` $buffer `rescale` $rescale attr-dict `:` type($partial)
     `,` type($rescale) `->` type($result)

@@ -1,0 +1,165 @@
+//===- AccumulatorFragments.cpp - softmax and accumulation on fragments ---===//
+//
+// sage.online_softmax and sage.accumulate on a lane's fragments of an
+// mma.sync accumulator (docs/Levels.md, L4): element e of an m16nN tile
+// belongs to the lane's row e / (N / 4), and the four lanes t = 0..3 of a
+// quad share each row, so a row's maximum is reduced over the quad with two
+// butterfly shuffles. Sums stay per lane (the op's documented layout); the
+// epilogue reduces them once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::sage;
+
+namespace {
+/// Scalar f32 arithmetic as the kernels write it.
+struct F32Builder {
+  OpBuilder &b;
+  Location loc;
+
+  Value constant(double value) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(float(value)));
+  }
+  Value add(Value lhs, Value rhs) {
+    return arith::AddFOp::create(b, loc, lhs, rhs);
+  }
+  Value sub(Value lhs, Value rhs) {
+    return arith::SubFOp::create(b, loc, lhs, rhs);
+  }
+  Value mul(Value lhs, Value rhs) {
+    return arith::MulFOp::create(b, loc, lhs, rhs);
+  }
+  /// lhs > rhs ? lhs : rhs.
+  Value max(Value lhs, Value rhs) {
+    Value greater =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, lhs, rhs);
+    return arith::SelectOp::create(b, loc, greater, lhs, rhs);
+  }
+  /// 2^x through ex2.approx.ftz.f32, as the SageAttention kernels do.
+  Value exp2(Value value) {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getF32Type(),
+               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{value})
+        .getResult(0);
+  }
+  /// The maximum over the four lanes of a quad.
+  Value maxOverQuad(Value value) {
+    for (int64_t mask : {1, 2})
+      value =
+          max(value, gpu::ShuffleOp::create(b, loc, value, mask,
+                                            /*width=*/32, gpu::ShuffleMode::XOR)
+                         .getShuffleResult());
+    return value;
+  }
+  SmallVector<Value> elements(Value vector) {
+    SmallVector<Value> values;
+    for (int64_t i = 0, e = cast<VectorType>(vector.getType()).getNumElements();
+         i < e; ++i)
+      values.push_back(vector::ExtractOp::create(b, loc, vector, i));
+    return values;
+  }
+  Value vector(ArrayRef<Value> values) {
+    return vector::FromElementsOp::create(
+        b, loc, VectorType::get({int64_t(values.size())}, b.getF32Type()),
+        values);
+  }
+};
+
+/// The lane's row of accumulator element `index` of a fragment of `mma`.
+int64_t getRowOf(MmaAttr mma, int64_t index) {
+  int64_t perTile = mma.getM() * mma.getN() / 32;
+  return index % perTile / (mma.getN() / 4);
+}
+
+struct OnlineSoftmaxOnFragments : OpRewritePattern<OnlineSoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OnlineSoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(op.getScores().getType()))
+      return rewriter.notifyMatchFailure(op, "on tiles");
+    MmaAttr mma = *op.getFragment();
+    F32Builder f{rewriter, op.getLoc()};
+    SmallVector<Value> scores = f.elements(op.getScores());
+    SmallVector<Value> max = f.elements(op.getMax());
+    SmallVector<Value> sum = f.elements(op.getSum());
+    // exp(x) = 2^(x log2 e) unless the scores are in log2 units already.
+    auto exp = [&](Value x) {
+      return f.exp2(op.getBase2() ? x : f.mul(x, f.constant(M_LOG2E)));
+    };
+    Value negInf = f.constant(-std::numeric_limits<double>::infinity());
+    // A row with no visible key keeps m = -inf and uses 0 as its
+    // reference, so P~ = 0 and alpha = 1, never NaN.
+    int64_t rows = int64_t(max.size());
+    SmallVector<Value> reference(rows), alpha(rows), newMax(rows);
+    for (int64_t row = 0; row < rows; ++row) {
+      Value rowMax = negInf;
+      for (auto [i, score] : llvm::enumerate(scores))
+        if (getRowOf(mma, i) == row)
+          rowMax = f.max(rowMax, score);
+      newMax[row] = f.max(max[row], f.maxOverQuad(rowMax));
+      Value empty =
+          arith::CmpFOp::create(rewriter, op.getLoc(),
+                                arith::CmpFPredicate::OEQ, newMax[row], negInf);
+      reference[row] = arith::SelectOp::create(rewriter, op.getLoc(), empty,
+                                               f.constant(0), newMax[row]);
+      alpha[row] =
+          arith::SelectOp::create(rewriter, op.getLoc(), empty, f.constant(1),
+                                  exp(f.sub(max[row], reference[row])));
+    }
+    SmallVector<Value> probs, rowSum(rows, f.constant(0));
+    for (auto [i, score] : llvm::enumerate(scores)) {
+      int64_t row = getRowOf(mma, i);
+      probs.push_back(exp(f.sub(score, reference[row])));
+      rowSum[row] = f.add(rowSum[row], probs.back());
+    }
+    SmallVector<Value> newSum;
+    for (int64_t row = 0; row < rows; ++row)
+      newSum.push_back(f.add(f.mul(sum[row], alpha[row]), rowSum[row]));
+    rewriter.replaceOp(op, {f.vector(probs), f.vector(newMax), f.vector(newSum),
+                            f.vector(alpha)});
+    return success();
+  }
+};
+
+struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AccumulateOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(op.getBuffer().getType()))
+      return rewriter.notifyMatchFailure(op, "on tiles");
+    MmaAttr mma = *op.getFragment();
+    F32Builder f{rewriter, op.getLoc()};
+    SmallVector<Value> partial = f.elements(op.getPartial());
+    SmallVector<Value> buffer = f.elements(op.getBuffer());
+    SmallVector<Value> rescale = f.elements(op.getRescale());
+    SmallVector<Value> result;
+    for (auto [i, value] : llvm::enumerate(buffer))
+      result.push_back(
+          f.add(f.mul(value, rescale[getRowOf(mma, i)]), partial[i]));
+    rewriter.replaceOp(op, f.vector(result));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::sage::populateAccumulatorFragmentPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<OnlineSoftmaxOnFragments, AccumulateOnFragments>(
+      patterns.getContext());
+}

@@ -1,0 +1,17 @@
+//===- Patterns.h - the convert-sage-to-nvvm patterns, by file --*- C++ -*-===//
+
+#ifndef SAGE_LIB_CONVERSION_SAGETONVVM_PATTERNS_H
+#define SAGE_LIB_CONVERSION_SAGETONVVM_PATTERNS_H
+
+namespace mlir {
+class RewritePatternSet;
+namespace sage {
+/// sage.warp_mma to its instruction (WarpMmaToNVVM.cpp).
+void populateWarpMmaPatterns(RewritePatternSet &patterns);
+/// sage.online_softmax and sage.accumulate on accumulator fragments
+/// (AccumulatorFragments.cpp).
+void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);
+} // namespace sage
+} // namespace mlir
+
+#endif // SAGE_LIB_CONVERSION_SAGETONVVM_PATTERNS_H

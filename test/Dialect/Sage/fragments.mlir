@@ -1,0 +1,94 @@
+// RUN: sage-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// sage.online_softmax and sage.accumulate on a lane's fragments of an
+// mma.sync accumulator (docs/Levels.md, L4).
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+#e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+
+// CHECK-LABEL: func @fragments
+//       CHECK:   sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} {base2, fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>} : vector<32xf32>, vector<2xf32>
+//       CHECK:   sage.accumulate %{{.*}} into %{{.*}} rescale %{{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
+func.func @fragments(%s: vector<32xf32>, %m: vector<2xf32>, %l: vector<2xf32>, %r: vector<4xf32>, %o: vector<4xf32>) -> (vector<32xf32>, vector<4xf32>) {
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %l {base2, fragment = #s8} : vector<32xf32>, vector<2xf32>
+  %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
+  return %p, %o1 : vector<32xf32>, vector<4xf32>
+}
+
+// -----
+
+func.func @negative_no_fragment(%s: vector<32xf32>, %m: vector<2xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op on fragments needs `fragment`, the MMA whose accumulator layout they have}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m : vector<32xf32>, vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_warpgroup(%s: vector<32xf32>, %m: vector<2xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected the fragments of a warp MMA, got one of scope warpgroup}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {fragment = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>} : vector<32xf32>, vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_mixed(%s: tensor<64x64xf32>, %m: vector<2xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected all operands tiles (tensors) or all fragments (vectors), got 'tensor<64x64xf32>' and 'vector<2xf32>'}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m : tensor<64x64xf32>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_tile_with_fragment(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op has a `fragment` layout but operates on tiles}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {fragment = #s8} : tensor<64x64xf32>, tensor<64xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_partial_tile(%s: vector<30xf32>, %m: vector<2xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected scores of whole 16x8 accumulator tiles (4 values a lane), got 'vector<30xf32>'}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {fragment = #s8} : vector<30xf32>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_rows(%s: vector<32xf32>, %m: vector<4xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected max of type 'vector<2xf32>' (the lane's rows of the accumulator), got 'vector<4xf32>'}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {fragment = #s8} : vector<32xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+#e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+func.func @negative_f16_scheme(%r: vector<4xf16>, %o: vector<4xf32>, %a: vector<2xf32>) {
+  // expected-error@+1 {{'sage.accumulate' op #sage.accum<f16, every = 2> is not lowered on fragments yet}}
+  %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f16, every = 2>, fragment = #e4m3} : vector<4xf16>, vector<2xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+#e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+func.func @negative_buffer(%r: vector<6xf32>, %a: vector<2xf32>) {
+  // expected-error@+1 {{'sage.accumulate' op expected buffer of whole 16x8 accumulator tiles (4 values a lane), got 'vector<6xf32>'}}
+  %o1 = sage.accumulate %r into %r rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<6xf32>, vector<2xf32> -> vector<6xf32>
+  return
+}
+
+// -----
+
+#e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+func.func @negative_rescale(%r: vector<4xf32>, %a: vector<1xf32>) {
+  // expected-error@+1 {{'sage.accumulate' op expected rescale of type 'vector<2xf32>' (the lane's rows of the accumulator), got 'vector<1xf32>'}}
+  %o1 = sage.accumulate %r into %r rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<1xf32> -> vector<4xf32>
+  return
+}
