@@ -362,7 +362,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           }
           Value masked =
               MaskScoresOp::create(b, loc, scaled.getType(), scaled, firstQuery,
-                                   firstKey, queries, keys, op.getCausalAttr());
+                                   firstKey, queries, keys, op.getCausalAttr(),
+                                   /*fragment=*/nullptr);
 
           // P~, m', l', alpha (section 4).
           auto rowType = RankedTensorType::get({blockQ}, f32);

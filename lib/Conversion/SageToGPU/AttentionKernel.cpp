@@ -88,10 +88,6 @@ struct KVStaging {
 /// Accumulator element e of a tile belongs to row g (e < 2) or g + 8.
 static int64_t rowOf(int64_t e) { return e < 2 ? 0 : 1; }
 
-static Value maxOverQuad(KernelBuilder &kb, Value value) {
-  value = kb.maxf(value, kb.shuffleXor(value, 1));
-  return kb.maxf(value, kb.shuffleXor(value, 2));
-}
 static Value sumOverQuad(KernelBuilder &kb, Value value) {
   value = kb.addf(value, kb.shuffleXor(value, 1));
   return kb.addf(value, kb.shuffleXor(value, 2));
@@ -395,28 +391,27 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       std::array<Value, 4> tile;
       for (int64_t e = 0; e < 4; ++e) {
         Value column = kb.add(kb.i32(nt * 8 + e % 2), quad2);
-        Value s = kb.mulf(kb.sitofp(acc[e]), factor);
+        tile[e] = kb.mulf(kb.sitofp(acc[e]), factor);
         if (config.smoothQ)
-          s = kb.addf(s, kb.mulf(kb.loadShared(correction, column), scaleLog2));
-        Value key = kb.add(blockStart, column);
-        Value masked = kb.cmp(arith::CmpIPredicate::sge, key, keys);
-        if (config.causal)
-          masked =
-              arith::OrIOp::create(kb.b, kb.loc, masked,
-                                   kb.cmp(arith::CmpIPredicate::sgt, key,
-                                          kb.add(rows[rowOf(e)], diagonal)));
-        tile[e] = kb.select(masked, negInf, s);
+          tile[e] = kb.addf(
+              tile[e], kb.mulf(kb.loadShared(correction, column), scaleLog2));
       }
       scores.push_back(tile);
     }
 
-    // Online softmax in base 2 on the lane's fragment of the Q K^T
-    // accumulator (sage.online_softmax; a row with no visible key gets
-    // P~ = 0 and alpha = 1). m is the row's, l the lane's part of it.
+    // Padded keys, and with causal the keys right of the diagonal, are
+    // -inf (sage.mask_scores on the warp's rows and this block's keys);
+    // then the online softmax in base 2 (sage.online_softmax; a row with
+    // no visible key gets P~ = 0 and alpha = 1). m is the row's, l the
+    // lane's part of it.
     SmallVector<Value> scoreValues;
     for (const auto &tile : scores)
       scoreValues.append(tile.begin(), tile.end());
     Value scoreFragment = kb.f32Vector(scoreValues);
+    scoreFragment = MaskScoresOp::create(
+        kb.b, kb.loc, scoreFragment.getType(), scoreFragment, firstRow,
+        blockStart, queries, keys, config.causal ? kb.b.getUnitAttr() : nullptr,
+        queryKeyMma);
     Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
     Type rowType = maxFragment.getType();
     auto softmax = OnlineSoftmaxOp::create(

@@ -1,9 +1,10 @@
-//===- AccumulatorFragments.cpp - softmax and accumulation on fragments ---===//
+//===- AccumulatorFragments.cpp - sage ops on MMA accumulator fragments --===//
 //
-// sage.online_softmax and sage.accumulate on a lane's fragments of an
-// mma.sync accumulator (docs/Levels.md, L4): element e of an m16nN tile
-// belongs to the lane's row e / (N / 4), and the four lanes t = 0..3 of a
-// quad share each row, so a row's maximum is reduced over the quad with two
+// sage.mask_scores, sage.online_softmax and sage.accumulate on a lane's
+// fragments of an mma.sync accumulator (docs/Levels.md, L4): lane (g, t)
+// holds, of an m16nN tile, rows g + 8r and columns (N / 4) t + c; element e
+// is row e / (N / 4), column e % (N / 4). The four lanes t = 0..3 of a quad
+// share each row, so a row's maximum is reduced over the quad with two
 // butterfly shuffles. Sums stay per lane (the op's documented layout); the
 // epilogue reduces them once.
 //
@@ -156,10 +157,69 @@ struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
     return success();
   }
 };
+struct MaskScoresOnFragments : OpRewritePattern<MaskScoresOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MaskScoresOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(op.getScores().getType()))
+      return rewriter.notifyMatchFailure(op, "on tiles");
+    MmaAttr mma = *op.getFragment();
+    Location loc = op.getLoc();
+    F32Builder f{rewriter, loc};
+    // Positions in the offsets' type (index or i32).
+    Type type = op.getKeys().getType();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       rewriter.getIntegerAttr(type, value));
+    };
+    auto add = [&](Value lhs, Value rhs) -> Value {
+      return arith::AddIOp::create(rewriter, loc, lhs, rhs);
+    };
+    auto compare = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+      return arith::CmpIOp::create(rewriter, loc, predicate, lhs, rhs);
+    };
+    Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    if (!type.isIndex())
+      thread = arith::IndexCastUIOp::create(rewriter, loc, type, thread);
+    Value lane = arith::RemUIOp::create(rewriter, loc, thread, constant(32));
+    Value group = arith::DivUIOp::create(rewriter, loc, lane, constant(4));
+    Value quadLane = arith::RemUIOp::create(rewriter, loc, lane, constant(4));
+    int64_t columnsPerLane = mma.getN() / 4,
+            perTile = mma.getM() * mma.getN() / 32;
+    Value laneColumn = arith::MulIOp::create(rewriter, loc, quadLane,
+                                             constant(columnsPerLane));
+    // Row r of the lane is g + 8r of the warp's tile.
+    SmallVector<Value> rows;
+    for (int64_t r = 0; r < mma.getM() / 8; ++r)
+      rows.push_back(add(op.getQueryOffset(),
+                         r == 0 ? group : add(group, constant(8 * r))));
+    Value diagonal =
+        arith::SubIOp::create(rewriter, loc, op.getKeys(), op.getQueries());
+    Value negInf = f.constant(-std::numeric_limits<double>::infinity());
+    SmallVector<Value> result;
+    for (auto [i, score] : llvm::enumerate(f.elements(op.getScores()))) {
+      int64_t tile = int64_t(i) / perTile, e = int64_t(i) % perTile;
+      Value column =
+          add(constant(tile * mma.getN() + e % columnsPerLane), laneColumn);
+      Value key = add(op.getKeyOffset(), column);
+      Value masked = compare(arith::CmpIPredicate::sge, key, op.getKeys());
+      if (op.getCausal())
+        masked = arith::OrIOp::create(
+            rewriter, loc, masked,
+            compare(arith::CmpIPredicate::sgt, key,
+                    add(rows[getRowOf(mma, i)], diagonal)));
+      result.push_back(
+          arith::SelectOp::create(rewriter, loc, masked, negInf, score));
+    }
+    rewriter.replaceOp(op, f.vector(result));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::sage::populateAccumulatorFragmentPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<OnlineSoftmaxOnFragments, AccumulateOnFragments>(
-      patterns.getContext());
+  patterns.add<MaskScoresOnFragments, OnlineSoftmaxOnFragments,
+               AccumulateOnFragments>(patterns.getContext());
 }

@@ -8,7 +8,8 @@ class RewritePatternSet;
 namespace sage {
 /// sage.warp_mma to its instruction (WarpMmaToNVVM.cpp).
 void populateWarpMmaPatterns(RewritePatternSet &patterns);
-/// sage.online_softmax and sage.accumulate on accumulator fragments
+/// sage.mask_scores, sage.online_softmax and sage.accumulate on accumulator
+/// fragments
 /// (AccumulatorFragments.cpp).
 void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);
 } // namespace sage

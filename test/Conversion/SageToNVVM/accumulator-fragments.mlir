@@ -72,6 +72,55 @@ func.func @accumulate(%r: vector<4xf32>, %o: vector<4xf32>, %a: vector<2xf32>) -
   return %o1 : vector<4xf32>
 }
 
+// Key j of the lane's element: key_offset + 8 * tile + 2t + column; -inf
+// past the last key and, with causal, right of row g (+ 8) + Nk - Nq.
+// CHECK-LABEL: func @mask
+//  CHECK-SAME: (%[[S:.*]]: vector<8xf32>, %[[Q0:.*]]: i32, %[[K0:.*]]: i32, %[[NQ:.*]]: i32, %[[NK:.*]]: i32)
+//   CHECK-DAG:   %[[TID:.*]] = gpu.thread_id  x
+//   CHECK-DAG:   %[[TID32:.*]] = arith.index_castui %[[TID]] : index to i32
+//   CHECK-DAG:   %[[LANE:.*]] = arith.remui %[[TID32]], %c32_i32
+//   CHECK-DAG:   %[[G:.*]] = arith.divui %[[LANE]], %c4_i32
+//   CHECK-DAG:   %[[T:.*]] = arith.remui %[[LANE]], %c4_i32
+//   CHECK-DAG:   %[[T2:.*]] = arith.muli %[[T]], %c2_i32
+//   CHECK-DAG:   %[[ROW0:.*]] = arith.addi %[[Q0]], %[[G]]
+//   CHECK-DAG:   %[[G8:.*]] = arith.addi %[[G]], %c8_i32
+//   CHECK-DAG:   %[[ROW1:.*]] = arith.addi %[[Q0]], %[[G8]]
+//   CHECK-DAG:   %[[DIAG:.*]] = arith.subi %[[NK]], %[[NQ]]
+//   CHECK-DAG:   %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+//   CHECK-DAG:   %[[S0:.*]] = vector.extract %[[S]][0]
+//   CHECK-DAG:   %[[S7:.*]] = vector.extract %[[S]][7]
+// Element 0: tile 0, row g, column 2t.
+//       CHECK:   %[[KEY0:.*]] = arith.addi %[[K0]], %[[T2]]
+//       CHECK:   %[[PAD0:.*]] = arith.cmpi sge, %[[KEY0]], %[[NK]]
+//       CHECK:   %[[LAST0:.*]] = arith.addi %[[ROW0]], %[[DIAG]]
+//       CHECK:   %[[AFTER0:.*]] = arith.cmpi sgt, %[[KEY0]], %[[LAST0]]
+//       CHECK:   %[[MASK0:.*]] = arith.ori %[[PAD0]], %[[AFTER0]]
+//       CHECK:   %[[R0:.*]] = arith.select %[[MASK0]], %[[NEGINF]], %[[S0]]
+// CHECK-COUNT-6:   arith.select
+// Element 7: tile 1, row g + 8, column 8 + 2t + 1.
+//       CHECK:   %[[COL7:.*]] = arith.addi %[[T2]], %c9_i32
+//       CHECK:   %[[KEY7:.*]] = arith.addi %[[K0]], %[[COL7]]
+//       CHECK:   %[[PAD7:.*]] = arith.cmpi sge, %[[KEY7]], %[[NK]]
+//       CHECK:   %[[LAST7:.*]] = arith.addi %[[ROW1]], %[[DIAG]]
+//       CHECK:   %[[AFTER7:.*]] = arith.cmpi sgt, %[[KEY7]], %[[LAST7]]
+//       CHECK:   %[[MASK7:.*]] = arith.ori %[[PAD7]], %[[AFTER7]]
+//       CHECK:   %[[R7:.*]] = arith.select %[[MASK7]], %[[NEGINF]], %[[S7]]
+//       CHECK:   vector.from_elements %[[R0]], {{.*}}, %[[R7]] : vector<8xf32>
+func.func @mask(%s: vector<8xf32>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> vector<8xf32> {
+  %0 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal, fragment = #s8} : vector<8xf32>, i32
+  return %0 : vector<8xf32>
+}
+
+// Without causal only padded keys are masked; index positions work alike.
+// CHECK-LABEL: func @mask_index
+//   CHECK-NOT:   arith.index_castui
+//   CHECK-NOT:   arith.ori
+//       CHECK:   arith.cmpi sge
+func.func @mask_index(%s: vector<4xf32>, %q0: index, %k0: index, %nq: index, %nk: index) -> vector<4xf32> {
+  %0 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {fragment = #s8} : vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
 // Ops on tiles are left to the levels above.
 // CHECK-LABEL: func @tiles
 //       CHECK:   sage.online_softmax

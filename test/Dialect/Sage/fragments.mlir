@@ -7,9 +7,11 @@
 #e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
 
 // CHECK-LABEL: func @fragments
+//       CHECK:   sage.mask_scores %{{.*}} at [%{{.*}}, %{{.*}}] of [%{{.*}}, %{{.*}}] {causal, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, i32
 //       CHECK:   sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} {base2, fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>} : vector<32xf32>, vector<2xf32>
 //       CHECK:   sage.accumulate %{{.*}} into %{{.*}} rescale %{{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
-func.func @fragments(%s: vector<32xf32>, %m: vector<2xf32>, %l: vector<2xf32>, %r: vector<4xf32>, %o: vector<4xf32>) -> (vector<32xf32>, vector<4xf32>) {
+func.func @fragments(%s0: vector<32xf32>, %m: vector<2xf32>, %l: vector<2xf32>, %r: vector<4xf32>, %o: vector<4xf32>, %i: i32) -> (vector<32xf32>, vector<4xf32>) {
+  %s = sage.mask_scores %s0 at [%i, %i] of [%i, %i] {causal, fragment = #s8} : vector<32xf32>, i32
   %p, %m1, %l1, %a = sage.online_softmax %s, %m, %l {base2, fragment = #s8} : vector<32xf32>, vector<2xf32>
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
   return %p, %o1 : vector<32xf32>, vector<4xf32>
@@ -90,5 +92,13 @@ func.func @negative_buffer(%r: vector<6xf32>, %a: vector<2xf32>) {
 func.func @negative_rescale(%r: vector<4xf32>, %a: vector<1xf32>) {
   // expected-error@+1 {{'sage.accumulate' op expected rescale of type 'vector<2xf32>' (the lane's rows of the accumulator), got 'vector<1xf32>'}}
   %o1 = sage.accumulate %r into %r rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<1xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_mask_no_fragment(%s: vector<32xf32>, %i: index) {
+  // expected-error@+1 {{'sage.mask_scores' op on fragments needs `fragment`, the MMA whose accumulator layout they have}}
+  %0 = sage.mask_scores %s at [%i, %i] of [%i, %i] : vector<32xf32>
   return
 }

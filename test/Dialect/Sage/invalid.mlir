@@ -437,7 +437,7 @@ func.func @qmma_grouped_format(%a: tensor<64x128xi8>, %sa: tensor<32x1xf32>,
 // -----
 
 func.func @mask_scores_rank(%s: tensor<64xf32>, %i: index) {
-  // expected-error@+1 {{'sage.mask_scores' op operand #0 must be 2D tensor of 32-bit float values, but got 'tensor<64xf32>'}}
+  // expected-error@+1 {{'sage.mask_scores' op operand #0 must be 2D tensor of 32-bit float values or vector of 32-bit float values of ranks 1, but got 'tensor<64xf32>'}}
   %0 = sage.mask_scores %s at [%i, %i] of [%i, %i] : tensor<64xf32>
   return
 }

@@ -14,6 +14,22 @@
 using namespace mlir;
 using namespace mlir::sage;
 
+/// `, i32` after the scores' type of a sage.mask_scores whose positions
+/// are i32; nothing for index.
+static ParseResult parseOffsetType(OpAsmParser &parser, Type &queryOffset,
+                                   Type &keyOffset, Type &queries, Type &keys) {
+  Type type = parser.getBuilder().getIndexType();
+  if (succeeded(parser.parseOptionalComma()) && parser.parseType(type))
+    return failure();
+  queryOffset = keyOffset = queries = keys = type;
+  return success();
+}
+static void printOffsetType(OpAsmPrinter &printer, Operation *,
+                            Type queryOffset, Type, Type, Type) {
+  if (!queryOffset.isIndex())
+    printer << ", " << queryOffset;
+}
+
 #define GET_OP_CLASSES
 #include "sage/Dialect/Sage/IR/SageOps.cpp.inc"
 
@@ -481,13 +497,12 @@ static LogicalResult verifyRowVector(Operation *op, StringRef name,
 }
 
 /// Checks the fragment form of an op on an MMA's accumulators
-/// (docs/Levels.md, L4): a warp MMA named by `fragment`, `values` whole
-/// accumulator tiles of it, `rows` the lane's m / 8 rows.
+/// (docs/Levels.md, L4): a warp MMA named by `fragment` and `values` whole
+/// accumulator tiles of it.
 static LogicalResult verifyAccumulatorFragment(Operation *op,
                                                std::optional<MmaAttr> fragment,
                                                StringRef valuesName,
-                                               VectorType values,
-                                               StringRef rowsName, Type rows) {
+                                               VectorType values) {
   if (!fragment)
     return op->emitOpError()
            << "on fragments needs `fragment`, the MMA whose accumulator "
@@ -501,11 +516,17 @@ static LogicalResult verifyAccumulatorFragment(Operation *op,
     return op->emitOpError() << "expected " << valuesName << " of whole " << m
                              << "x" << n << " accumulator tiles (" << perTile
                              << " values a lane), got " << values;
-  auto expectedRows =
-      VectorType::get({m / 8}, Float32Type::get(op->getContext()));
-  if (rows != expectedRows)
+  return success();
+}
+
+/// `rows` holds one value per accumulator row of the lane: m / 8.
+static LogicalResult verifyFragmentRows(Operation *op, MmaAttr fragment,
+                                        StringRef rowsName, Type rows) {
+  auto expected = VectorType::get({fragment.getM() / 8},
+                                  Float32Type::get(op->getContext()));
+  if (rows != expected)
     return op->emitOpError()
-           << "expected " << rowsName << " of type " << expectedRows
+           << "expected " << rowsName << " of type " << expected
            << " (the lane's rows of the accumulator), got " << rows;
   return success();
 }
@@ -526,12 +547,22 @@ static LogicalResult verifyOneForm(Operation *op,
   return success();
 }
 
+LogicalResult MaskScoresOp::verify() {
+  if (failed(verifyOneForm(*this, getFragment(), {getScores()})))
+    return failure();
+  if (auto scores = dyn_cast<VectorType>(getScores().getType()))
+    return verifyAccumulatorFragment(*this, getFragment(), "scores", scores);
+  return success();
+}
+
 LogicalResult OnlineSoftmaxOp::verify() {
   if (failed(verifyOneForm(*this, getFragment(), {getScores(), getMax()})))
     return failure();
   if (auto scores = dyn_cast<VectorType>(getScores().getType()))
-    return verifyAccumulatorFragment(*this, getFragment(), "scores", scores,
-                                     "max", getMax().getType());
+    return failure(failed(verifyAccumulatorFragment(*this, getFragment(),
+                                                    "scores", scores)) ||
+                   failed(verifyFragmentRows(*this, *getFragment(), "max",
+                                             getMax().getType())));
   return verifyRowVector(*this, "max",
                          cast<RankedTensorType>(getMax().getType()),
                          cast<RankedTensorType>(getScores().getType()));
@@ -556,8 +587,10 @@ LogicalResult AccumulateOp::verify() {
   if (auto buffer = dyn_cast<VectorType>(bufferType)) {
     if (!accType.isF32())
       return emitOpError() << getScheme() << " is not lowered on fragments yet";
-    return verifyAccumulatorFragment(*this, getFragment(), "buffer", buffer,
-                                     "rescale", getRescale().getType());
+    return failure(failed(verifyAccumulatorFragment(*this, getFragment(),
+                                                    "buffer", buffer)) ||
+                   failed(verifyFragmentRows(*this, *getFragment(), "rescale",
+                                             getRescale().getType())));
   }
   return verifyRowVector(*this, "rescale",
                          cast<RankedTensorType>(getRescale().getType()),

@@ -9,9 +9,13 @@ include "sage/Dialect/Sage/IR/SageBase.td"
 
 def Sage_FloatTensor : RankedTensorOf<[F16, BF16, F32]>;
 def Sage_F32Tensor : RankedTensorOf<[F32]>;
+// Positions: index on tiles; i32 where kernels compute in 32 bits.
+def Sage_Offset : AnyTypeOf<[Index, I32]>;
 // A tile, or a lane's fragment of one (docs/Levels.md, L4).
 def Sage_F32TileOrFragment
     : AnyTypeOf<[Sage_F32Tensor, VectorOfRankAndType<[1], [F32]>]>;
+def Sage_ScoresTileOrFragment
+    : AnyTypeOf<[2DTensorOf<[F32]>, VectorOfRankAndType<[1], [F32]>]>;
 def Sage_QuantTensor
     : RankedTensorOf<[I8, I<4>, F8E4M3FN, F8E5M2, F4E2M1FN]>;
 def Sage_ScaleTensor : RankedTensorOf<[F32, F8E4M3FN, F8E8M0FNU]>;
@@ -268,7 +272,8 @@ def Sage_WarpMmaOp : Sage_Op<"warp_mma",
 }
 
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
-    [Pure, AllTypesMatch<["scores", "result"]>]> {
+    [Pure, AllTypesMatch<["scores", "result"]>,
+     AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {
   let summary = "set the scores of keys a query does not see to -inf";
   let description = [{
     For a `[rows, columns]` tile of scores whose first row is query
@@ -283,6 +288,13 @@ def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     never stored. A later level can skip the tiles this op masks entirely
     and keep it only on the diagonal ones.
 
+    On fragments (vectors, docs/Levels.md, L4), `scores` is the lane's part
+    of one warp's accumulator tiles of the MMA `fragment` names, side by
+    side along the keys: `query_offset` is the warp's first row and
+    `key_offset` its first column. The lane is the thread's x id modulo 32;
+    for m16n8 tiles, lane (g, t) = (lane / 4, lane % 4) holds rows g and
+    g + 8 and columns 8j + 2t, 8j + 2t + 1 of tile j.
+
     Example:
 
     ```mlir
@@ -290,14 +302,18 @@ def Sage_MaskScoresOp : Sage_Op<"mask_scores",
       : tensor<64x64xf32>
     ```
   }];
-  let arguments = (ins 2DTensorOf<[F32]>:$scores,
-                       Index:$query_offset, Index:$key_offset,
-                       Index:$queries, Index:$keys, UnitAttr:$causal);
-  let results = (outs 2DTensorOf<[F32]>:$result);
+  let arguments = (ins Sage_ScoresTileOrFragment:$scores,
+                       Sage_Offset:$query_offset, Sage_Offset:$key_offset,
+                       Sage_Offset:$queries, Sage_Offset:$keys,
+                       UnitAttr:$causal, OptionalAttr<Sage_MmaAttr>:$fragment);
+  let results = (outs Sage_ScoresTileOrFragment:$result);
   let assemblyFormat = [{
     $scores `at` ` ` `[` $query_offset `,` $key_offset `]`
     `of` ` ` `[` $queries `,` $keys `]` attr-dict `:` type($scores)
+    `` custom<OffsetType>(type($query_offset), type($key_offset), type($queries),
+                       type($keys))
   }];
+  let hasVerifier = 1;
 }
 
 def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
