@@ -41,7 +41,7 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
 }
 
 def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
-  let summary = "Turn each instruction-level sage op into its one instruction (L5)";
+  let summary = "Lower sage's ops on a lane's fragments to NVVM (L5)";
   let description = [{
     One pattern per op (docs/Levels.md, L5). A `sage.warp_mma` becomes the
     instruction its `#sage.mma` row names (docs/Mma.md): `nvvm.mma.sync`

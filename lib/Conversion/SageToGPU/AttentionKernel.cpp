@@ -14,7 +14,10 @@
 //
 // K_hat_j and V_hat_j^T reach shared memory by cp.async, one block ahead
 // (two stages), and each lane loads its MMA words of a layout group with
-// one 8- or 16-byte load (docs/Layouts.md).
+// one 8- or 16-byte load (docs/Layouts.md). The MMAs, the masking, the
+// online softmax and the buffer update are sage ops on the lane's fragments
+// (sage.warp_mma, sage.mask_scores, sage.online_softmax, sage.accumulate;
+// docs/Levels.md, L4), which convert-sage-to-nvvm lowers.
 //
 // and at the end O = O / l * delta_V / P_r (+ mean V).
 //

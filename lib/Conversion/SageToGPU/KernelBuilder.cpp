@@ -2,11 +2,10 @@
 
 #include "KernelBuilder.h"
 
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::sage;
