@@ -95,7 +95,8 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
           withShape(type, type.getShape(), quant.getElementType()),
           withShape(type, quant.getScaleShape(type.getShape()),
                     quant.getScaleType()),
-          input, quant, /*bound=*/FloatAttr(), /*layout=*/nullptr);
+          input, quant, /*bound=*/FloatAttr(), /*layout=*/nullptr,
+          /*fragment=*/nullptr);
     };
 
     // K: gamma(K) = K - mean(K); the mean is softmax-invariant (section 1).

@@ -379,7 +379,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
               RankedTensorType::get(probQuant.getScaleShape({blockQ, blockK}),
                                     probQuant.getScaleType()),
               softmax.getProbs(), probQuant, b.getF64FloatAttr(1.0),
-              /*layout=*/nullptr);
+              /*layout=*/nullptr, /*fragment=*/nullptr);
 
           // R = P_hat V_hat_j with V as the b operand ([channels, keys]).
           Value valueTile = lb.paddedTile(op.getVValues(), batch, kvHead,

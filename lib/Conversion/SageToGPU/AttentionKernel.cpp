@@ -25,6 +25,7 @@
 
 #include "SageToGPUInternal.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -421,35 +422,38 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.b, kb.loc, scoreFragment.getType(), rowType, rowType, rowType,
         scoreFragment, maxFragment, kb.f32Vector({state.sum[0], state.sum[1]}),
         queryKeyMma, /*base2=*/true);
-    SmallVector<Value> probs = kb.elements(softmax.getProbs());
-    for (auto [nt, tile] : llvm::enumerate(scores))
-      for (int64_t e = 0; e < 4; ++e)
-        tile[e] = probs[4 * nt + e];
     Value alpha = softmax.getRescale();
     SmallVector<Value> newMax = kb.elements(softmax.getNewMax());
     SmallVector<Value> newSum = kb.elements(softmax.getNewSum());
     state.max = {newMax[0], newMax[1]};
     state.sum = {newSum[0], newSum[1]};
 
-    // P_hat = P~ * P_r in E4M3, as the A operand of chunk c of 32 keys:
-    // register r holds row g (r even) or g + 8 of MMA positions
-    // 16 (r / 2) + 4t + i, i.e. the keys the V layout puts there, which this
-    // lane holds in its accumulator tiles (getOperandLayouts checks it).
+    // P_hat = P~ * P_r in E4M3 on the accumulator fragment (sage.quantize
+    // with bound 1: P~ <= 1), then the A operand of chunk c of 32 keys by a
+    // shuffle within the lane: register r holds row g (r even) or g + 8 of
+    // MMA positions 16 (r / 2) + 4t + i, i.e. the keys the V layout puts
+    // there, which this lane holds in its accumulator tiles
+    // (getOperandLayouts checks it).
+    auto probQuant = QuantizeOp::create(
+        kb.b, kb.loc,
+        VectorType::get({keyTiles * 4}, config.probQuant.getElementType()),
+        VectorType::get({1}, kb.f32Type()), softmax.getProbs(),
+        config.probQuant, kb.b.getF64FloatAttr(1.0), /*layout=*/nullptr,
+        queryKeyMma);
+    Value quantizedProbs = probQuant.getValues();
     OperandLayoutAttrInterface vLayout = config.layouts.value;
-    Value pRange = kb.f32(config.pRange);
-    auto packProbs = [&](int64_t c, int64_t r) {
-      std::array<Value, 4> bytes;
-      for (int64_t i = 0; i < 4; ++i) {
-        // Lane t = 0's key; lane t's is 2t further, in the same tile.
-        int64_t key = vLayout.getIndexAt(32 * c + 16 * (r / 2) + i);
-        bytes[i] = kb.mulf(scores[key / 8][2 * (r % 2) + key % 8], pRange);
-      }
-      return kb.packE4M3x4(bytes[0], bytes[1], bytes[2], bytes[3]);
-    };
-    SmallVector<MmaA> probFragments;
-    for (int64_t c = 0; c < keyChunks; ++c)
-      probFragments.push_back(
-          {packProbs(c, 0), packProbs(c, 1), packProbs(c, 2), packProbs(c, 3)});
+    SmallVector<Value> probFragments;
+    for (int64_t c = 0; c < keyChunks; ++c) {
+      SmallVector<int64_t> positions;
+      for (int64_t r = 0; r < 4; ++r)
+        for (int64_t i = 0; i < 4; ++i) {
+          // Lane t = 0's key; lane t's is 2t further, in the same tile.
+          int64_t key = vLayout.getIndexAt(32 * c + 16 * (r / 2) + i);
+          positions.push_back(4 * (key / 8) + 2 * (r % 2) + key % 8);
+        }
+      probFragments.push_back(vector::ShuffleOp::create(
+          kb.b, kb.loc, quantizedProbs, quantizedProbs, positions));
+    }
 
     // R_ij = P_hat V_hat_j in a fresh accumulator, then O = alpha O + R
     // (sage.accumulate, two-level: the FP8 MMA keeps about 22 bits, the

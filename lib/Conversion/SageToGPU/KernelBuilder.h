@@ -155,6 +155,9 @@ MmaAttr getWarpMma(MLIRContext *ctx, Type operands, Type accumulator);
 /// and four accumulators; returns the four new accumulators.
 MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, ArrayRef<Value> a,
                    ArrayRef<Value> b, const MmaAcc &acc);
+/// The same with A given as its fragment (a vector of `mma`'s A format).
+MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a, ArrayRef<Value> b,
+                   const MmaAcc &acc);
 
 } // namespace mlir::sage
 

@@ -38,10 +38,14 @@ static Value packFragment(KernelBuilder &kb, ArrayRef<Value> words,
 MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma,
                                ArrayRef<Value> a, ArrayRef<Value> b,
                                const MmaAcc &acc) {
+  return emitWarpMma(kb, mma, packFragment(kb, a, mma.getA()), b, acc);
+}
+
+MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a,
+                               ArrayRef<Value> b, const MmaAcc &acc) {
   auto accType = VectorType::get({4}, mma.getAcc());
   Value result = WarpMmaOp::create(
-      kb.b, kb.loc, accType, packFragment(kb, a, mma.getA()),
-      packFragment(kb, b, mma.getB()),
+      kb.b, kb.loc, accType, a, packFragment(kb, b, mma.getB()),
       vector::FromElementsOp::create(kb.b, kb.loc, accType, acc), mma);
   MmaAcc values;
   for (int64_t i = 0; i < 4; ++i)

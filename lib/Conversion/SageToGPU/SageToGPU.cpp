@@ -184,7 +184,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                           "heads, features] is not lowered yet");
   config.scale = op.getScale().convertToDouble();
   config.qkRange = queryQuant.getRangeValue();
-  config.pRange = op.getPQuant().getRangeValue();
+  config.probQuant = op.getPQuant();
+  config.pRange = config.probQuant.getRangeValue();
   config.vRange = op.getVQuant().getRangeValue();
   return config;
 }

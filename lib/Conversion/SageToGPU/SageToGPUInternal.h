@@ -67,6 +67,7 @@ struct AttentionConfig {
   OperandLayouts layouts;
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
+  QuantAttr probQuant; // P's format and range (pRange)
   // Tiles: a CTA of `warps` warps owns blockQ = 16 * warps query rows; a
   // K/V block has blockK tokens.
   int64_t blockQ = 64, warpQ = 16, blockK = 64, warps = 4;

@@ -1,10 +1,10 @@
 //===- AccumulatorFragments.cpp - sage ops on MMA accumulator fragments --===//
 //
-// sage.mask_scores, sage.online_softmax and sage.accumulate on a lane's
-// fragments of an mma.sync accumulator (docs/Levels.md, L4): lane (g, t)
-// holds, of an m16nN tile, rows g + 8r and columns (N / 4) t + c; element e
-// is row e / (N / 4), column e % (N / 4). The four lanes t = 0..3 of a quad
-// share each row, so a row's maximum is reduced over the quad with two
+// sage.mask_scores, sage.online_softmax, sage.quantize and sage.accumulate
+// on a lane's fragments of an mma.sync accumulator (docs/Levels.md, L4): lane
+// (g, t) holds, of an m16nN tile, rows g + 8r and columns (N / 4) t + c;
+// element e is row e / (N / 4), column e % (N / 4). The four lanes t = 0..3 of
+// a quad share each row, so a row's maximum is reduced over the quad with two
 // butterfly shuffles. Sums stay per lane (the op's documented layout); the
 // epilogue reduces them once.
 //
@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -216,10 +217,46 @@ struct MaskScoresOnFragments : OpRewritePattern<MaskScoresOp> {
     return success();
   }
 };
+struct QuantizeOnFragments : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(op.getInput().getType()))
+      return rewriter.notifyMatchFailure(op, "on tiles");
+    Location loc = op.getLoc();
+    F32Builder f{rewriter, loc};
+    MLIRContext *ctx = getContext();
+    // x_hat = x * range / bound, rounded to nearest and saturated, two
+    // elements at a time: cvt puts its first operand in the upper byte.
+    double bound = op.getBound()->convertToDouble();
+    Value factor = f.constant(op.getQuant().getRangeValue() / bound);
+    SmallVector<Value> input = f.elements(op.getInput());
+    SmallVector<Value> pairs;
+    for (size_t i = 0; i < input.size(); i += 2) {
+      Value low = f.mul(input[i], factor), high = f.mul(input[i + 1], factor);
+      pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
+          rewriter, loc, rewriter.getI16Type(), high, low,
+          NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN),
+          NVVM::SaturationModeAttr::get(ctx, NVVM::SaturationMode::SATFINITE),
+          rewriter.getBoolAttr(false),
+          TypeAttr::get(Float8E4M3FNType::get(ctx))));
+    }
+    Value packed = vector::FromElementsOp::create(
+        rewriter, loc,
+        VectorType::get({int64_t(pairs.size())}, rewriter.getI16Type()), pairs);
+    Value values = vector::BitCastOp::create(
+        rewriter, loc, cast<VectorType>(op.getValues().getType()), packed);
+    Value scale = f.vector({f.constant(bound / op.getQuant().getRangeValue())});
+    rewriter.replaceOp(op, {values, scale});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::sage::populateAccumulatorFragmentPatterns(
     RewritePatternSet &patterns) {
   patterns.add<MaskScoresOnFragments, OnlineSoftmaxOnFragments,
-               AccumulateOnFragments>(patterns.getContext());
+               QuantizeOnFragments, AccumulateOnFragments>(
+      patterns.getContext());
 }

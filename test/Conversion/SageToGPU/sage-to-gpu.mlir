@@ -26,6 +26,8 @@
 // CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       CHECK:   sage.mask_scores {{.*}} {causal, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, i32
 //       CHECK:   sage.online_softmax {{.*}} {base2, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, vector<2xf32>
+//       CHECK:   sage.quantize {{.*}} {bound = 1.000000e+00 : f64, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+//       CHECK:   vector.shuffle {{.*}} : vector<32xf8E4M3FN>, vector<32xf8E4M3FN>
 // CHECK-COUNT-2:   sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //       CHECK:   sage.accumulate {{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
 //       CHECK:   scf.yield

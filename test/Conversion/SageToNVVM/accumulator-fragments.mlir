@@ -121,6 +121,27 @@ func.func @mask_index(%s: vector<4xf32>, %q0: index, %k0: index, %nq: index, %nk
   return %0 : vector<4xf32>
 }
 
+// P_hat = P~ * range / bound in E4M3, two elements per cvt (the first
+// operand lands in the upper byte), packed back into the fragment's order;
+// the scale is bound / range.
+// CHECK-LABEL: func @quantize
+//  CHECK-SAME: (%[[P:.*]]: vector<4xf32>)
+//   CHECK-DAG:   %[[RANGE:.*]] = arith.constant 2.240000e+02 : f32
+//   CHECK-DAG:   %[[SCALE:.*]] = arith.constant dense<0.00446428591> : vector<1xf32>
+//   CHECK-DAG:   %[[P0:.*]] = vector.extract %[[P]][0]
+//   CHECK-DAG:   %[[P1:.*]] = vector.extract %[[P]][1]
+//       CHECK:   %[[LO:.*]] = arith.mulf %[[P0]], %[[RANGE]]
+//       CHECK:   %[[HI:.*]] = arith.mulf %[[P1]], %[[RANGE]]
+//       CHECK:   %[[PAIR0:.*]] = nvvm.convert.f32x2.to.f8x2 %[[HI]], %[[LO]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
+//       CHECK:   %[[PAIR1:.*]] = nvvm.convert.f32x2.to.f8x2
+//       CHECK:   %[[PAIRS:.*]] = vector.from_elements %[[PAIR0]], %[[PAIR1]] : vector<2xi16>
+//       CHECK:   %[[VALUES:.*]] = vector.bitcast %[[PAIRS]] : vector<2xi16> to vector<4xf8E4M3FN>
+//       CHECK:   return %[[VALUES]], %[[SCALE]]
+func.func @quantize(%p: vector<4xf32>) -> (vector<4xf8E4M3FN>, vector<1xf32>) {
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>, fragment = #s8} : vector<4xf32> -> vector<4xf8E4M3FN>, vector<1xf32>
+  return %v, %s : vector<4xf8E4M3FN>, vector<1xf32>
+}
+
 // Ops on tiles are left to the levels above.
 // CHECK-LABEL: func @tiles
 //       CHECK:   sage.online_softmax

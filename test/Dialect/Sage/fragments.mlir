@@ -102,3 +102,76 @@ func.func @negative_mask_no_fragment(%s: vector<32xf32>, %i: index) {
   %0 = sage.mask_scores %s at [%i, %i] of [%i, %i] : vector<32xf32>
   return
 }
+
+// -----
+
+// P on the Q K^T accumulator fragment: element-wise, one static scale.
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+// CHECK-LABEL: func @quantize
+//       CHECK:   sage.quantize %{{.*}} {bound = 1.000000e+00 : f64, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+func.func @quantize(%p: vector<32xf32>) -> vector<32xf8E4M3FN> {
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+  return %v : vector<32xf8E4M3FN>
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_partial_tile(%p: vector<6xf32>) {
+  // expected-error@+1 {{'sage.quantize' op expected input of whole 16x8 accumulator tiles (4 values a lane), got 'vector<6xf32>'}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : vector<6xf32> -> vector<6xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_no_bound(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op on fragments needs a static `bound`: a lane cannot measure a group's maximum alone}}
+  %v, %s = sage.quantize %p {quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_layout(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op on fragments has no memory `layout`}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8, layout = #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_int8(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op on fragments lowers E4M3 only yet, not 'i8'}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<i8, per_tensor>, fragment = #s8} : vector<32xf32> -> vector<32xi8>, vector<1xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_types(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op expected values of type 'vector<32xf8E4M3FN>' and scales of type 'vector<1xf32>' for an input 'vector<32xf32>', got 'vector<16xf8E4M3FN>' and 'vector<1xf32>'}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : vector<32xf32> -> vector<16xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_quantize_tensor_to_vector(%p: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.quantize' op expected tensors of values and scales for a tensor input, got 'vector<32xf8E4M3FN>' and 'vector<1xf32>'}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_tile_fragment(%p: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.quantize' op has a `fragment` layout but operates on tiles}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+  return
+}

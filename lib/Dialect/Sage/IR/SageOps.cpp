@@ -264,7 +264,40 @@ static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
   return success();
 }
 
+static LogicalResult verifyAccumulatorFragment(Operation *op,
+                                               std::optional<MmaAttr> fragment,
+                                               StringRef valuesName,
+                                               VectorType values);
+
+/// The fragment form: element-wise on an accumulator fragment, with the
+/// static scale of `bound`.
+static LogicalResult verifyQuantizeFragment(QuantizeOp op, VectorType input) {
+  if (failed(verifyAccumulatorFragment(op, op.getFragment(), "input", input)))
+    return failure();
+  if (!op.getBound())
+    return op.emitOpError() << "on fragments needs a static `bound`: a lane "
+                               "cannot measure a group's maximum alone";
+  if (op.getLayoutAttr())
+    return op.emitOpError() << "on fragments has no memory `layout`";
+  Type format = op.getQuant().getElementType();
+  if (!isa<Float8E4M3FNType>(format))
+    return op.emitOpError()
+           << "on fragments lowers E4M3 only yet, not " << format;
+  auto values = VectorType::get(input.getShape(), format);
+  auto scales = VectorType::get({1}, Float32Type::get(op.getContext()));
+  if (op.getValues().getType() != values || op.getScales().getType() != scales)
+    return op.emitOpError()
+           << "expected values of type " << values << " and scales of type "
+           << scales << " for an input " << input << ", got "
+           << op.getValues().getType() << " and " << op.getScales().getType();
+  return success();
+}
+
 LogicalResult QuantizeOp::verify() {
+  if (auto input = dyn_cast<VectorType>(getInput().getType()))
+    return verifyQuantizeFragment(*this, input);
+  if (getFragmentAttr())
+    return emitOpError() << "has a `fragment` layout but operates on tiles";
   if (std::optional<APFloat> bound = getBound()) {
     if (!bound->isFiniteNonZero() || bound->isNegative())
       return emitOpError() << "bound must be finite and positive, got "
@@ -283,9 +316,16 @@ LogicalResult QuantizeOp::verify() {
                            << 256 / layout.getMmaK() << "-bit elements, not "
                            << format;
   }
-  return verifyQuantized(*this, getInput().getType().getShape(),
-                         getValues().getType(), getScales().getType(),
-                         getQuant());
+  auto values = dyn_cast<RankedTensorType>(getValues().getType());
+  auto scales = dyn_cast<RankedTensorType>(getScales().getType());
+  if (!values || !scales)
+    return emitOpError() << "expected tensors of values and scales for a "
+                            "tensor input, got "
+                         << getValues().getType() << " and "
+                         << getScales().getType();
+  return verifyQuantized(
+      *this, cast<RankedTensorType>(getInput().getType()).getShape(), values,
+      scales, getQuant());
 }
 
 LogicalResult DequantizeOp::verify() {

@@ -143,6 +143,12 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     trailing ones: `[token groups, feature groups]`, e.g. `[N, 1]` per token,
     `[1, D]` per channel, `[N, D / 16]` for NVFP4.
 
+    On fragments (vectors, docs/Levels.md, L4) the op is element-wise:
+    `values` keeps the layout of `input`, the accumulator of the MMA
+    `fragment` names, and `scales` is the one static scale
+    (`vector<1xf32>`); it needs `bound`, since a lane cannot measure a
+    group's maximum alone.
+
     Example:
 
     ```mlir
@@ -151,10 +157,16 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
       : tensor<2x32x1024x128xf16> -> tensor<2x32x1024x128xi8>, tensor<2x32x256x1xf32>
     ```
   }];
-  let arguments = (ins Sage_FloatTensor:$input, Sage_QuantAttr:$quant,
+  let arguments = (ins AnyTypeOf<[Sage_FloatTensor,
+                                  VectorOfRankAndType<[1], [F32]>]>:$input,
+                       Sage_QuantAttr:$quant,
                        OptionalAttr<F64Attr>:$bound,
-                       OptionalAttr<Sage_OperandLayoutAttrInterface>:$layout);
-  let results = (outs Sage_QuantTensor:$values, Sage_ScaleTensor:$scales);
+                       OptionalAttr<Sage_OperandLayoutAttrInterface>:$layout,
+                       OptionalAttr<Sage_MmaAttr>:$fragment);
+  let results = (outs
+      AnyTypeOf<[Sage_QuantTensor,
+                 VectorOfRankAndType<[1], [I8, F8E4M3FN]>]>:$values,
+      AnyTypeOf<[Sage_ScaleTensor, VectorOfRankAndType<[1], [F32]>]>:$scales);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->`
     type($values) `,` type($scales)
