@@ -25,6 +25,7 @@
 
 #include "SageToGPUInternal.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -181,6 +182,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
   KernelFunc kernel = km.addKernel("sage_attention", params, config.threads(),
                                    /*sharedF32=*/{dim, config.blockK});
+  // At D = 64 the kernel fits 128 registers a thread without spilling, so
+  // four CTAs share an SM instead of three: ptxas only keeps it there when
+  // asked. On the H200 that is 8% faster without a mask and 12% slower with
+  // the causal one (benchmarks/results/2026-12-02-h200-fragments.md).
+  if (config.paddedHeadDim == 64 && valueDim == 64 && !config.causal)
+    kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                         km.builder.getI32IntegerAttr(4));
   KVStaging layout(config);
   {
     // Two stages of K_hat and V_hat^T blocks, filled by cp.async.

@@ -17,8 +17,9 @@
 // V: position 0 of key chunk 0 or 1 is stored at 0 or 8.
 //       CHECK: gpu.func @sage_quantize_v
 //       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c8_i32{{(_[0-9]+)?}} : i32
-// Q from global memory, K and V^T from shared memory: 16-byte loads.
-//       CHECK: gpu.func @sage_attention
+// Q from global memory, K and V^T from shared memory: 16-byte loads. At
+// D = 64 without a causal mask, four CTAs an SM (128 registers a thread).
+//       CHECK: gpu.func @sage_attention({{.*}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 //       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 //       CHECK:   scf.for
 //       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>

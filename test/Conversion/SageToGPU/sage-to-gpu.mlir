@@ -21,7 +21,8 @@
 // The attention kernel: per K/V block of 64 keys and D = 64, 8 key tiles x 2
 // k-chunks of INT8 MMAs, the online softmax on their accumulators, then per
 // value tile 2 key chunks of FP8 MMAs added to the FP32 buffer.
-//       CHECK: gpu.func @sage_attention
+// Causal: no minimum of CTAs an SM (four were slower on the H200).
+//       CHECK: gpu.func @sage_attention({{.*}} kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
 //       CHECK:   scf.for
 // CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       CHECK:   sage.mask_scores {{.*}} {causal, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, i32
