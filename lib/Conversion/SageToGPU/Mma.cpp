@@ -46,7 +46,9 @@ MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a,
   auto accType = VectorType::get({4}, mma.getAcc());
   Value result = WarpMmaOp::create(
       kb.b, kb.loc, accType, a, packFragment(kb, b, mma.getB()),
-      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc), mma);
+      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc),
+      /*a_scales=*/Value(), /*b_scales=*/Value(), mma,
+      /*scale_selectors=*/nullptr);
   MmaAcc values;
   for (int64_t i = 0; i < 4; ++i)
     values[i] = vector::ExtractOp::create(kb.b, kb.loc, result, i);

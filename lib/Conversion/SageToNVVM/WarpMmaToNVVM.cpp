@@ -1,7 +1,8 @@
 //===- WarpMmaToNVVM.cpp - sage.warp_mma to its mma.sync ------------------===//
 //
 // The emission of every warp-scope row of the MMA table (docs/Mma.md):
-// the row's formats pick nvvm.mma.sync or, for e4m3, the LLVM intrinsic.
+// the row's formats pick nvvm.mma.sync, the LLVM intrinsic for e4m3, or
+// nvvm.mma.block_scale for NVFP4.
 // A fragment's registers are its elements packed into 32-bit words, or, for
 // f16, pairs of halves, as NVVM types them (docs/Levels.md, L4).
 //
@@ -101,7 +102,26 @@ struct WarpMmaToNVVM : OpRewritePattern<WarpMmaOp> {
         LLVM::LLVMStructType::getLiteral(getContext(), registerTypes);
 
     Value result;
-    if (row.a == "e4m3") {
+    if (mma.getScales() == MmaScaleKind::Ue4m3Block16) {
+      // NVFP4: the instruction applies one UE4M3 scale per 16 elements of
+      // K from the lane's scale registers, with the op's selectors.
+      SmallVector<int32_t> selectors(4, 0);
+      if (std::optional<ArrayRef<int32_t>> given = op.getScaleSelectors())
+        selectors.assign(given->begin(), given->end());
+      auto selector = [&](int32_t value) -> Value {
+        return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI16Type(),
+                                        rewriter.getI16IntegerAttr(value));
+      };
+      result = NVVM::MmaBlockScaleOp::create(
+          rewriter, loc, resultType, a, b, c, op.getAScales(),
+          selector(selectors[0]), selector(selectors[1]), op.getBScales(),
+          selector(selectors[2]), selector(selectors[3]),
+          /*shape=*/{mma.getM(), mma.getN(), mma.getK()},
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::e2m1,
+                                        NVVM::MMATypes::e2m1},
+          NVVM::ScaleVecSize::X4, NVVM::BlockScaleFormat::UE4M3,
+          NVVM::MMABlockScaleKind::MXF4NVF4);
+    } else if (row.a == "e4m3") {
       // MLIR 22's nvvm.mma.sync verifier rejects e4m3 (docs/Mma.md).
       std::string intrinsic = ("llvm.nvvm.mma.m16n8k32.row.col." + row.acc +
                                ".e4m3.e4m3." + row.acc)

@@ -81,6 +81,20 @@ func.func @f16_f16(%a: vector<8xf16>, %b: vector<4xf16>, %c: vector<4xf16>) -> v
   return %0 : vector<4xf16>
 }
 
+// NVFP4 (sm_120a): nvvm.mma.block_scale with the lane's scale registers and
+// the op's selectors as i16 constants.
+// CHECK-LABEL: func @nvfp4
+//  CHECK-SAME: %[[SA:[^:]*]]: i32, %[[SB:[^:]*]]: i32)
+//   CHECK-DAG:   %[[ZERO:.*]] = llvm.mlir.constant(0 : i16) : i16
+//   CHECK-DAG:   %[[ONE:.*]] = llvm.mlir.constant(1 : i16) : i16
+//   CHECK-DAG:   vector.bitcast %{{.*}} : vector<32xf4E2M1FN> to vector<4xi32>
+//   CHECK-DAG:   vector.bitcast %{{.*}} : vector<16xf4E2M1FN> to vector<2xi32>
+//       CHECK:   nvvm.mma.block_scale A[{{.*}}] B[{{.*}}] C[{{.*}}] scaleA[%[[SA]], %[[ZERO]], %[[ONE]]] scaleB[%[[SB]], %[[ZERO]], %[[ZERO]]] {blockScaleFormat = #nvvm.block_scale_format<ue4m3>, kind = #nvvm.block_scale_kind<mxf4nvf4>, multiplicandAPtxType = #nvvm.mma_type<e2m1>, multiplicandBPtxType = #nvvm.mma_type<e2m1>, scaleVecSize = #nvvm.scale_vec_size<x4>, shape = #nvvm.shape<m = 16, n = 8, k = 64>}
+func.func @nvfp4(%a: vector<32xf4E2M1FN>, %b: vector<16xf4E2M1FN>, %c: vector<4xf32>, %sa: i32, %sb: i32) -> vector<4xf32> {
+  %0 = sage.warp_mma %a, %b, %c scales(%sa, %sb) {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 64, a = f4E2M1FN, a_source = registers, b = f4E2M1FN, b_source = registers, acc = f32, scales = ue4m3_block16>, scale_selectors = array<i32: 0, 1, 0, 0>} : vector<32xf4E2M1FN>, vector<16xf4E2M1FN> -> vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
 // Fragments built from registers fold back to them: no casts remain.
 // CHECK-LABEL: func @from_registers
 //  CHECK-SAME: (%[[W0:.*]]: i32, %[[W1:.*]]: i32, %[[W2:.*]]: i32, %[[W3:.*]]: i32, %[[V0:.*]]: i32, %[[V1:.*]]: i32, %[[Z:.*]]: f32)

@@ -495,9 +495,20 @@ LogicalResult WarpMmaOp::verify() {
     return emitOpError() << "is one instruction of a warp, but its mma is of "
                             "scope "
                          << stringifyMmaScope(mma.getScope());
-  if (mma.getScales() != MmaScaleKind::None)
-    return emitOpError() << "does not take block scales yet: "
-                         << mma.getInstruction()->getPtx(mma.getN());
+  bool blockScaled = mma.getScales() != MmaScaleKind::None;
+  std::string instruction = mma.getInstruction()->getPtx(mma.getN());
+  if (blockScaled != bool(getAScales()) ||
+      bool(getAScales()) != bool(getBScales()))
+    return emitOpError() << instruction
+                         << (blockScaled ? " needs a_scales and b_scales"
+                                         : " takes no scale registers");
+  if (std::optional<ArrayRef<int32_t>> selectors = getScaleSelectors()) {
+    if (!blockScaled || selectors->size() != 4 ||
+        llvm::any_of(*selectors, [](int32_t s) { return s < 0 || s > 3; }))
+      return emitOpError() << "expected scale_selectors of a block-scaled "
+                              "row: four values in [0, 3] (a byte, a "
+                              "thread, b byte, b thread)";
+  }
   // Each lane holds 1/32 of every operand (docs/Levels.md, L4).
   auto expectFragment = [&](StringRef name, VectorType actual, int64_t rows,
                             int64_t columns, Type element) -> LogicalResult {
@@ -505,9 +516,7 @@ LogicalResult WarpMmaOp::verify() {
     if (actual != expected)
       return emitOpError() << "expected " << name << " of type " << expected
                            << " (a lane's share of " << rows << "x" << columns
-                           << ") for "
-                           << mma.getInstruction()->getPtx(mma.getN())
-                           << ", got " << actual;
+                           << ") for " << instruction << ", got " << actual;
     return success();
   };
   return success(succeeded(expectFragment("a", getA().getType(), mma.getM(),

@@ -246,7 +246,7 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
 }
 
 def Sage_WarpMmaOp : Sage_Op<"warp_mma",
-    [Pure, AllTypesMatch<["acc", "result"]>]> {
+    [Pure, AllTypesMatch<["acc", "result"]>, AttrSizedOperandSegments]> {
   let summary = "one mma.sync of a warp, on the fragments of one lane";
   let description = [{
     The distributed form of a `sage.qmma` (docs/Levels.md, L4): one
@@ -260,10 +260,15 @@ def Sage_WarpMmaOp : Sage_Op<"warp_mma",
     is the instruction's (PTX ISA, "Matrix fragments for mma.m16n8k*").
 
     `result = acc + a * b`, exactly as the instruction computes it (an
-    exact i32 sum, or the FP8 instruction's own accumulator precision); no
-    scales apply here: the distribution of `sage.qmma` multiplies the
-    integer sum by them. `convert-sage-to-nvvm` turns the op into that one
-    instruction. Rows with block scales are not accepted yet.
+    exact i32 sum, or the FP8 instruction's own accumulator precision).
+    Row-wise scales do not apply here: the distribution of `sage.qmma`
+    multiplies the sum by them. A block-scaled row (NVFP4) takes the
+    lane's scale registers, `a_scales` and `b_scales` (four packed UE4M3
+    scales each), and applies them itself; `scale_selectors` are the
+    instruction's byte and thread selectors `[a byte, a thread, b byte,
+    b thread]`, passed through unchanged (PTX ISA, "mma.sync with block
+    scaling"). `convert-sage-to-nvvm` turns the op into that one
+    instruction.
 
     Example:
 
@@ -272,13 +277,18 @@ def Sage_WarpMmaOp : Sage_Op<"warp_mma",
         n = 8, k = 32, a = i8, a_source = registers, b = i8,
         b_source = registers, acc = i32, scales = none>}
       : vector<16xi8>, vector<8xi8> -> vector<4xi32>
+    %e = sage.warp_mma %a4, %b4, %f scales(%sa, %sb) {mma = #nvfp4}
+      : vector<32xf4E2M1FN>, vector<16xf4E2M1FN> -> vector<4xf32>
     ```
   }];
   let arguments = (ins VectorOfRank<[1]>:$a, VectorOfRank<[1]>:$b,
-                       VectorOfRank<[1]>:$acc, Sage_MmaAttr:$mma);
+                       VectorOfRank<[1]>:$acc, Optional<I32>:$a_scales,
+                       Optional<I32>:$b_scales, Sage_MmaAttr:$mma,
+                       OptionalAttr<DenseI32ArrayAttr>:$scale_selectors);
   let results = (outs VectorOfRank<[1]>:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)
+    $a `,` $b `,` $acc (`scales` `(` $a_scales^ `,` $b_scales `)`)?
+    attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
 }
