@@ -142,10 +142,8 @@ public:
   void ifThen(Value condition, function_ref<void()> body);
 };
 
-/// The registers of one m16n8k32 mma.sync: four of A, two of B, four
-/// accumulators.
+/// The registers of one m16n8k32 mma.sync: four of A, four accumulators.
 using MmaA = std::array<Value, 4>;
-using MmaB = std::array<Value, 2>;
 using MmaAcc = std::array<Value, 4>;
 
 /// The warp-scope m16n8k row of the MMA table for `operands` (i8 or
