@@ -34,6 +34,14 @@ cmake --build "$build" --target check-sage
 seconds=${SAGE_FUZZ_SECONDS:-60}
 [ "$seconds" -gt 0 ] || exit 0
 fuzz="$build/fuzz"
+# Every input that once crashed the target (tools/sage-fuzz/regressions),
+# each run once, before the campaign.
+"$build/bin/sage-fuzz" "$SAGE_ROOT"/tools/sage-fuzz/regressions/* \
+  >"$build/fuzz-regressions.log" 2>&1 || {
+  cat "$build/fuzz-regressions.log"
+  echo "sanitize: a fuzz regression input failed"
+  exit 1
+}
 python3 "$SAGE_ROOT/scripts/fuzz-corpus.py" "$SAGE_ROOT/test" "$fuzz/seed"
 mkdir -p "$fuzz/corpus" "$fuzz/crashes"
 status=0

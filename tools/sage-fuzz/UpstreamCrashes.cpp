@@ -11,15 +11,21 @@
 
 using namespace llvm;
 
+/// The characters MLIR's lexer skips between tokens (NUL is made one by
+/// getLexedText). StringRef::trim's default set also holds '\v' and '\f',
+/// which the lexer rejects: a list separated by them must not pass.
+static constexpr StringLiteral kLexerWhitespace = " \t\n\r";
+
 /// Whether every `keyword = [a, b, ...]` in `text` is a well-formed list of
 /// integers that fit in 64 bits.
 static bool hasOnlySmallIntegers(StringRef text, StringRef keyword) {
   for (size_t at = text.find(keyword); at != StringRef::npos;
        at = text.find(keyword, at + 1)) {
-    StringRef rest = text.drop_front(at + keyword.size()).ltrim();
+    StringRef rest =
+        text.drop_front(at + keyword.size()).ltrim(kLexerWhitespace);
     if (!rest.consume_front("="))
       continue; // another use of the word
-    rest = rest.ltrim();
+    rest = rest.ltrim(kLexerWhitespace);
     // Either form: `[1, 0]`, or the generic form's `array<i64: 1, 0>`.
     char closing = ']';
     if (rest.consume_front("array<i64:"))
@@ -32,7 +38,7 @@ static bool hasOnlySmallIntegers(StringRef text, StringRef keyword) {
     SmallVector<StringRef> items;
     rest.take_front(close).split(items, ',');
     for (StringRef item : items) {
-      item = item.trim();
+      item = item.trim(kLexerWhitespace);
       item.consume_front("-");
       if (item.empty() || item.size() > 18 || !llvm::all_of(item, [](char c) {
             return std::isdigit(static_cast<unsigned char>(c));
