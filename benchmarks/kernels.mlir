@@ -93,3 +93,24 @@ func.func @attention_d64_bf16_causal_lse(%q: tensor<?x?x?x64xbf16>, %k: tensor<?
     : (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>) -> (tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>)
   return %o, %lse : tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>
 }
+
+// Masks: an i1 keep-mask per batch and head; an additive f16 mask
+// broadcast over heads; an additive f32 mask broadcast over the batch, with
+// the causal mask and the LSE.
+func.func @attention_d128_f16_mask_i1(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>, %m: tensor<?x?x?x?xi1>) -> tensor<?x?x?x128xf16> {
+  %o = sage.attention %q, %k, %v mask(%m) {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x?xi1>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
+}
+
+func.func @attention_d128_f16_mask_f16_heads1(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>, %m: tensor<?x1x?x?xf16>) -> tensor<?x?x?x128xf16> {
+  %o = sage.attention %q, %k, %v mask(%m) {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x1x?x?xf16>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
+}
+
+func.func @attention_d64_bf16_causal_mask_f32_batch1_lse(%q: tensor<?x?x?x64xbf16>, %k: tensor<?x?x?x64xbf16>, %v: tensor<?x?x?x64xbf16>, %m: tensor<1x?x?x?xf32>) -> (tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>) {
+  %o, %lse = sage.attention %q, %k, %v mask(%m) {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal}
+    : (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<1x?x?x?xf32>) -> (tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>)
+  return %o, %lse : tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>
+}

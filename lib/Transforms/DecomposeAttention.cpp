@@ -24,8 +24,6 @@ using namespace mlir::sage;
 
 /// Why `op` cannot be decomposed, or an empty string.
 static std::string getDecompositionBlocker(AttentionOp op) {
-  if (op.getMask())
-    return "masks are not decomposed yet";
   if (op.getRecipe().getVariant() == Variant::NvFp4)
     return "the nvfp4 variant is not decomposed yet";
   ArrayRef<DimRole> dims = op.getLayout().getDims();
@@ -150,9 +148,10 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
         quantQuery.getScales(), quantKey.getValues(), quantKey.getScales(),
         quantValue.getValues(), quantValue.getScales(), queryMean,
         queryMean ? key : Value(), keyMean, valueMean, lseQuery,
-        quantQuery.getQuant(), quantKey.getQuant(), recipe.getProbQuant(),
-        quantValue.getQuant(), recipe.getPVAccum(),
-        rewriter.getF64FloatAttr(op.getScaleValue()), op.getCausalAttr());
+        op.getMask() ? toRank4(op.getMask()) : Value(), quantQuery.getQuant(),
+        quantKey.getQuant(), recipe.getProbQuant(), quantValue.getQuant(),
+        recipe.getPVAccum(), rewriter.getF64FloatAttr(op.getScaleValue()),
+        op.getCausalAttr());
     SmallVector<Value> results = {core.getResult()};
     if (Value lse = core.getLse())
       results.push_back(lse);

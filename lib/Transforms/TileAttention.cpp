@@ -69,6 +69,8 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
     return "tiles need static feature dimensions";
   if (op.getLse())
     return "the lse result is not tiled yet";
+  if (op.getMask())
+    return "the mask is not tiled yet";
   std::string mismatch =
       getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
   if (mismatch.empty())

@@ -48,12 +48,31 @@ func.func @rank3_smooth_v_f16acc(%q: tensor<4x100x64xbf16>, %k: tensor<4x70x64xb
 
 // -----
 
-func.func @negative_mask(%q: tensor<1x1x16x64xf16>, %m: tensor<1x1x16x16xi1>) -> tensor<1x1x16x64xf16> {
-  // expected-error@+1 {{'sage.attention' op cannot be decomposed: masks are not decomposed yet}}
-  %o = sage.attention %q, %q, %q mask(%m) {layout = #sage.layout<[batch, heads, tokens, features]>,
+// The mask reaches the core unchanged ([batch | 1, heads | 1, Nq, Nk]).
+// CHECK-LABEL: func @mask_broadcast_heads
+//  CHECK-SAME: %[[M:[^:]*]]: tensor<2x1x16x24xf32>
+//       CHECK: sage.quantized_attention {{.*}} mask(%[[M]])
+//  CHECK-SAME: tensor<2x1x16x24xf32>) -> tensor<2x4x16x64xf16>
+func.func @mask_broadcast_heads(%q: tensor<2x4x16x64xf16>, %k: tensor<2x4x24x64xf16>,
+    %m: tensor<2x1x16x24xf32>) -> tensor<2x4x16x64xf16> {
+  %o = sage.attention %q, %k, %k mask(%m) {layout = #sage.layout<[batch, heads, tokens, features]>,
       recipe = #sage.recipe<"int8-fp8">}
-    : (tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x16xi1>) -> tensor<1x1x16x64xf16>
-  return %o : tensor<1x1x16x64xf16>
+    : (tensor<2x4x16x64xf16>, tensor<2x4x24x64xf16>, tensor<2x4x24x64xf16>, tensor<2x1x16x24xf32>) -> tensor<2x4x16x64xf16>
+  return %o : tensor<2x4x16x64xf16>
+}
+
+// -----
+
+// Rank 3: the mask gets the unit heads dimension too.
+// CHECK-LABEL: func @mask_rank3
+//  CHECK-SAME: %[[M:[^:]*]]: tensor<1x?x?xi1>
+//       CHECK: %[[M4:.*]] = tensor.expand_shape %[[M]] {{\[\[}}0, 1], [2], [3]] {{.*}} into tensor<1x1x?x?xi1>
+//       CHECK: sage.quantized_attention {{.*}} mask(%[[M4]])
+func.func @mask_rank3(%q: tensor<3x?x64xf16>, %m: tensor<1x?x?xi1>) -> tensor<3x?x64xf16> {
+  %o = sage.attention %q, %q, %q mask(%m) {layout = #sage.layout<[batch, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<3x?x64xf16>, tensor<3x?x64xf16>, tensor<3x?x64xf16>, tensor<1x?x?xi1>) -> tensor<3x?x64xf16>
+  return %o : tensor<3x?x64xf16>
 }
 
 // -----

@@ -21,8 +21,9 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     transposed into the key order of the PV mma.sync, and the attention
     kernel (`sage.warp_mma` of the m16n8k32 s8 row for Q K^T and of the
     e4m3 row with an f32 accumulator for P V, FP32 buffer per K/V block;
-    `convert-sage-to-nvvm` emits the instructions). What is not implemented yet (INT4,
-    f16 accumulation, other tile sizes, masks) is an error naming it.
+    `convert-sage-to-nvvm` emits the instructions). A mask is the plan's
+    `mask` input, added to the scores in the loop. What is not implemented
+    yet (INT4, f16 accumulation, other tile sizes) is an error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -71,10 +71,11 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
       sage.quantized_attention (the online-softmax loop over K/V blocks)
 
     The granularities follow the recipe's `qk` key; the tile sizes are the
-    pass options and become the quantization groups. An attention that
-    cannot be decomposed (a mask, an LSE result, a layout whose two
-    innermost dimensions are not tokens and features, the nvfp4 variant) is
-    an error naming the reason.
+    pass options and become the quantization groups; a mask and the LSE
+    pass to the core (rank 3 gains a unit heads dimension). An attention
+    that cannot be decomposed (a layout whose two innermost dimensions are
+    not tokens and features, the nvfp4 variant) is an error naming the
+    reason.
   }];
   let dependentDialects = [
     "::mlir::sage::SageDialect",

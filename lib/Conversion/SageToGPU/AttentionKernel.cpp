@@ -7,6 +7,7 @@
 //
 //   S   = (Q_hat K_hat_j^T) * dq * dk * scale * log2(e)   INT8 mma.sync
 //       + qbar_i . K_j * scale * log2(e)                   Q-smoothing dS
+//       + mask_ij * log2(e)                                 (-inf for i1)
 //   m'  = max(m, rowmax S);  P~ = 2^(S - m');  alpha = 2^(m - m')
 //   l   = alpha * l + rowsum P~
 //   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 mma.sync
@@ -153,6 +154,58 @@ static void storeLogSumExp(KernelBuilder &kb, const KernelFunc &kernel,
   }
 }
 
+/// The mask's scores of this lane's rows: i64 element offsets of
+/// (row, key 0) in the [B | 1, H | 1, Nq, Nk] mask, rows past Nq clamped
+/// to the last (their scores are never stored).
+static std::array<Value, 2> getMaskRowOffsets(KernelBuilder &kb,
+                                              const KernelFunc &kernel,
+                                              const AttentionConfig &config,
+                                              std::array<Value, 2> rows,
+                                              Value batch, Value headIndex) {
+  Value queries = kernel.arg("Nq");
+  Value slice = kb.i32(0);
+  if (config.maskPerBatch)
+    slice = config.maskPerHead
+                ? kb.add(kb.mul(batch, kernel.arg("H")), headIndex)
+                : batch;
+  else if (config.maskPerHead)
+    slice = headIndex;
+  Value lastRow = kb.sub(queries, kb.i32(1));
+  std::array<Value, 2> offsets;
+  for (int64_t row = 0; row < 2; ++row)
+    offsets[row] =
+        linearOffset(kb, slice, queries, kb.minsi(rows[row], lastRow),
+                     kernel.arg("Nk"), kb.i32(0));
+  return offsets;
+}
+
+/// Adds the mask to the base-2 scores of one accumulator tile: an i1 mask
+/// sends dropped keys to -inf, an additive one adds mask * log2(e) (the
+/// scores are scale * log2(e) * q . k). Keys past Nk read the last key;
+/// sage.mask_scores sends them to -inf afterwards.
+static void addMask(KernelBuilder &kb, const KernelFunc &kernel,
+                    const AttentionConfig &config,
+                    std::array<Value, 2> rowOffsets, Value firstKey,
+                    std::array<Value, 4> &tile) {
+  Value lastKey = kb.sub(kernel.arg("Nk"), kb.i32(1));
+  for (int64_t e = 0; e < 4; ++e) {
+    Value key = kb.minsi(kb.add(firstKey, kb.i32(e % 2)), lastKey);
+    Value offset = kb.add(rowOffsets[rowOf(e)], kb.toI64(key));
+    Value mask = kernel.arg(buffers::kMask);
+    if (config.maskType.isInteger(1)) {
+      Value keep = kb.cmp(arith::CmpIPredicate::ne,
+                          kb.load(kb.i8Type(), mask, offset, 1),
+                          arith::ConstantIntOp::create(kb.b, kb.loc, 0, 8));
+      tile[e] = kb.select(keep, tile[e],
+                          kb.f32(-std::numeric_limits<double>::infinity()));
+    } else {
+      tile[e] =
+          kb.addf(tile[e], kb.mulf(kb.loadAsF32(config.maskType, mask, offset),
+                                   kb.f32(1.4426950408889634)));
+    }
+  }
+}
+
 void mlir::sage::buildAttentionKernel(KernelModule &km,
                                       const AttentionConfig &config) {
   using namespace buffers;
@@ -165,6 +218,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                  {kValueAbsMax, true}});
   if (config.smoothV)
     params.push_back({kValueSum, true});
+  if (config.maskType)
+    params.push_back({kMask, true});
   if (config.lse) {
     params.push_back({kLse, true});
     if (config.smoothK)
@@ -226,6 +281,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   std::array<Value, 2> rows = {kb.add(firstRow, lane.g),
                                kb.add(firstRow, kb.add(lane.g, kb.i32(8)))};
   Value quad2 = kb.mul(lane.t, kb.i32(2));
+  std::array<Value, 2> maskRows;
+  if (config.maskType)
+    maskRows = getMaskRowOffsets(kb, kernel, config, rows, batch, headIndex);
 
   // Q_hat fragments stay in registers for the whole loop. Q and K are
   // stored in one operand layout (docs/Layouts.md): per group of channels,
@@ -408,6 +466,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           tile[e] = kb.addf(
               tile[e], kb.mulf(kb.loadShared(correction, column), scaleLog2));
       }
+      if (config.maskType)
+        addMask(kb, kernel, config, maskRows,
+                kb.add(blockStart, kb.add(kb.i32(nt * 8), quad2)), tile);
       scores.push_back(tile);
     }
 

@@ -34,7 +34,7 @@ static std::string getTypeName(Type type) {
 namespace {
 /// The function arguments a decomposed attention reads, and how.
 struct AttentionSources {
-  BlockArgument query, key, value;
+  BlockArgument query, key, value, mask;
   SmoothOp querySmooth, keySmooth, valueSmooth;
   QuantizeOp queryQuantize, keyQuantize, valueQuantize;
   /// Q, K, V and O are [batch, tokens, heads, features] in memory.
@@ -179,6 +179,14 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.smoothV = bool(sources.valueSmooth);
   config.causal = op.getCausal();
   config.lse = bool(op.getLse());
+  if (Value mask = op.getMask()) {
+    // A broadcast dimension must be 1 in the type: a dynamic one is read
+    // as full-size.
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    config.maskType = maskType.getElementType();
+    config.maskPerBatch = maskType.getDimSize(0) != 1;
+    config.maskPerHead = maskType.getDimSize(1) != 1;
+  }
   if (config.lse && sources.tokensBeforeHeads)
     return op.emitOpError("the lse of an attention laid out [batch, tokens, "
                           "heads, features] is not lowered yet");
@@ -236,6 +244,14 @@ static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
         {kQueryMean, "workspace", "f32", {"B", "H", queryBlocks, d}});
   result.push_back(
       {kValueFp8, "workspace", "f8E4M3FN", {"B", "Hkv", dv, paddedK}});
+  if (config.maskType) {
+    SmallVector<std::string> shape = {config.maskPerBatch ? "B" : "1"};
+    if (rank == 4)
+      shape.push_back(config.maskPerHead ? "H" : "1");
+    shape.append({"Nq", "Nk"});
+    result.push_back(
+        {kMask, "input", getTypeName(config.maskType), std::move(shape)});
+  }
   if (config.lse)
     result.push_back({kLse, "output", "f32",
                       rank == 3 ? SmallVector<std::string>{"B", "Nq"}
@@ -332,6 +348,17 @@ struct ConvertSageToGPUPass
         return op.emitOpError("expected lse_query to be the query the "
                               "attention quantizes (the kernel reads it from "
                               "the plan's q)");
+    }
+    // The kernel reads the mask from the plan's `mask`, in the memory order
+    // of the attention's [batch | 1, heads | 1, Nq, Nk].
+    if (Value mask = op.getMask()) {
+      bool maskSwapped = false;
+      sources.mask = dyn_cast<BlockArgument>(skipLayoutOps(mask, maskSwapped));
+      if (!sources.mask || maskSwapped)
+        return op.emitOpError("expected the mask to be an argument of the "
+                              "function laid out [batch | 1, heads | 1, "
+                              "queries, keys] (or reshaped), as the launch "
+                              "plan fills it");
     }
     FailureOr<AttentionConfig> config = getConfig(op, sources);
     if (failed(config))

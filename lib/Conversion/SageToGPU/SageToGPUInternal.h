@@ -64,6 +64,10 @@ struct AttentionConfig {
   bool smoothQ = false, smoothK = false, smoothV = false;
   bool causal = false;
   bool lse = false; // the attention kernel also writes log sum exp
+  // The mask, [B | 1, H | 1, Nq, Nk] in memory: i1 (one byte, nonzero
+  // keeps) or additive f16 / bf16 / f32; none when null.
+  Type maskType;
+  bool maskPerBatch = false, maskPerHead = false;
   OperandLayouts layouts;
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
@@ -121,7 +125,7 @@ inline constexpr const char *kQuery = "q", *kKey = "k", *kValue = "v",
                             *kQueryInt = "q_q", *kQueryScale = "q_scale",
                             *kQueryMean = "q_mean", *kKeyInt = "k_q",
                             *kKeyScale = "k_scale", *kValueFp8 = "v_q",
-                            *kLse = "lse";
+                            *kLse = "lse", *kMask = "mask";
 } // namespace buffers
 
 /// sum over tokens of src[b, h, :, d] into sum[b, h, d] (atomics).

@@ -103,7 +103,7 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
     %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>, %qm: tensor<1x1x1x64xf32>) {
   // expected-error@+1 {{'sage.quantized_attention' op q_smooth needs both the Q block means and the unquantized key}}
   %o = "sage.quantized_attention"(%qv, %qs, %kv, %ks, %vv, %vs, %qm) <{
-      operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>,
+      operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>,
       q_quant = #sage.quant<i8, per_block, block = 64>, k_quant = #sage.quant<i8, per_tensor>,
       p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
       pv_accum = #sage.accum<f32>, scale = 0.125 : f64}>
@@ -269,5 +269,44 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
       p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
       pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
     : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>, tensor<1x1x1x64xf32>, tensor<1x1x64x32xf16>) -> (tensor<1x1x64x64xf32>, tensor<1x1x64xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_mask_rank(%qv: tensor<1x2x64x64xi8>, %qs: tensor<1x2x1x1xf32>, %kv: tensor<1x2x32x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x32x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>, %m: tensor<64x32xi1>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected a mask of rank 4 ([batch | 1, heads | 1, queries, keys]), got 'tensor<64x32xi1>'}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) mask(%m) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x2x64x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<64x32xi1>) -> tensor<1x2x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_mask_heads(%qv: tensor<1x2x64x64xi8>, %qs: tensor<1x2x1x1xf32>, %kv: tensor<1x2x32x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x32x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>, %m: tensor<1x3x64x32xf16>) {
+  // expected-error@+1 {{'sage.quantized_attention' op mask dimension 1 has size 3, expected 2 or 1 (scores are [1, 2, 64, 32])}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) mask(%m) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x2x64x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<1x3x64x32xf16>) -> tensor<1x2x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_mask_keys(%qv: tensor<1x2x64x64xi8>, %qs: tensor<1x2x1x1xf32>, %kv: tensor<1x2x32x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x32x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>, %m: tensor<1x1x64x1xi1>) {
+  // expected-error@+1 {{'sage.quantized_attention' op mask dimension 3 has size 1, expected 32 (scores are [1, 2, 64, 32])}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) mask(%m) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x2x64x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<1x1x64x1xi1>) -> tensor<1x2x64x64xf32>
   return
 }

@@ -722,6 +722,24 @@ LogicalResult QuantizedAttentionOp::verify() {
                        "k_mean");
   }
 
+  if (Value mask = getMask()) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> scores = {batch, heads, queries, keys};
+    if (maskType.getRank() != 4)
+      return emitOpError() << "expected a mask of rank 4 ([batch | 1, heads "
+                              "| 1, queries, keys]), got "
+                           << maskType;
+    for (unsigned i = 0; i < 4; ++i) {
+      int64_t size = maskType.getDimSize(i);
+      if ((i < 2 && size == 1) || compatible(size, scores[i]))
+        continue;
+      return emitOpError() << "mask dimension " << i << " has size "
+                           << extent(size) << ", expected " << extent(scores[i])
+                           << (i < 2 ? " or 1" : "") << " (scores are "
+                           << shapeString(scores) << ")";
+    }
+  }
+
   const APFloat &scale = getScaleAttr().getValue();
   if (!scale.isFinite() || scale.isZero())
     return emitOpError() << "scale must be finite and non-zero, got "

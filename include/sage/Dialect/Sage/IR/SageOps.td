@@ -440,7 +440,8 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
        `delta_Q` and one `delta_K` per thread with per_thread scales), plus
        `scale * qbar_i . (K_j - k_mean)` when `q_mean` is given (the
        Q-smoothing correction dS, from the unquantized `key`); masked
-       columns (past `Nk`, or causal) are `-inf`.
+       columns (past `Nk`, or causal) are `-inf`; with a `mask`, its
+       value is added (`-inf` where an `i1` mask is false).
     2. `P~, m, l, alpha = sage.online_softmax(S, m, l)`.
     3. `P_hat = sage.quantize(P~)` with `p_quant` (static scale 1 / P_r).
     4. `R = sage.qmma(P_hat, V_hat_j^T)` accumulated as `pv_accum` says;
@@ -451,8 +452,12 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     head `h / (Hq / Hkv)`. `causal` uses the bottom-right convention of
     `sage.attention`.
 
-    The optional `lse` result is `log(sum_j exp(scale * q_i . k_j))` of the
-    unsmoothed scores, `[batch, heads, queries]` (-inf for a row that sees
+    The optional `mask` is `[batch | 1, heads | 1, queries, keys]`: `i1`
+    (true = keep) or additive float in the units of `scale * q . k`, its
+    unit batch or heads dimension broadcast.
+
+    The optional `lse` result is `log(sum_j exp(scale * q_i . k_j +
+    mask_ij))` of the unsmoothed scores, `[batch, heads, queries]` (-inf for a row that sees
     no key). The loop's scores are shifted per row by smoothing (K's mean
     leaves `-(q_i - qbar_i) . k_mean` in each, qbar_i . k_mean being
     dropped with the dS term), so with `k_smooth` the LSE adds back
@@ -479,6 +484,7 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     Optional<Sage_F32Tensor>:$q_mean, Optional<Sage_FloatTensor>:$key,
     Optional<Sage_F32Tensor>:$k_mean, Optional<Sage_F32Tensor>:$v_mean,
     Optional<Sage_FloatTensor>:$query,
+    Optional<RankedTensorOf<[I1, F16, BF16, F32]>>:$mask,
     Sage_QuantAttr:$q_quant, Sage_QuantAttr:$k_quant,
     Sage_QuantAttr:$p_quant, Sage_QuantAttr:$v_quant,
     Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal);
@@ -491,6 +497,7 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     (`k_smooth` `(` $k_mean^ `)`)?
     (`v_smooth` `(` $v_mean^ `)`)?
     (`lse_query` `(` $query^ `)`)?
+    (`mask` `(` $mask^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
