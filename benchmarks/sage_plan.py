@@ -17,6 +17,7 @@ from cuda.bindings import driver as cu
 TORCH_TYPES = {
     "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
     "i8": torch.int8, "f8E4M3FN": torch.uint8, "i32": torch.int32,
+    "i1": torch.bool,
 }
 
 
@@ -97,13 +98,20 @@ class Plan:
             return dict(B=B * H, H=1, Hkv=1, Nq=Nq, Nk=Nk)
         return dict(B=B, H=H, Hkv=Hkv, Nq=Nq, Nk=Nk)
 
-    def allocate(self, sizes, q, k, v):
-        """Buffers for one run; q, k, v are [B, H, N, D] tensors."""
+    def allocate(self, sizes, q, k, v, mask=None):
+        """Buffers for one run; q, k, v are [B, H, N, D] tensors, mask one
+        shaped as the plan's `mask` (one byte per element for i1)."""
         buffers = {}
         for b in self.desc["buffers"]:
             shape = [evaluate(s, sizes) for s in b["shape"]]
             if b["name"] in ("q", "k", "v"):
                 buffers[b["name"]] = {"q": q, "k": k, "v": v}[b["name"]].contiguous()
+            elif b["name"] == "mask":
+                assert mask is not None and list(mask.shape) == shape, \
+                    f"the plan needs a mask of shape {shape}"
+                assert mask.dtype == TORCH_TYPES[b["type"]], \
+                    f"the plan needs a {b['type']} mask, got {mask.dtype}"
+                buffers["mask"] = mask.contiguous()
             elif b["kind"] == "output":
                 buffers[b["name"]] = torch.full(
                     shape, float("nan"), dtype=TORCH_TYPES[b["type"]], device="cuda")

@@ -8,27 +8,38 @@
 
 using namespace sage::ref;
 
-/// Computes one output row: o = softmax(scale * q K^T) V over visible keys.
-/// Returns the row's LSE (natural log), -inf if it sees no key.
+/// Computes one output row: o = softmax(scale * q K^T + bias) V over the
+/// first \p visibleKeys keys; \p bias (null without a mask) holds the
+/// row's additive mask. Returns the row's LSE (natural log), -inf if it
+/// sees no key.
 static double exactRow(const float *q, const float *k, const float *v,
-                       int64_t visibleKeys, int64_t headDim, double scale,
-                       std::vector<double> &scores, double *out) {
+                       const float *bias, int64_t visibleKeys, int64_t headDim,
+                       double scale, std::vector<double> &scores, double *out) {
+  constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   std::fill(out, out + headDim, 0.0);
-  if (visibleKeys <= 0)
-    return -std::numeric_limits<double>::infinity();
-  // Scaled scores and their max, for a stable exponent.
-  double maxScore = -std::numeric_limits<double>::infinity();
+  // Scaled, biased scores and their max, for a stable exponent.
+  double maxScore = kNegInf;
   for (int64_t j = 0; j < visibleKeys; ++j) {
+    scores[j] = kNegInf;
+    if (bias && bias[j] == kNegInf)
+      continue;
     double dot = 0.0;
     for (int64_t d = 0; d < headDim; ++d)
       dot +=
           static_cast<double>(q[d]) * static_cast<double>(k[j * headDim + d]);
     scores[j] = scale * dot;
+    if (bias)
+      scores[j] += static_cast<double>(bias[j]);
     maxScore = std::max(maxScore, scores[j]);
   }
-  // o = sum_j exp(s_j - max) v_j / sum_j exp(s_j - max).
+  if (maxScore == kNegInf)
+    return kNegInf;
+  // o = sum_j exp(s_j - max) v_j / sum_j exp(s_j - max), over the keys
+  // the mask keeps.
   double sum = 0.0;
   for (int64_t j = 0; j < visibleKeys; ++j) {
+    if (scores[j] == kNegInf)
+      continue;
     double p = std::exp(scores[j] - maxScore);
     sum += p;
     for (int64_t d = 0; d < headDim; ++d)
@@ -42,8 +53,9 @@ static double exactRow(const float *q, const float *k, const float *v,
 /// Computes output row \p i of query head \p h of batch \p b (the row
 /// exactAttention writes at qOffset(b, h) + i * D) with the resolved
 /// \p scale; returns its LSE. The one place that maps a row to its keys
-/// (GQA head, bottom-right causal mask), shared by the whole-problem and
-/// the sampled-row entry points so that both give the same bits.
+/// (GQA head, bottom-right causal mask, mask row), shared by the
+/// whole-problem and the sampled-row entry points so that both give the
+/// same bits.
 static double exactRowOf(const AttentionProblem &problem, bool causal,
                          double scale, int64_t b, int64_t h, int64_t i,
                          std::vector<double> &scores, double *out) {
@@ -54,16 +66,19 @@ static double exactRowOf(const AttentionProblem &problem, bool causal,
       causal ? std::min(shape.seqK,
                         std::max<int64_t>(0, i + shape.seqK - shape.seqQ + 1))
              : shape.seqK;
+  const float *bias = problem.mask.slice(shape, b, h);
+  if (bias)
+    bias += i * shape.seqK;
   int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
   return exactRow(problem.q + shape.qOffset(b, h) + i * d, problem.k + kvOffset,
-                  problem.v + kvOffset, visible, d, scale, scores, out);
+                  problem.v + kvOffset, bias, visible, d, scale, scores, out);
 }
 
 std::vector<double> sage::ref::exactAttention(const AttentionProblem &problem,
                                               bool causal, double scale,
                                               std::vector<double> *lse) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.isValid())
+  if (!shape.isValid() || !problem.mask.fits(shape))
     return {};
   const int64_t d = shape.headDim;
   const double s = resolveScale(scale, d);
@@ -88,7 +103,7 @@ sage::ref::exactAttentionRows(const AttentionProblem &problem, bool causal,
                               double scale, const std::vector<int64_t> &rows,
                               std::vector<double> *lse) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.hasRows(rows))
+  if (!shape.hasRows(rows) || !problem.mask.fits(shape))
     return {};
   const int64_t d = shape.headDim;
   const double s = resolveScale(scale, d);

@@ -24,6 +24,8 @@ using namespace sage::ref;
 static constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 static constexpr double kLog2E = 1.4426950408889634;
 static constexpr double kLn2 = 0.6931471805599453;
+/// log2(e) as the kernels hold it, for the mask's bias.
+static constexpr float kLog2EF32 = static_cast<float>(kLog2E);
 
 namespace {
 /// Q or K as the QK MMA consumes it.
@@ -182,12 +184,13 @@ static std::vector<float> blockCorrection(const QHead &q, const KVHead &kv,
 }
 
 /// Fills \p s [rowCount x colCount] with base-2 scores of one tile; masked
-/// and padding entries are -inf.
+/// and padding entries are -inf. \p bias is the head's [Nq x Nk] additive
+/// mask (null without one).
 static void computeScores(const QKOperand &q, const KVHead &kv,
-                          const float *dSRow, const Recipe &recipe,
-                          const AttentionShape &shape, float scaleLog2,
-                          int64_t r0, int64_t rowCount, int64_t c0,
-                          int64_t colCount, std::vector<float> &s) {
+                          const float *dSRow, const float *bias,
+                          const Recipe &recipe, const AttentionShape &shape,
+                          float scaleLog2, int64_t r0, int64_t rowCount,
+                          int64_t c0, int64_t colCount, std::vector<float> &s) {
   const int64_t dim = shape.headDim;
   const bool isInt = recipe.qkFormat != QKFormat::NvFp4;
   for (int64_t r = 0; r < rowCount; ++r)
@@ -218,6 +221,10 @@ static void computeScores(const QKOperand &q, const KVHead &kv,
       // Q-smoothing correction qbar_i . gamma(K_j), in the same base-2 units.
       if (dSRow)
         score = score + dSRow[col] * scaleLog2;
+      // The mask's bias, natural log to base 2 (-inf stays -inf, 0 adds
+      // nothing).
+      if (bias)
+        score = score + bias[row * shape.seqK + col] * kLog2EF32;
       out = score;
     }
 }
@@ -325,13 +332,14 @@ static void accumulatePV(const float *p, float rowScale, const KVHead &kv,
 
 /// Runs rows [r0, r0 + rowCount) of one (batch, head), a Q block or a
 /// part of one, over every K/V block and writes their outputs from \p out
-/// (and LSEs from \p lse) on. Rows are independent: a row run alone gives
-/// the values it gets in its block (the causal blocks its block runs but it
-/// cannot see only add exact zeros and scale by exactly 1).
+/// (and LSEs from \p lse) on; \p bias is the head's mask (or null). Rows
+/// are independent: a row run alone gives the values it gets in its block
+/// (the causal blocks its block runs but it cannot see only add exact
+/// zeros and scale by exactly 1).
 static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
-                      const Recipe &recipe, const AttentionShape &shape,
-                      float scaleLog2, int64_t r0, int64_t rowCount, float *out,
-                      float *lse) {
+                      const float *bias, const Recipe &recipe,
+                      const AttentionShape &shape, float scaleLog2, int64_t r0,
+                      int64_t rowCount, float *out, float *lse) {
   const int64_t dim = shape.headDim, seqK = shape.seqK;
   BlockState st;
   st.m.assign(static_cast<size_t>(rowCount), kNegInf);
@@ -345,7 +353,7 @@ static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
                     : seqK - 1;
   for (int64_t c0 = 0; c0 <= lastKey; c0 += recipe.blockK) {
     int64_t colCount = std::min(recipe.blockK, seqK - c0);
-    computeScores(q, kv, dS, recipe, shape, scaleLog2, r0, rowCount, c0,
+    computeScores(q, kv, dS, bias, recipe, shape, scaleLog2, r0, rowCount, c0,
                   colCount, s);
     for (int64_t r = 0; r < rowCount; ++r) {
       float *sr = s.data() + r * colCount;
@@ -427,7 +435,8 @@ std::vector<float> sage::ref::sageAttention(const AttentionProblem &problem,
                                             const Recipe &recipe,
                                             std::vector<float> *lse) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.isValid() || !validateRecipe(recipe).empty())
+  if (!shape.isValid() || !problem.mask.fits(shape) ||
+      !validateRecipe(recipe).empty())
     return {};
   const int64_t dim = shape.headDim;
   const float scaleLog2 = scaleLog2Of(recipe, dim);
@@ -443,6 +452,7 @@ std::vector<float> sage::ref::sageAttention(const AttentionProblem &problem,
                             dim, recipe);
       for (int64_t hq = hk * group; hq < (hk + 1) * group; ++hq) {
         const float *qIn = problem.q + shape.qOffset(b, hq);
+        const float *bias = problem.mask.slice(shape, b, hq);
         QHead q = prepareQ(qIn, shape, recipe);
         float *o = out.data() + shape.qOffset(b, hq);
         float *rowLse =
@@ -451,8 +461,8 @@ std::vector<float> sage::ref::sageAttention(const AttentionProblem &problem,
           int64_t r0 = i * recipe.blockQ;
           int64_t rowCount = std::min(recipe.blockQ, shape.seqQ - r0);
           std::vector<float> dS = blockCorrection(q, kv, i, shape);
-          runQBlock(q.q, kv, dS.empty() ? nullptr : dS.data(), recipe, shape,
-                    scaleLog2, r0, rowCount, o + r0 * dim,
+          runQBlock(q.q, kv, dS.empty() ? nullptr : dS.data(), bias, recipe,
+                    shape, scaleLog2, r0, rowCount, o + r0 * dim,
                     rowLse ? rowLse + r0 : nullptr);
         }
         if (rowLse && !kv.kMean.empty())
@@ -468,7 +478,8 @@ std::vector<float> sage::ref::sageAttentionRows(
     const AttentionProblem &problem, const Recipe &recipe,
     const std::vector<int64_t> &rows, std::vector<float> *lse) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.hasRows(rows) || !validateRecipe(recipe).empty())
+  if (!shape.hasRows(rows) || !problem.mask.fits(shape) ||
+      !validateRecipe(recipe).empty())
     return {};
   const int64_t dim = shape.headDim;
   const float scaleLog2 = scaleLog2Of(recipe, dim);
@@ -508,8 +519,9 @@ std::vector<float> sage::ref::sageAttentionRows(
       dS = blockCorrection(q, kv, blockKey, shape);
     }
     float rowLse = 0.0f;
-    runQBlock(q.q, kv, dS.empty() ? nullptr : dS.data(), recipe, shape,
-              scaleLog2, i, 1, out.data() + r * dim, lse ? &rowLse : nullptr);
+    runQBlock(q.q, kv, dS.empty() ? nullptr : dS.data(),
+              problem.mask.slice(shape, b, hq), recipe, shape, scaleLog2, i, 1,
+              out.data() + r * dim, lse ? &rowLse : nullptr);
     if (!lse)
       continue;
     if (!kv.kMean.empty())

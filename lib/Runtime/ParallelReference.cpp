@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <limits>
 
 using namespace sage::rt;
 using sage::ref::AttentionProblem;
@@ -17,7 +16,7 @@ sage::rt::parallelExactAttention(const AttentionProblem &problem, bool causal,
                                  double scale, std::vector<double> *lse,
                                  unsigned threads) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.isValid())
+  if (!shape.isValid() || !problem.mask.fits(shape))
     return {};
   const int64_t d = shape.headDim;
   const int64_t heads = shape.batch * shape.headsQ;
@@ -30,34 +29,24 @@ sage::rt::parallelExactAttention(const AttentionProblem &problem, bool causal,
   if (lse)
     lse->assign(static_cast<size_t>(heads * shape.seqQ), 0.0);
   parallelFor(static_cast<size_t>(heads * chunks), threads, [&](size_t item) {
+    // Query rows are numbered as O and the LSE store them: a block of them
+    // is one contiguous range of both. exactAttentionRows computes each by
+    // the code of the whole-problem call (causal view, GQA head, mask row),
+    // so the bits are the same.
     int64_t slice = static_cast<int64_t>(item) / chunks;
-    int64_t b = slice / shape.headsQ, h = slice % shape.headsQ;
     int64_t r0 = (static_cast<int64_t>(item) % chunks) * rows;
     int64_t r1 = std::min(shape.seqQ, r0 + rows);
-    // Under the bottom-right causal mask rows [r0, r1) see keys below
-    // r1 + Nk - Nq; a slice of that many keys keeps every row's view.
-    int64_t keys = causal ? std::min(shape.seqK, r1 + shape.seqK - shape.seqQ)
-                          : shape.seqK;
-    double *dst = out.data() + shape.qOffset(b, h) + r0 * d;
-    double *dstLse = lse ? lse->data() + slice * shape.seqQ + r0 : nullptr;
-    if (keys <= 0) {
-      if (dstLse)
-        std::fill(dstLse, dstLse + (r1 - r0),
-                  -std::numeric_limits<double>::infinity());
-      return;
-    }
-    AttentionProblem part;
-    part.shape = AttentionShape{1, 1, 1, r1 - r0, keys, d};
-    part.q = problem.q + shape.qOffset(b, h) + r0 * d;
-    int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
-    part.k = problem.k + kvOffset;
-    part.v = problem.v + kvOffset;
+    std::vector<int64_t> part;
+    for (int64_t r = r0; r < r1; ++r)
+      part.push_back(slice * shape.seqQ + r);
     std::vector<double> partLse;
-    std::vector<double> result = sage::ref::exactAttention(
-        part, causal, scale, dstLse ? &partLse : nullptr);
-    std::copy(result.begin(), result.end(), dst);
-    if (dstLse)
-      std::copy(partLse.begin(), partLse.end(), dstLse);
+    std::vector<double> result = sage::ref::exactAttentionRows(
+        problem, causal, scale, part, lse ? &partLse : nullptr);
+    std::copy(result.begin(), result.end(),
+              out.begin() + (slice * shape.seqQ + r0) * d);
+    if (lse)
+      std::copy(partLse.begin(), partLse.end(),
+                lse->begin() + slice * shape.seqQ + r0);
   });
   return out;
 }
@@ -67,7 +56,8 @@ sage::rt::parallelSageAttention(const AttentionProblem &problem,
                                 const sage::ref::Recipe &recipe,
                                 unsigned threads) {
   const AttentionShape &shape = problem.shape;
-  if (!shape.isValid() || !sage::ref::validateRecipe(recipe).empty())
+  if (!shape.isValid() || !problem.mask.fits(shape) ||
+      !sage::ref::validateRecipe(recipe).empty())
     return {};
   std::vector<float> out(static_cast<size_t>(shape.qElements()), 0.0f);
   // Every (batch, head) is independent: the K and V statistics (means,
@@ -82,6 +72,7 @@ sage::rt::parallelSageAttention(const AttentionProblem &problem,
     int64_t kvOffset = shape.kvOffset(b, shape.kvHeadOf(h));
     part.k = problem.k + kvOffset;
     part.v = problem.v + kvOffset;
+    part.mask.bias = problem.mask.slice(shape, b, h);
     std::vector<float> result = sage::ref::sageAttention(part, recipe);
     std::copy(result.begin(), result.end(), out.begin() + shape.qOffset(b, h));
   });

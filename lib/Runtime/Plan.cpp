@@ -31,6 +31,7 @@ size_t sage::rt::elementSize(ElementType type) {
     return 4;
   case ElementType::I8:
   case ElementType::F8E4M3FN:
+  case ElementType::I1:
     return 1;
   }
   return 1;
@@ -50,6 +51,8 @@ const char *sage::rt::toString(ElementType type) {
     return "f8E4M3FN";
   case ElementType::I32:
     return "i32";
+  case ElementType::I1:
+    return "i1";
   }
   return "?";
 }
@@ -57,7 +60,8 @@ const char *sage::rt::toString(ElementType type) {
 bool sage::rt::parseElementType(std::string_view text, ElementType &type) {
   static const ElementType kAll[] = {ElementType::F16,      ElementType::BF16,
                                      ElementType::F32,      ElementType::I8,
-                                     ElementType::F8E4M3FN, ElementType::I32};
+                                     ElementType::F8E4M3FN, ElementType::I32,
+                                     ElementType::I1};
   for (ElementType candidate : kAll)
     if (text == toString(candidate)) {
       type = candidate;
@@ -319,7 +323,7 @@ public:
     if (!parseElementType(text, out)) {
       fail(childPath(path, key),
            "unknown type '" + text +
-               "' (expected f16, bf16, f32, i8, f8E4M3FN or i32)");
+               "' (expected f16, bf16, f32, i8, f8E4M3FN, i32 or i1)");
       return false;
     }
     return true;
@@ -434,8 +438,46 @@ static void readBuffer(FieldReader &reader, const json &entry,
     buffer.zeroInit = true;
 }
 
+/// Checks the mask input: an i1 keep-mask or an additive f16, bf16 or f32
+/// one, shaped [B or 1, H or 1, Nq, Nk] ([B or 1, Nq, Nk] without heads),
+/// whatever the layout: an extent of 1 broadcasts.
+static void checkMask(FieldReader &reader, const LaunchPlan &plan,
+                      const PlanBuffer &mask, const std::string &path) {
+  if (mask.type != ElementType::I1 && mask.type != ElementType::F16 &&
+      mask.type != ElementType::BF16 && mask.type != ElementType::F32)
+    return reader.fail(childPath(path, "type"),
+                       std::string("buffer 'mask' has type ") +
+                           toString(mask.type) +
+                           " (expected i1, f16, bf16 or f32)");
+  // Each dimension: the symbol it may be, and whether it may be 1.
+  std::vector<std::pair<const char *, bool>> form = {{"B", true}};
+  if (plan.hasHeads())
+    form.push_back({"H", true});
+  form.push_back({"Nq", false});
+  form.push_back({"Nk", false});
+  std::string expected =
+      plan.hasHeads() ? "[B or 1, H or 1, Nq, Nk]" : "[B or 1, Nq, Nk]";
+  std::string shapePath = childPath(path, "shape");
+  if (mask.shape.size() != form.size())
+    return reader.fail(
+        shapePath, "buffer 'mask' has " + std::to_string(mask.shape.size()) +
+                       " dimensions, expected " + expected +
+                       (plan.hasHeads() ? " (the layout has heads)"
+                                        : " (the layout has no heads)"));
+  for (size_t i = 0; i < form.size(); ++i) {
+    const auto &[symbol, broadcast] = form[i];
+    const SizeExpr &extent = mask.shape[i];
+    if (extent.isSymbol(symbol) || (broadcast && extent.isLiteral(1)))
+      continue;
+    return reader.fail(
+        indexPath(shapePath, i),
+        "buffer 'mask' has extent '" + extent.text() + "', expected " + symbol +
+            (broadcast ? " or 1" : "") + " (the mask is " + expected + ")");
+  }
+}
+
 /// Checks the roles of the buffers: q, k, v inputs with the input type, an
-/// o output with the output type, an optional f32 lse.
+/// o output with the output type, an optional f32 lse, an optional mask.
 static void checkBufferRoles(FieldReader &reader, const LaunchPlan &plan) {
   for (size_t i = 0; i < plan.buffers.size() && reader.ok(); ++i) {
     const PlanBuffer &buffer = plan.buffers[i];
@@ -452,10 +494,12 @@ static void checkBufferRoles(FieldReader &reader, const LaunchPlan &plan) {
         return reader.fail(childPath(path, "name"),
                            "unknown input buffer '" + name +
                                "' (expected q, k, v or mask)");
-      if (name != "mask") {
-        expected = plan.inputType;
-        typeSource = "input_type";
+      if (name == "mask") {
+        checkMask(reader, plan, buffer, path);
+        continue;
       }
+      expected = plan.inputType;
+      typeSource = "input_type";
     } else if (buffer.kind == BufferKind::Output) {
       if (name != "o" && name != "lse")
         return reader.fail(childPath(path, "name"),
@@ -464,7 +508,7 @@ static void checkBufferRoles(FieldReader &reader, const LaunchPlan &plan) {
       expected = name == "o" ? plan.outputType : ElementType::F32;
       typeSource = name == "o" ? "output_type" : "the lse type";
     } else if (name == "q" || name == "k" || name == "v" || name == "o" ||
-               name == "lse") {
+               name == "lse" || name == "mask") {
       return reader.fail(
           childPath(path, "kind"),
           "buffer '" + name + "' must be an " +

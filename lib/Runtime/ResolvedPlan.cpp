@@ -165,7 +165,7 @@ size_t ResolvedPlan::totalBytes() const {
 }
 
 /// Returns the shape \p name must have, or an empty vector if any shape
-/// goes (workspaces, mask).
+/// goes (workspaces; parsePlan has checked the mask's form).
 static std::vector<int64_t> expectedShape(const LaunchPlan &plan,
                                           const std::string &name,
                                           const SizeBindings &s) {

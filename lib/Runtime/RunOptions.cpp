@@ -29,6 +29,10 @@ inputs:
                           input distribution (randn)
   --q/--k/--v FILE.npy    read an input (little-endian f32 or f16, C order,
                           in the plan's layout)
+  --mask-npy FILE.npy     read the plan's mask (the shape of its mask
+                          buffer; bool '|b1' for i1, f32 or f16 for an
+                          additive mask, finite or -inf); without it the
+                          mask is drawn from --seed (docs/LaunchPlan.md)
 outputs:
   --out FILE.npy          write O as f32, in the plan's layout
   --lse FILE.npy          write the LSE as f32 (plans with an lse buffer)
@@ -142,14 +146,14 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
     }
     // Options with a value.
     static const char *const kValueOptions[] = {
-        "--B",           "--H",          "--Hkv",
-        "--Nq",          "--Nk",         "--D",
-        "--min-cossim",  "--max-rel-l1", "--max-model-rel-l1",
-        "--max-lse-abs", "--ptx",        "--q",
-        "--k",           "--v",          "--out",
-        "--lse",         "--seed",       "--dist",
-        "--warmup",      "--repeat",     "--device",
-        "--threads",     "--sample-rows"};
+        "--B",           "--H",           "--Hkv",
+        "--Nq",          "--Nk",          "--D",
+        "--min-cossim",  "--max-rel-l1",  "--max-model-rel-l1",
+        "--max-lse-abs", "--ptx",         "--q",
+        "--k",           "--v",           "--out",
+        "--lse",         "--seed",        "--dist",
+        "--warmup",      "--repeat",      "--device",
+        "--threads",     "--sample-rows", "--mask-npy"};
     bool known = false;
     for (const char *option : kValueOptions)
       known |= name == option;
@@ -201,9 +205,10 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
     if (matched)
       continue;
     const std::pair<const char *, std::string *> paths[] = {
-        {"--ptx", &result.ptxPath}, {"--q", &result.qPath},
-        {"--k", &result.kPath},     {"--v", &result.vPath},
-        {"--out", &result.outPath}, {"--lse", &result.lsePath}};
+        {"--ptx", &result.ptxPath},      {"--q", &result.qPath},
+        {"--k", &result.kPath},          {"--v", &result.vPath},
+        {"--out", &result.outPath},      {"--lse", &result.lsePath},
+        {"--mask-npy", &result.maskPath}};
     for (const auto &[optionName, target] : paths)
       if (name == optionName) {
         if (value.empty())

@@ -231,6 +231,20 @@ std::vector<std::string> SizeExpr::symbols() const {
   return names;
 }
 
+bool SizeExpr::isSymbol(std::string_view name) const {
+  if (root < 0)
+    return false;
+  const Node &node = nodes[static_cast<size_t>(root)];
+  return node.kind == NodeKind::Symbol && name == kSymbolNames[node.value];
+}
+
+bool SizeExpr::isLiteral(int64_t value) const {
+  if (root < 0)
+    return false;
+  const Node &node = nodes[static_cast<size_t>(root)];
+  return node.kind == NodeKind::Int && node.value == value;
+}
+
 std::string SizeExpr::evaluate(const SizeBindings &sizes,
                                int64_t &value) const {
   if (root < 0)

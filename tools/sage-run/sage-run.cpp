@@ -15,6 +15,7 @@
 #include "sage/Reference/Random.h"
 #include "sage/Runtime/CudaDevice.h"
 #include "sage/Runtime/HostData.h"
+#include "sage/Runtime/Mask.h"
 #include "sage/Runtime/Npy.h"
 #include "sage/Runtime/ParallelReference.h"
 #include "sage/Runtime/PlanExecutor.h"
@@ -171,6 +172,24 @@ static std::string checkInputHeader(const NpyHeader &header,
   return std::string();
 }
 
+/// Checks that \p bytes, the file given to \p option, hold the data its
+/// \p header announces and nothing more.
+static std::string checkDataSize(const NpyHeader &header, NpyType type,
+                                 const std::string &bytes,
+                                 const std::string &option) {
+  // The shape is the plan's, bounded by bindSizes; should the size still
+  // not fit, UINT64_MAX matches no file.
+  uint64_t need = UINT64_MAX;
+  getNpyDataBytes(header.shape, type, need);
+  uint64_t have = bytes.size() - header.dataOffset;
+  if (have == need)
+    return std::string();
+  return "expected " + std::to_string(need) + " bytes of data for " + option +
+         " (" + formatShape(header.shape) + " of '" + header.descr +
+         "'), got " + std::to_string(have) +
+         (have < need ? " (truncated)" : " (trailing bytes)");
+}
+
 /// Reads input \p name from \p path into \p values (canonical order,
 /// rounded to the plan's input type). Every error names the file and the
 /// option; nothing is read past the data the header announces.
@@ -194,16 +213,9 @@ static std::string readInput(const RunOptions &options, const LaunchPlan &plan,
       resolved.sizes, type);
   if (!error.empty())
     return path + ": " + error;
-  // The shape is the plan's, bounded by bindSizes; should the size still
-  // not fit, UINT64_MAX matches no file.
-  uint64_t need = UINT64_MAX;
-  getNpyDataBytes(header.shape, type, need);
-  uint64_t have = bytes.size() - header.dataOffset;
-  if (have != need)
-    return path + ": expected " + std::to_string(need) + " bytes of data for " +
-           option + " (" + formatShape(header.shape) + " of '" + header.descr +
-           "'), got " + std::to_string(have) +
-           (have < need ? " (truncated)" : " (trailing bytes)");
+  error = checkDataSize(header, type, bytes, option);
+  if (!error.empty())
+    return path + ": " + error;
   // Straight from the file's bytes to canonical f32: no other copy of a
   // tensor that may be GiBs.
   error = decodeFromLayout(
@@ -214,6 +226,67 @@ static std::string readInput(const RunOptions &options, const LaunchPlan &plan,
   if (!error.empty())
     return path + ": " + error;
   ref::roundAll(values, getInputFormat(plan));
+  return std::string();
+}
+
+/// Checks the header of the --mask-npy file against the plan's mask
+/// \p dims (dtype, order, shape) and sets \p npyType and \p type to the
+/// file's elements (I1 for bool, F16 or F32).
+static std::string checkMaskHeader(const NpyHeader &header,
+                                   const MaskDims &dims,
+                                   const SizeBindings &sizes, NpyType &npyType,
+                                   ElementType &type) {
+  const std::string option = "--mask-npy";
+  bool known = getNpyType(header.descr, npyType);
+  if (dims.type == ElementType::I1) {
+    // A bool array only: integer 0/1 bytes may follow the other
+    // convention (1 = masked out).
+    if (!known || header.descr.substr(1) != "b1")
+      return "expected bool ('|b1') for " + option +
+             " (the plan's mask is i1), got " + describeDescr(header.descr);
+    type = ElementType::I1;
+  } else {
+    if (!known || (npyType != NpyType::F32 && npyType != NpyType::F16))
+      return "expected little-endian float32 or float16 ('<f4' or '<f2') "
+             "for " +
+             option + " (the plan's mask is " + toString(dims.type) +
+             "), got " + describeDescr(header.descr);
+    type = npyType == NpyType::F16 ? ElementType::F16 : ElementType::F32;
+  }
+  if (header.fortranOrder)
+    return "expected a C-order array ('fortran_order': False) for " + option +
+           ", got 'fortran_order': True";
+  if (header.shape != dims.shape)
+    return "expected shape " + describeShape(dims.shape, header.shape.size()) +
+           " for " + option + " (the plan's mask with " + sizes.toString() +
+           "), got " + describeShape(header.shape, dims.shape.size());
+  return std::string();
+}
+
+/// Reads the plan's mask from options.maskPath into \p mask.
+static std::string readMask(const RunOptions &options, const MaskDims &dims,
+                            const ResolvedPlan &resolved, ref::MaskData &mask) {
+  const std::string &path = options.maskPath;
+  const std::string option = "--mask-npy";
+  std::string bytes;
+  std::string error = readInputBytes(path, option, bytes);
+  if (!error.empty())
+    return error;
+  NpyHeader header;
+  error = parseNpyHeader(bytes, header);
+  if (!error.empty())
+    return path + ": expected a .npy file for " + option + ": " + error;
+  NpyType npyType = NpyType::U8;
+  ElementType type = ElementType::I1;
+  error = checkMaskHeader(header, dims, resolved.sizes, npyType, type);
+  if (error.empty())
+    error = checkDataSize(header, npyType, bytes, option);
+  if (error.empty())
+    error = decodeMask(reinterpret_cast<const uint8_t *>(bytes.data()) +
+                           header.dataOffset,
+                       type, dims, mask);
+  if (!error.empty())
+    return path + ": " + error;
   return std::string();
 }
 
@@ -235,16 +308,27 @@ static std::string readInputFiles(const RunOptions &options,
     if (!error.empty())
       return error;
   }
+  MaskDims maskDims;
+  if (!options.maskPath.empty() &&
+      getMaskDims(plan, resolved, options.sizes, maskDims))
+    return readMask(options, maskDims, resolved, inputs.mask);
   return std::string();
 }
 
-/// Generates the inputs not read from files.
+/// Generates the inputs not read from files, and says what the mask is.
 static void generateInputs(const RunOptions &options, const LaunchPlan &plan,
+                           const ResolvedPlan &resolved,
                            ref::AttentionData &data) {
   const ProblemSizes &sizes = options.sizes;
   ref::AttentionShape shape{sizes.batch, sizes.heads, sizes.headsKV,
                             sizes.seqQ,  sizes.seqK,  plan.headDim};
   data.shape = shape;
+  MaskDims maskDims;
+  if (getMaskDims(plan, resolved, sizes, maskDims)) {
+    if (data.mask.bias.empty())
+      data.mask = generateMask(maskDims, options.seed, hostThreads(options));
+    say(options, "mask: %s\n", describeMask(data.mask, maskDims).c_str());
+  }
   if (!data.q.empty() && !data.k.empty() && !data.v.empty())
     return;
   ref::AttentionData generated = ref::makeAttentionData(
@@ -262,7 +346,8 @@ static void generateInputs(const RunOptions &options, const LaunchPlan &plan,
 static std::string describeInputs(const RunOptions &options) {
   if (!options.qPath.empty() && !options.kPath.empty() &&
       !options.vPath.empty())
-    return "inputs=npy";
+    return "inputs=npy" +
+           (options.maskPath.empty() ? "" : " mask=" + options.maskPath);
   std::string text = std::string("dist=") + ref::toString(options.dist) +
                      " seed=" + std::to_string(options.seed);
   const std::pair<const char *, const std::string *> files[] = {
@@ -270,6 +355,8 @@ static std::string describeInputs(const RunOptions &options) {
   for (const auto &[name, path] : files)
     if (!path->empty())
       text += std::string(" ") + name + "=" + *path;
+  if (!options.maskPath.empty())
+    text += " mask=" + options.maskPath;
   return text;
 }
 
@@ -345,6 +432,16 @@ static std::string runOnDevice(const RunOptions &options,
     error = encodeInput(options, plan, resolved, name, *values, bytes);
     if (error.empty())
       error = executor.upload(plan.findBuffer(name), bytes);
+    if (!error.empty())
+      return error;
+  }
+  int maskIndex = plan.findBuffer("mask");
+  if (maskIndex >= 0) {
+    std::vector<uint8_t> bytes;
+    error = encodeMask(
+        inputs.mask, plan.buffers[static_cast<size_t>(maskIndex)].type, bytes);
+    if (error.empty())
+      error = executor.upload(maskIndex, bytes);
     if (!error.empty())
       return error;
   }
@@ -591,10 +688,6 @@ static void reportBench(const RunOptions &options, const LaunchPlan &plan,
 /// Checks what the plan needs from sage-run before any work is done.
 static std::string checkSupported(const RunOptions &options,
                                   const LaunchPlan &plan) {
-  for (const PlanBuffer &buffer : plan.buffers)
-    if (buffer.kind == BufferKind::Input && buffer.name == "mask")
-      return "the plan's input buffer 'mask' is not supported: sage-run "
-             "fills only q, k and v";
   if (!getReferenceFormat(plan.inputType) ||
       !getReferenceFormat(plan.outputType))
     return std::string("sage-run supports f16, bf16 and f32 inputs and "
@@ -607,6 +700,8 @@ static std::string checkSupported(const RunOptions &options,
            std::to_string(plan.headDim);
   if (!options.lsePath.empty() && plan.findBuffer("lse") < 0)
     return "--lse " + options.lsePath + ": the plan has no lse buffer";
+  if (!options.maskPath.empty() && plan.findBuffer("mask") < 0)
+    return "--mask-npy " + options.maskPath + ": the plan has no mask buffer";
   return std::string();
 }
 
@@ -657,7 +752,7 @@ static int runPlan(const RunOptions &options) {
   error = openDevice(options, plan, resolved, session);
   if (!error.empty())
     return fail(error);
-  generateInputs(options, plan, inputs);
+  generateInputs(options, plan, resolved, inputs);
   DeviceResults results;
   error =
       runOnDevice(options, plan, resolved, inputs, *session.executor, results);

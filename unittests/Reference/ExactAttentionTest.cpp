@@ -3,6 +3,8 @@
 #include "sage/Reference/Attention.h"
 #include "sage/Reference/Random.h"
 
+#include "TestMasks.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -11,10 +13,12 @@
 using namespace sage::ref;
 
 /// The textbook formula, written independently of the library: exp of the
-/// raw scores (no max shift), normalized, for one (b, h, i).
+/// raw scores (no max shift) plus the mask's bias, normalized, for one
+/// (b, h, i).
 static std::vector<double> naiveRow(const AttentionData &data, int64_t b,
                                     int64_t h, int64_t i, bool causal,
                                     double scale) {
+  const MaskData &mask = data.mask;
   const AttentionShape &s = data.shape;
   int64_t hk = h / (s.headsQ / s.headsKV);
   const float *q =
@@ -31,7 +35,15 @@ static std::vector<double> naiveRow(const AttentionData &data, int64_t b,
     double dot = 0.0;
     for (int64_t d = 0; d < s.headDim; ++d)
       dot += static_cast<double>(q[d]) * k[d];
-    double w = std::exp(scale * dot);
+    double bias = 0.0;
+    if (!mask.bias.empty())
+      bias = mask.bias[(((mask.batch == 1 ? 0 : b) * mask.heads +
+                         (mask.heads == 1 ? 0 : h)) *
+                            s.seqQ +
+                        i) *
+                           s.seqK +
+                       j];
+    double w = std::exp(scale * dot + bias);
     den += w;
     for (int64_t d = 0; d < s.headDim; ++d)
       num[d] += w * v[d];
@@ -174,4 +186,125 @@ TEST(ExactAttentionTest, RowsOutOfRangeGiveNothing) {
   EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {-1}).empty());
   EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {}).empty());
   EXPECT_EQ(exactAttentionRows(data.view(), false, 0.0, {15}).size(), 16u);
+}
+
+TEST(ExactAttentionTest, MaskMatchesNaiveFormula) {
+  // An additive mask with -inf entries, per batch and broadcast over heads.
+  AttentionShape shape{2, 4, 2, 5, 7, 8};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 11);
+  data.mask = randomMask(shape, 2, 1, 3);
+  const double scale = 1.0 / std::sqrt(8.0);
+  for (bool causal : {false, true}) {
+    std::vector<double> o = exactAttention(data.view(), causal);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t h = 0; h < 4; ++h)
+        for (int64_t i = 0; i < 5; ++i) {
+          std::vector<double> want = naiveRow(data, b, h, i, causal, scale);
+          for (int64_t d = 0; d < 8; ++d)
+            EXPECT_NEAR(o[shape.qOffset(b, h) + i * 8 + d], want[d], 1e-12);
+        }
+  }
+}
+
+TEST(ExactAttentionTest, KeepMaskOfTheCausalMaskIsCausal) {
+  // Nq < Nk and Nq > Nk (rows that see no key): bit for bit, LSE too.
+  const AttentionShape shapes[] = {{2, 4, 2, 5, 9, 8}, {1, 2, 1, 9, 5, 8}};
+  for (const AttentionShape &shape : shapes) {
+    AttentionData data = makeAttentionData(shape, DataKind::Randn, 7);
+    std::vector<double> lse, maskedLse;
+    std::vector<double> causal = exactAttention(data.view(), true, 0.0, &lse);
+    data.mask = causalKeepMask(shape);
+    EXPECT_EQ(exactAttention(data.view(), false, 0.0, &maskedLse), causal);
+    EXPECT_EQ(maskedLse, lse);
+    // Both at once are the causal mask too.
+    EXPECT_EQ(exactAttention(data.view(), true), causal);
+  }
+}
+
+TEST(ExactAttentionTest, RowConstantBiasOnlyShiftsTheLse) {
+  // Softmax does not see a constant per row; the LSE moves by it.
+  AttentionShape shape{1, 2, 1, 6, 10, 16};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 4);
+  std::vector<double> lse, maskedLse;
+  std::vector<double> plain = exactAttention(data.view(), false, 0.0, &lse);
+  data.mask.bias.resize(6 * 10);
+  for (int64_t i = 0; i < 6; ++i)
+    std::fill(data.mask.bias.begin() + i * 10,
+              data.mask.bias.begin() + (i + 1) * 10, 1.5f * i - 4.0f);
+  std::vector<double> masked =
+      exactAttention(data.view(), false, 0.0, &maskedLse);
+  ASSERT_EQ(masked.size(), plain.size());
+  for (size_t n = 0; n < plain.size(); ++n)
+    EXPECT_NEAR(masked[n], plain[n], 1e-12);
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t i = 0; i < 6; ++i)
+      EXPECT_NEAR(maskedLse[h * 6 + i], lse[h * 6 + i] + 1.5 * i - 4.0, 1e-12);
+}
+
+TEST(ExactAttentionTest, FullyMaskedRowOfTheMaskIsZero) {
+  AttentionShape shape{1, 1, 1, 3, 4, 4};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 2);
+  data.mask.bias.assign(12, 0.0f);
+  std::fill(data.mask.bias.begin() + 4, data.mask.bias.begin() + 8,
+            keepBias(false));
+  // Row 2 keeps key 3 alone: its output is v_3.
+  std::fill(data.mask.bias.begin() + 8, data.mask.bias.begin() + 11,
+            keepBias(false));
+  std::vector<double> lse;
+  std::vector<double> o = exactAttention(data.view(), false, 0.0, &lse);
+  for (int64_t d = 0; d < 4; ++d) {
+    EXPECT_EQ(o[4 + d], 0.0);
+    EXPECT_NEAR(o[8 + d], data.v[12 + d], 1e-7);
+  }
+  EXPECT_TRUE(std::isinf(lse[1]) && lse[1] < 0);
+  EXPECT_TRUE(std::isfinite(lse[0]) && std::isfinite(lse[2]));
+}
+
+TEST(ExactAttentionTest, BroadcastMaskEqualsTheExpandedOne) {
+  AttentionShape shape{2, 4, 2, 6, 9, 8};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 5);
+  for (auto [batch, heads] :
+       {std::pair<int64_t, int64_t>{1, 1}, {1, 4}, {2, 1}}) {
+    data.mask = randomMask(shape, batch, heads, 9);
+    std::vector<double> lse, expandedLse;
+    std::vector<double> o = exactAttention(data.view(), true, 0.0, &lse);
+    data.mask = expandMask(data.mask, shape);
+    EXPECT_EQ(exactAttention(data.view(), true, 0.0, &expandedLse), o)
+        << batch << "x" << heads;
+    EXPECT_EQ(expandedLse, lse);
+  }
+}
+
+TEST(ExactAttentionTest, MaskedRowsMatchTheWholeProblem) {
+  AttentionShape shape{2, 4, 2, 40, 100, 32};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 17);
+  data.mask = randomMask(shape, 2, 4, 1, 0.5);
+  // A row the mask hides whole.
+  std::fill(data.mask.bias.begin() + 7 * 100, data.mask.bias.begin() + 800,
+            keepBias(false));
+  for (bool causal : {false, true}) {
+    std::vector<double> lse, rowsLse;
+    std::vector<double> all = exactAttention(data.view(), causal, 0.0, &lse);
+    std::vector<int64_t> rows = {shape.queryRows() - 1, 7, 0, 45, 201};
+    std::vector<double> some =
+        exactAttentionRows(data.view(), causal, 0.0, rows, &rowsLse);
+    ASSERT_EQ(some.size(), rows.size() * 32);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      EXPECT_EQ(std::vector<double>(some.begin() + r * 32,
+                                    some.begin() + (r + 1) * 32),
+                std::vector<double>(all.begin() + rows[r] * 32,
+                                    all.begin() + (rows[r] + 1) * 32))
+          << "row " << rows[r] << " causal=" << causal;
+      EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
+    }
+    EXPECT_TRUE(std::isinf(rowsLse[1]));
+  }
+}
+
+TEST(ExactAttentionTest, MaskThatDoesNotFitGivesEmpty) {
+  AttentionShape shape{2, 4, 2, 4, 4, 4};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 1);
+  data.mask = randomMask(shape, 1, 2, 1);
+  EXPECT_TRUE(exactAttention(data.view(), false).empty());
+  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {0}).empty());
 }

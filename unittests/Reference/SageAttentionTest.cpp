@@ -5,6 +5,8 @@
 #include "sage/Reference/Metrics.h"
 #include "sage/Reference/Random.h"
 
+#include "TestMasks.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -224,4 +226,167 @@ TEST(SageAttentionTest, RowsMatchTheWholeProblem) {
           EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
         }
       }
+}
+
+TEST(SageAttentionTest, KeepMaskOfTheCausalMaskIsCausal) {
+  // The bias adds 0 to the kept scores and -inf to the others; the blocks
+  // past the diagonal, which the causal kernel skips, add exact zeros.
+  // Every variant, Nq < Nk and Nq > Nk (rows that see no key).
+  const AttentionShape shapes[] = {{1, 2, 1, 70, 150, 64},
+                                   {1, 2, 2, 150, 40, 64}};
+  for (const AttentionShape &shape : shapes)
+    for (std::string_view name : kVariantNames) {
+      AttentionData data =
+          makeAttentionData(shape, DataKind::ChannelOutliers, 3);
+      Recipe recipe = *recipeFromVariantName(name);
+      recipe.causal = true;
+      std::vector<float> lse, maskedLse;
+      std::vector<float> causal = sageAttention(data.view(), recipe, &lse);
+      ASSERT_FALSE(causal.empty()) << name;
+      data.mask = causalKeepMask(shape);
+      recipe.causal = false;
+      EXPECT_EQ(sageAttention(data.view(), recipe, &maskedLse), causal) << name;
+      EXPECT_EQ(maskedLse, lse) << name;
+    }
+}
+
+TEST(SageAttentionTest, BiasIsAddedInBaseTwoAfterTheScore) {
+  // Q = 0: every quantized score and correction is 0, so S_j is the bias
+  // times f32 log2(e) alone, and the LSE follows from it in f32.
+  AttentionData data;
+  data.shape = AttentionShape{1, 1, 1, 1, 2, 4};
+  data.q.assign(4, 0.0f);
+  data.k = {1.0f, 2.0f, -1.0f, 0.5f, 0.25f, -3.0f, 2.0f, 1.0f};
+  data.v = {1.0f, 2.0f, 3.0f, 4.0f, -1.0f, 0.5f, 2.0f, -4.0f};
+  data.mask.bias = {0.5f, -1.25f};
+  const float log2e = static_cast<float>(1.4426950408889634);
+  float s0 = 0.0f + 0.5f * log2e, s1 = 0.0f + -1.25f * log2e;
+  float l = std::exp2(s0 - s0) + std::exp2(s1 - s0);
+  std::vector<float> lse;
+  sageAttention(data.view(), preset("int8-fp8"), &lse);
+  ASSERT_EQ(lse.size(), 1u);
+  EXPECT_EQ(lse[0], static_cast<float>(0.6931471805599453 *
+                                       (s0 + std::log2(double(l)))));
+}
+
+TEST(SageAttentionTest, RowConstantBiasIsNearlyInvisible) {
+  // Softmax does not see a constant per row; the model only rounds the
+  // shifted f32 scores differently, and its LSE moves by the constant.
+  AttentionShape shape{1, 2, 1, 128, 200, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 6);
+  Recipe recipe = preset("int8-fp8");
+  std::vector<float> lse, maskedLse;
+  std::vector<float> plain = sageAttention(data.view(), recipe, &lse);
+  data.mask.bias.resize(128 * 200);
+  for (int64_t i = 0; i < 128; ++i)
+    std::fill(data.mask.bias.begin() + i * 200,
+              data.mask.bias.begin() + (i + 1) * 200, 0.25f * (i % 7) - 1.0f);
+  std::vector<float> masked = sageAttention(data.view(), recipe, &maskedLse);
+  AccuracyMetrics m =
+      compareOutputs(masked, std::vector<double>(plain.begin(), plain.end()));
+  EXPECT_LT(m.relL1, 2e-3);
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t i = 0; i < 128; ++i)
+      EXPECT_NEAR(maskedLse[h * 128 + i],
+                  lse[h * 128 + i] + 0.25f * (i % 7) - 1.0f, 1e-4);
+}
+
+TEST(SageAttentionTest, MaskedModelTracksMaskedExact) {
+  AttentionShape shape{2, 2, 1, 100, 160, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 9);
+  data.mask = randomMask(shape, 2, 1, 4);
+  std::vector<double> refLse;
+  std::vector<double> ref = exactAttention(data.view(), true, 0.0, &refLse);
+  Recipe recipe = preset("int8-fp8");
+  recipe.causal = true;
+  std::vector<float> lse;
+  std::vector<float> o = sageAttention(data.view(), recipe, &lse);
+  AccuracyMetrics m = compareOutputs(o, ref);
+  EXPECT_GT(m.cosSim, 0.999);
+  for (size_t i = 0; i < lse.size(); ++i)
+    if (std::isfinite(refLse[i]))
+      EXPECT_NEAR(lse[i], refLse[i], 0.05) << i;
+    else
+      EXPECT_EQ(lse[i], refLse[i]) << i;
+}
+
+TEST(SageAttentionTest, FullyMaskedRowsOfTheMaskAreZero) {
+  AttentionShape shape{1, 1, 1, 70, 90, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 4);
+  data.mask.bias.assign(70 * 90, 0.0f);
+  // Row 5 is hidden whole; row 69 keeps key 80 alone (its second block).
+  std::fill(data.mask.bias.begin() + 5 * 90, data.mask.bias.begin() + 6 * 90,
+            keepBias(false));
+  std::fill(data.mask.bias.begin() + 69 * 90, data.mask.bias.end(),
+            keepBias(false));
+  data.mask.bias[69 * 90 + 80] = 0.0f;
+  for (std::string_view name : kVariantNames) {
+    Recipe recipe = *recipeFromVariantName(name);
+    recipe.outputFormat = ElementFormat::F32;
+    std::vector<float> lse;
+    std::vector<float> o = sageAttention(data.view(), recipe, &lse);
+    ASSERT_TRUE(allFinite(o)) << name;
+    for (int64_t d = 0; d < 64; ++d)
+      ASSERT_EQ(o[5 * 64 + d], 0.0f) << name;
+    EXPECT_TRUE(std::isinf(lse[5]) && lse[5] < 0) << name;
+    EXPECT_TRUE(std::isfinite(lse[69])) << name;
+    // One key: O is its quantized value.
+    std::vector<double> v(data.v.begin() + 80 * 64, data.v.begin() + 81 * 64);
+    std::vector<float> row(o.begin() + 69 * 64, o.begin() + 70 * 64);
+    EXPECT_GT(compareOutputs(row, v).cosSim, 0.99) << name;
+  }
+}
+
+TEST(SageAttentionTest, BroadcastMaskEqualsTheExpandedOne) {
+  AttentionShape shape{2, 4, 2, 70, 90, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 5);
+  Recipe recipe = preset("int4-fp8");
+  for (auto [batch, heads] :
+       {std::pair<int64_t, int64_t>{1, 1}, {1, 4}, {2, 1}}) {
+    data.mask = randomMask(shape, batch, heads, 9);
+    std::vector<float> lse, expandedLse;
+    std::vector<float> o = sageAttention(data.view(), recipe, &lse);
+    data.mask = expandMask(data.mask, shape);
+    EXPECT_EQ(sageAttention(data.view(), recipe, &expandedLse), o)
+        << batch << "x" << heads;
+    EXPECT_EQ(expandedLse, lse);
+  }
+}
+
+TEST(SageAttentionTest, MaskedRowsMatchTheWholeProblem) {
+  AttentionShape shape{2, 4, 2, 70, 150, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 5);
+  data.mask = randomMask(shape, 1, 4, 2, 0.5);
+  std::fill(data.mask.bias.begin() + 33 * 150,
+            data.mask.bias.begin() + 34 * 150, keepBias(false));
+  for (std::string_view name : kVariantNames)
+    for (bool causal : {false, true}) {
+      Recipe recipe = *recipeFromVariantName(name);
+      recipe.causal = causal;
+      std::vector<float> lse, rowsLse;
+      std::vector<float> all = sageAttention(data.view(), recipe, &lse);
+      std::vector<int64_t> rows = {shape.queryRows() - 1, 33, 0, 69,
+                                   4 * 70 + 33};
+      std::vector<float> some =
+          sageAttentionRows(data.view(), recipe, rows, &rowsLse);
+      ASSERT_EQ(some.size(), rows.size() * 64);
+      for (size_t r = 0; r < rows.size(); ++r) {
+        EXPECT_EQ(std::vector<float>(some.begin() + r * 64,
+                                     some.begin() + (r + 1) * 64),
+                  std::vector<float>(all.begin() + rows[r] * 64,
+                                     all.begin() + (rows[r] + 1) * 64))
+            << name << " row " << rows[r] << " causal=" << causal;
+        EXPECT_EQ(rowsLse[r], lse[rows[r]]) << name << " row " << rows[r];
+      }
+      // Row 33 of every (b, h): the mask broadcasts over the batch.
+      EXPECT_TRUE(std::isinf(rowsLse[1]) && std::isinf(rowsLse[4])) << name;
+    }
+}
+
+TEST(SageAttentionTest, MaskThatDoesNotFitGivesEmpty) {
+  AttentionShape shape{2, 4, 2, 8, 8, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 1);
+  data.mask = randomMask(shape, 3, 1, 1);
+  EXPECT_TRUE(sageAttention(data.view(), preset("int8-fp8")).empty());
+  EXPECT_TRUE(sageAttentionRows(data.view(), preset("int8-fp8"), {0}).empty());
 }

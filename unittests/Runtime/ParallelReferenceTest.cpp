@@ -5,6 +5,7 @@
 #include "sage/Reference/Metrics.h"
 #include "sage/Reference/Random.h"
 #include "sage/Runtime/HostData.h"
+#include "sage/Runtime/Mask.h"
 
 #include "gtest/gtest.h"
 
@@ -183,6 +184,55 @@ TEST(ParallelReferenceTest, SampledRowsMatchTheWholeReferences) {
       std::vector<float> model = parallelSageAttention(data.view(), recipe, 3);
       std::vector<float> modelRows =
           parallelSageAttentionRows(data.view(), recipe, rows, 5);
+      ASSERT_EQ(exactRows.size(), rows.size() * d);
+      ASSERT_EQ(modelRows.size(), rows.size() * d);
+      for (size_t r = 0; r < rows.size(); ++r) {
+        size_t at = static_cast<size_t>(rows[r]) * d;
+        for (size_t k = 0; k < d; ++k) {
+          ASSERT_EQ(exactRows[r * d + k], exact[at + k]) << rows[r];
+          ASSERT_EQ(modelRows[r * d + k], model[at + k]) << rows[r];
+        }
+        EXPECT_EQ(rowsLse[r], lse[static_cast<size_t>(rows[r])]);
+      }
+    }
+}
+
+TEST(ParallelReferenceTest, MaskedMatchesOneCall) {
+  // sage-run's masks (a keep-mask per batch, an additive one per head),
+  // whole and sampled, on threads: the bits of one serial call.
+  std::optional<ref::Recipe> preset = ref::recipeFromVariantName("int8-fp8");
+  ASSERT_TRUE(preset);
+  for (const ref::AttentionShape &shape : kShapes)
+    for (ElementType type : {ElementType::I1, ElementType::F16}) {
+      MaskDims dims;
+      dims.type = type;
+      dims.batch = type == ElementType::I1 ? shape.batch : 1;
+      dims.heads = type == ElementType::I1 ? 1 : shape.headsQ;
+      dims.seqQ = shape.seqQ;
+      dims.seqK = shape.seqK;
+      ref::AttentionData data =
+          ref::makeAttentionData(shape, ref::DataKind::Randn, 3);
+      data.mask = generateMask(dims, 5);
+      ref::Recipe recipe = *preset;
+      recipe.blockQ = 64;
+      recipe.warpRows = 16;
+      std::vector<double> lse, parallelLse, rowsLse;
+      std::vector<double> exact =
+          ref::exactAttention(data.view(), false, 0.0, &lse);
+      ASSERT_FALSE(exact.empty());
+      EXPECT_EQ(
+          parallelExactAttention(data.view(), false, 0.0, &parallelLse, 5),
+          exact);
+      EXPECT_EQ(parallelLse, lse);
+      std::vector<float> model = ref::sageAttention(data.view(), recipe);
+      ASSERT_FALSE(model.empty());
+      EXPECT_EQ(parallelSageAttention(data.view(), recipe, 3), model);
+      std::vector<int64_t> rows = sampleQueryRows(shape, 12, 1);
+      std::vector<double> exactRows = parallelExactAttentionRows(
+          data.view(), false, 0.0, rows, &rowsLse, 5);
+      std::vector<float> modelRows =
+          parallelSageAttentionRows(data.view(), recipe, rows, 5);
+      const size_t d = static_cast<size_t>(shape.headDim);
       ASSERT_EQ(exactRows.size(), rows.size() * d);
       ASSERT_EQ(modelRows.size(), rows.size() * d);
       for (size_t r = 0; r < rows.size(); ++r) {

@@ -10,6 +10,9 @@ using namespace sage::rt;
 std::string samplePlanText();
 std::string replaceOnce(const std::string &text, const std::string &from,
                         const std::string &to);
+std::string rankThreePlanText();
+std::string withMask(const std::string &text, const std::string &type,
+                     const std::string &shape);
 
 /// Returns the error of parsing \p text (empty if it parses).
 static std::string parseError(const std::string &text) {
@@ -99,8 +102,12 @@ TEST(PlanTest, ElementTypes) {
   EXPECT_EQ(elementSize(type), 2u);
   ASSERT_TRUE(parseElementType("i32", type));
   EXPECT_EQ(elementSize(type), 4u);
+  ASSERT_TRUE(parseElementType("i1", type));
+  EXPECT_EQ(type, ElementType::I1);
+  EXPECT_EQ(elementSize(type), 1u);
   EXPECT_FALSE(parseElementType("f64", type));
   EXPECT_STREQ(toString(ElementType::I8), "i8");
+  EXPECT_STREQ(toString(ElementType::I1), "i1");
 }
 
 TEST(PlanTest, SyntaxErrors) {
@@ -183,7 +190,7 @@ TEST(PlanTest, BadValues) {
             "heads, tokens or features)");
   EXPECT_EQ(editedError(R"("input_type": "f16")", R"("input_type": "f64")"),
             "field 'input_type': unknown type 'f64' (expected f16, bf16, f32, "
-            "i8, f8E4M3FN or i32)");
+            "i8, f8E4M3FN, i32 or i1)");
 }
 
 TEST(PlanTest, BadBuffers) {
@@ -192,7 +199,7 @@ TEST(PlanTest, BadBuffers) {
             "output or workspace)");
   EXPECT_EQ(editedError(R"("type": "f32")", R"("type": "f64")"),
             "field 'buffers[3].type': unknown type 'f64' (expected f16, bf16, "
-            "f32, i8, f8E4M3FN or i32)");
+            "f32, i8, f8E4M3FN, i32 or i1)");
   EXPECT_EQ(editedError(R"("init": "zero")", R"("init": "one")"),
             "field 'buffers[3].init': expected \"zero\", got string \"one\"");
   EXPECT_EQ(editedError(R"("shape": ["B", "Hkv", "128"])",
@@ -227,6 +234,58 @@ TEST(PlanTest, BadBuffers) {
   EXPECT_EQ(editedError(R"({"name": "o", "kind": "output", "type": "f16")",
                         R"({"name": "lse", "kind": "output", "type": "f32")"),
             "field 'buffers': missing the output buffer 'o'");
+}
+
+TEST(PlanTest, Masks) {
+  // Any of the four types; B or 1, H or 1 (rank 4), then Nq, Nk.
+  const std::pair<const char *, const char *> rankFour[] = {
+      {"i1", R"(["B", "H", "Nq", "Nk"])"},
+      {"f16", R"(["1", "1", "Nq", "Nk"])"},
+      {"bf16", R"([1, "H", "Nq", "Nk"])"},
+      {"f32", R"(["B", "1", "Nq", "Nk"])"}};
+  for (const auto &[type, shape] : rankFour) {
+    LaunchPlan plan;
+    ASSERT_EQ(parsePlan(withMask(samplePlanText(), type, shape), plan), "")
+        << type << " " << shape;
+    const PlanBuffer &mask = plan.buffers[3];
+    EXPECT_EQ(mask.name, "mask");
+    EXPECT_EQ(mask.kind, BufferKind::Input);
+    EXPECT_EQ(toString(mask.type), std::string(type));
+  }
+  for (const char *shape : {R"(["B", "Nq", "Nk"])", R"(["1", "Nq", "Nk"])"})
+    EXPECT_EQ(parseError(withMask(rankThreePlanText(), "i1", shape)), "")
+        << shape;
+}
+
+TEST(PlanTest, BadMasks) {
+  auto maskError = [](const char *type, const char *shape) {
+    return parseError(withMask(samplePlanText(), type, shape));
+  };
+  EXPECT_EQ(maskError("i8", R"(["B", "H", "Nq", "Nk"])"),
+            "field 'buffers[3].type': buffer 'mask' has type i8 (expected i1, "
+            "f16, bf16 or f32)");
+  EXPECT_EQ(maskError("i1", R"(["Nq", "Nk"])"),
+            "field 'buffers[3].shape': buffer 'mask' has 2 dimensions, "
+            "expected [B or 1, H or 1, Nq, Nk] (the layout has heads)");
+  EXPECT_EQ(maskError("i1", R"(["B", "Hkv", "Nq", "Nk"])"),
+            "field 'buffers[3].shape[1]': buffer 'mask' has extent 'Hkv', "
+            "expected H or 1 (the mask is [B or 1, H or 1, Nq, Nk])");
+  EXPECT_EQ(maskError("f16", R"(["B", "H", "Nk", "Nq"])"),
+            "field 'buffers[3].shape[2]': buffer 'mask' has extent 'Nk', "
+            "expected Nq (the mask is [B or 1, H or 1, Nq, Nk])");
+  EXPECT_EQ(maskError("f16", R"(["B", "H", "Nq", "1"])"),
+            "field 'buffers[3].shape[3]': buffer 'mask' has extent '1', "
+            "expected Nk (the mask is [B or 1, H or 1, Nq, Nk])");
+  EXPECT_EQ(maskError("f32", R"(["2", "H", "Nq", "Nk"])"),
+            "field 'buffers[3].shape[0]': buffer 'mask' has extent '2', "
+            "expected B or 1 (the mask is [B or 1, H or 1, Nq, Nk])");
+  EXPECT_EQ(parseError(withMask(rankThreePlanText(), "i1",
+                                R"(["B", "H", "Nq", "Nk"])")),
+            "field 'buffers[3].shape': buffer 'mask' has 4 dimensions, "
+            "expected [B or 1, Nq, Nk] (the layout has no heads)");
+  EXPECT_EQ(editedError(R"({"name": "k_sum")", R"({"name": "mask")"),
+            "field 'buffers[3].kind': buffer 'mask' must be an input, got "
+            "workspace");
 }
 
 TEST(PlanTest, BadKernels) {

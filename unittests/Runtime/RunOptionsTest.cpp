@@ -73,7 +73,8 @@ TEST(RunOptionsTest, ChecksAndFiles) {
                    "--warmup",
                    "0",
                    "--ptx",
-                   "x.ptx"},
+                   "x.ptx",
+                   "--mask-npy=m.npy"},
                   options),
             "");
   EXPECT_DOUBLE_EQ(*options.minCosSim, 0.99);
@@ -82,6 +83,7 @@ TEST(RunOptionsTest, ChecksAndFiles) {
   EXPECT_EQ(options.qPath, "q.npy");
   EXPECT_EQ(options.outPath, "o.npy");
   EXPECT_EQ(options.ptxPath, "x.ptx");
+  EXPECT_EQ(options.maskPath, "m.npy");
   EXPECT_EQ(options.dist, sage::ref::DataKind::ChannelOutliers);
   EXPECT_EQ(options.seed, 7u);
   EXPECT_TRUE(options.bench);
@@ -155,6 +157,8 @@ TEST(RunOptionsTest, Errors) {
             "option '--repeat' expects a positive integer, got '0'");
   EXPECT_EQ(parse({"p.json", "--out="}, options),
             "option '--out' expects a file name, got ''");
+  EXPECT_EQ(parse({"p.json", "--mask-npy"}, options),
+            "option '--mask-npy' needs a value");
 }
 
 TEST(RunOptionsTest, SampleRows) {

@@ -89,6 +89,23 @@ TEST(SizeExprTest, Symbols) {
   EXPECT_EQ(expr.symbols(), (std::vector<std::string>{"B", "Hkv", "Nk"}));
 }
 
+TEST(SizeExprTest, SymbolsAndLiteralsAlone) {
+  SizeExpr expr;
+  ASSERT_EQ(SizeExpr::parse(" (B) ", expr), "");
+  EXPECT_TRUE(expr.isSymbol("B"));
+  EXPECT_FALSE(expr.isSymbol("H"));
+  EXPECT_FALSE(expr.isLiteral(1));
+  ASSERT_EQ(SizeExpr::parse("B * 1", expr), "");
+  EXPECT_FALSE(expr.isSymbol("B"));
+  EXPECT_FALSE(expr.isLiteral(1));
+  ASSERT_EQ(SizeExpr::parse("1", expr), "");
+  EXPECT_TRUE(expr.isLiteral(1));
+  EXPECT_FALSE(expr.isLiteral(2));
+  EXPECT_TRUE(SizeExpr::constant(1).isLiteral(1));
+  EXPECT_FALSE(SizeExpr().isSymbol("B"));
+  EXPECT_FALSE(SizeExpr().isLiteral(0));
+}
+
 TEST(SizeExprTest, ParseErrors) {
   EXPECT_EQ(parseError(""),
             "invalid size expression '': expected a term at column 1, got "

@@ -1,8 +1,9 @@
 //===- TestPlans.cpp - Launch plans shared by the runtime tests -----------===//
 //
 // The example of docs/LaunchPlan.md completed into a whole plan (q, k, v, a
-// workspace, o; a quantization and an attention kernel). Tests edit its
-// text with replaceOnce to build malformed variants.
+// workspace, o; a quantization and an attention kernel), its rank-3 form
+// and its form with a mask. Tests edit its text with replaceOnce to build
+// malformed variants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,4 +65,34 @@ std::string replaceOnce(const std::string &text, const std::string &from,
   EXPECT_EQ(text.find(from, at + 1), std::string::npos)
       << "'" << from << "' occurs more than once";
   return text.substr(0, at) + to + text.substr(at + from.size());
+}
+
+/// Returns the sample plan with the layout [batch, tokens, features].
+std::string rankThreePlanText() {
+  std::string text = samplePlanText();
+  text = replaceOnce(text, R"(["batch", "heads", "tokens", "features"])",
+                     R"(["batch", "tokens", "features"])");
+  text = replaceOnce(text, R"("shape": ["B", "H", "Nq", "128"]},
+    {"name": "k")",
+                     R"("shape": ["B", "Nq", "128"]},
+    {"name": "k")");
+  text = replaceOnce(text, R"(["B", "Hkv", "Nk", 128])", R"(["B", "Nk", 128])");
+  text = replaceOnce(text, R"(["B", "Hkv", "Nk", "128"])",
+                     R"(["B", "Nk", "128"])");
+  return replaceOnce(text, R"("type": "f16",
+     "shape": ["B", "H", "Nq", "128"]}
+  ],)",
+                     R"("type": "f16",
+     "shape": ["B", "Nq", "128"]}
+  ],)");
+}
+
+/// Returns \p text with an input buffer 'mask' of \p type and \p shape (a
+/// JSON array) before the workspace (buffers[3]).
+std::string withMask(const std::string &text, const std::string &type,
+                     const std::string &shape) {
+  return replaceOnce(text, R"({"name": "k_sum")",
+                     R"({"name": "mask", "kind": "input", "type": ")" + type +
+                         R"(", "shape": )" + shape + R"(},
+    {"name": "k_sum")");
 }

@@ -23,10 +23,13 @@
 
 namespace sage::ref {
 
-/// Returns O = softmax(scale * Q K^T + mask) V in FP64, shaped like Q.
-/// \p scale 0 selects 1/sqrt(D). A row that sees no key outputs 0. When
-/// \p lse is given it receives, per (b, h, i) row, the natural log of
-/// sum_j exp(scale * S_ij) (-inf for a row that sees no key).
+/// Returns O = softmax(scale * Q K^T + mask) V in FP64, shaped like Q, with
+/// the causal mask when \p causal and problem.mask's bias (if any) added
+/// to the scores in double. \p scale 0 selects 1/sqrt(D). A row that sees
+/// no key (every score -inf) outputs 0. When \p lse is given it receives,
+/// per (b, h, i) row, the natural log of sum_j exp(scale * S_ij + bias_ij)
+/// (-inf for a row that sees no key). A mask that does not fit the shape
+/// (see AttentionMask::fits) gives an empty vector.
 std::vector<double> exactAttention(const AttentionProblem &problem, bool causal,
                                    double scale = 0.0,
                                    std::vector<double> *lse = nullptr);
@@ -44,7 +47,8 @@ std::vector<double> exactAttentionRows(const AttentionProblem &problem,
 
 /// Returns the output of the quantized kernel \p recipe describes, shaped
 /// like Q, rounded to recipe.outputFormat; never NaN for finite inputs. An
-/// invalid recipe or shape (see validateRecipe) gives an empty vector.
+/// invalid recipe or shape (see validateRecipe), or a mask that does not
+/// fit the shape, gives an empty vector.
 /// When \p lse is given it receives the natural-log LSE per row,
 /// ln 2 * (m + log2 l) from the running max m and sum l, plus the term
 /// scale * q_i . mean(K) that K smoothing removes from every score of the
@@ -55,7 +59,8 @@ std::vector<double> exactAttentionRows(const AttentionProblem &problem,
 ///  1. Q, K (optionally smoothed) are quantized with the recipe's groups;
 ///     padding tokens are zeros.
 ///  2. Per K/V block: S = int32(Q_hat K_hat^T) * (dq * dk * scale * log2 e)
-///     + dS * scale * log2 e, masked to -inf (padding, causal).
+///     + dS * scale * log2 e, then + bias * f32(log2 e) with problem.mask,
+///     in that order, masked to -inf (padding, causal).
 ///  3. Online softmax in base 2: m' = max(m, rowmax S), alpha = 2^(m - m'),
 ///     P~ = 2^(S - m'), l = l * alpha + rowsum P~ (f32, of the unquantized
 ///     P~), O = O * alpha.

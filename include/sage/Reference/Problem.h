@@ -4,7 +4,8 @@
 // whose values are already rounded to the input dtype (see roundAll).
 // Query head h reads KV head h / (Hq / Hkv) (grouped-query attention).
 // Causal masking is bottom-right aligned: query i sees key j iff
-// j <= i + (Nk - Nq).
+// j <= i + (Nk - Nq). An optional mask adds a bias to every score (see
+// AttentionMask).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace sage::ref {
@@ -62,12 +64,57 @@ struct AttentionShape {
   }
 };
 
+/// A non-owning view of an attention mask: an additive bias, in
+/// natural-log units, for every score, [batch, heads, Nq, Nk] row-major
+/// f32. An extent of 1 broadcasts over the batch or the query heads; else
+/// it is B or Hq. A keep-mask is 0 (keep) or -inf (masked, see keepBias);
+/// an additive mask holds finite values or -inf. A null \p bias is no
+/// mask.
+struct AttentionMask {
+  const float *bias = nullptr;
+  int64_t batch = 1;
+  int64_t heads = 1;
+
+  /// Returns true if there is no mask or its extents broadcast to \p shape.
+  bool fits(const AttentionShape &shape) const {
+    return !bias || ((batch == 1 || batch == shape.batch) &&
+                     (heads == 1 || heads == shape.headsQ));
+  }
+  /// Returns the [Nq x Nk] biases that query head \p h of batch \p b
+  /// adds, or null without a mask.
+  const float *slice(const AttentionShape &shape, int64_t b, int64_t h) const {
+    if (!bias)
+      return nullptr;
+    int64_t index = (batch == 1 ? 0 : b) * heads + (heads == 1 ? 0 : h);
+    return bias + index * shape.seqQ * shape.seqK;
+  }
+};
+
+/// Returns the bias of a keep-mask element: 0 to keep the key, -inf to
+/// mask it out.
+inline float keepBias(bool keep) {
+  return keep ? 0.0f : -std::numeric_limits<float>::infinity();
+}
+
 /// A non-owning view of one problem's inputs.
 struct AttentionProblem {
   AttentionShape shape;
   const float *q = nullptr;
   const float *k = nullptr;
   const float *v = nullptr;
+  AttentionMask mask;
+};
+
+/// An owned attention mask (see AttentionMask); empty \p bias is none.
+struct MaskData {
+  std::vector<float> bias;
+  int64_t batch = 1;
+  int64_t heads = 1;
+
+  /// Returns a view of this mask.
+  AttentionMask view() const {
+    return AttentionMask{bias.empty() ? nullptr : bias.data(), batch, heads};
+  }
 };
 
 /// Owned inputs of one problem.
@@ -76,10 +123,11 @@ struct AttentionData {
   std::vector<float> q;
   std::vector<float> k;
   std::vector<float> v;
+  MaskData mask;
 
   /// Returns a view of these inputs.
   AttentionProblem view() const {
-    return AttentionProblem{shape, q.data(), k.data(), v.data()};
+    return AttentionProblem{shape, q.data(), k.data(), v.data(), mask.view()};
   }
 };
 

@@ -23,12 +23,14 @@
 
 namespace sage::rt {
 
-/// Element types of plan buffers.
-enum class ElementType { F16, BF16, F32, I8, F8E4M3FN, I32 };
+/// Element types of plan buffers. I1 (a keep-mask) takes one byte per
+/// element, nonzero for true, as NumPy's bool.
+enum class ElementType { F16, BF16, F32, I8, F8E4M3FN, I32, I1 };
 
 /// Returns the bytes of one element of \p type.
 size_t elementSize(ElementType type);
-/// Returns the plan spelling of \p type (f16, bf16, f32, i8, f8E4M3FN, i32).
+/// Returns the plan spelling of \p type (f16, bf16, f32, i8, f8E4M3FN, i32,
+/// i1).
 const char *toString(ElementType type);
 /// Parses a plan spelling; returns false if \p text names no type.
 bool parseElementType(std::string_view text, ElementType &type);

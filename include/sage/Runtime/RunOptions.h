@@ -29,6 +29,9 @@ struct RunOptions {
   sage::ref::DataKind dist = sage::ref::DataKind::Randn;
   /// Inputs read from .npy files instead of generated ones.
   std::string qPath, kPath, vPath;
+  /// The plan's mask read from a .npy file (--mask-npy) instead of drawn
+  /// from the seed.
+  std::string maskPath;
   /// Outputs written as f32 .npy files.
   std::string outPath, lsePath;
   /// Compare with the FP64 attention (--no-reference turns it off).

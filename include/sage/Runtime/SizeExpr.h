@@ -60,6 +60,13 @@ public:
   /// B, H, Hkv, Nq, Nk.
   std::vector<std::string> symbols() const;
 
+  /// Returns true if the expression is the symbol \p name alone ("B",
+  /// "(B)"): how a reader checks a shape of a fixed form (the mask's).
+  bool isSymbol(std::string_view name) const;
+
+  /// Returns true if the expression is the integer literal \p value alone.
+  bool isLiteral(int64_t value) const;
+
 private:
   enum class NodeKind { Int, Symbol, CDiv, Add, Sub, Mul };
   struct Node {

@@ -5,9 +5,10 @@ NumPy, so that the tests run where NumPy is not installed.
 
   make_npy.py OUT [--descr '<f4'] [--shape 1,1,128,128] [--fortran]
                   [--version 1] [--header TEXT] [--data-bytes N]
-                  [--file-bytes N]
+                  [--file-bytes N] [--fill BYTE]
 
-The data is zeros, as many bytes as the shape and dtype need unless
+The data is zeros (every byte --fill, e.g. 1 for a bool array of true,
+255 for float NaNs), as many bytes as the shape and dtype need unless
 --data-bytes says otherwise; --header replaces the whole header dict;
 --file-bytes cuts the file after that many bytes (a truncated header).
 """
@@ -51,6 +52,7 @@ def main():
     parser.add_argument("--header")
     parser.add_argument("--data-bytes", type=int)
     parser.add_argument("--file-bytes", type=int)
+    parser.add_argument("--fill", type=int, default=0)
     args = parser.parse_args()
     shape = parse_shape(args.shape)
     size = 1
@@ -60,7 +62,7 @@ def main():
     item = int(match.group()) if match else 1
     data_bytes = size * item if args.data_bytes is None else args.data_bytes
     header = args.header or header_dict(args.descr, args.fortran, shape)
-    contents = encode(header, args.version, bytes(data_bytes))
+    contents = encode(header, args.version, bytes([args.fill]) * data_bytes)
     if args.file_bytes is not None:
         contents = contents[:args.file_bytes]
     with open(args.out, "wb") as out:
