@@ -49,6 +49,15 @@ elif os.environ.get("SAGE_REQUIRE_GPU") == "1":
 if os.environ.get("SAGE_LONG_GPU_TESTS") == "1":
     config.available_features.add("long-gpu")
 
+# The mlir-opt plugin (tools/sage-plugin) is built unless sanitizing, and
+# upstream mlir-opt comes with the LLVM tools (not in the GPU bundle).
+sage_plugin = os.path.join(config.sage_obj_root, "lib", "SagePlugin.so")
+if os.path.exists(sage_plugin) and shutil.which(
+        "mlir-opt", path=config.llvm_tools_dir):
+    config.available_features.add("sage-plugin")
+    config.substitutions.append(("%sage_plugin", sage_plugin))
+    llvm_config.add_tool_substitutions(["mlir-opt"], [config.llvm_tools_dir])
+
 # ptxas checks of emitted PTX run where the CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (
     "/usr/local/cuda/bin/ptxas"
