@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FrontendDialects.h"
+
 #include "sage/Conversion/Passes.h"
 #include "sage/Dialect/Sage/IR/SageDialect.h"
 #include "sage/Pipelines/Pipelines.h"
@@ -127,6 +129,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<sage::SageDialect>();
   registerUpstreamDialects(registry);
+  sage::registerFrontendDialects(registry);
   registerNVVMTarget(registry);
   registerUpstreamPasses();
   sage::registerSagePasses();
