@@ -54,14 +54,15 @@ func.func @negative_tm_tensor_zero_scale(%q: tensor<8x64x64xf32>, %out: tensor<8
 #mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
 #ms = affine_map<(b, m, k1, k2, n) -> ()>
 
-// One indexing map per operand: here the output's is missing.
+// One indexing map per operand (the scale's may be left out): here the
+// output's is missing too.
 func.func @negative_iree_missing_map(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
   %scale = arith.constant 0.125 : f16
-  // expected-remark@+1 {{not raised to sage.attention: expected Q, K, V, scale, an optional mask and 1 outputs, with one indexing map each}}
+  // expected-remark@+1 {{not raised to sage.attention: expected Q, K, V, scale, an optional mask and 1 outputs, with one indexing map each (the scale's may be left out)}}
   %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) ({
   ^bb0(%s: f32):
     "iree_linalg_ext.yield"(%s) : (f32) -> ()
-  }) {indexing_maps = [#mq, #mk, #mv, #ms]}
+  }) {indexing_maps = [#mq, #mk, #mv]}
     : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
   return %0 : tensor<4x64x64xf16>
 }
@@ -74,10 +75,16 @@ func.func @negative_iree_missing_map(%q: tensor<4x64x64xf16>, %out: tensor<4x64x
 #ms = affine_map<(b, m, k1, k2, n) -> ()>
 #mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
 
-func.func @negative_iree_no_region(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
+func.func @negative_iree_two_regions(%q: tensor<4x64x64xf16>, %out: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
   %scale = arith.constant 0.125 : f16
-  // expected-remark@+1 {{not raised to sage.attention: expected a score region}}
-  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
+  // expected-remark@+1 {{not raised to sage.attention: expected at most one score region}}
+  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) ({
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }, {
+  ^bb0(%s: f32):
+    "iree_linalg_ext.yield"(%s) : (f32) -> ()
+  }) {indexing_maps = [#mq, #mk, #mv, #ms, #mo]}
     : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
   return %0 : tensor<4x64x64xf16>
 }

@@ -149,6 +149,34 @@ func.func @iree_attention_btnh_mask(%q: tensor<1x77x4x64xf16>, %k: tensor<1x77x4
 #mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
 #mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
 #mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
+#mm = affine_map<(b, m, k1, k2, n) -> (b, m, k2)>
+#mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
+
+// The form earlier IREE releases emitted: no score region and no map for
+// the scale (maps Q, K, V, O), here also with an i1 mask (maps Q, K, V,
+// mask, O).
+// CHECK-LABEL: func @iree_attention_earlier_form
+//  CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<4x64x64xf16>, %[[M:[a-z0-9]+]]: tensor<4x64x32xi1>
+//       CHECK: %[[A:.*]] = sage.attention %[[Q]], %[[Q]], %[[Q]] {layout = #sage.layout<[batch, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, scale = 1.250000e-01 : f64}
+//  CHECK-SAME: -> tensor<4x64x64xf16>
+//       CHECK: %[[B:.*]] = sage.attention %[[Q]], %{{.*}}, %{{.*}} mask(%[[M]]) {layout = #sage.layout<[batch, tokens, features]>
+//   CHECK-NOT: iree_linalg_ext
+//       CHECK: return %[[A]], %[[B]]
+func.func @iree_attention_earlier_form(%q: tensor<4x64x64xf16>, %mask: tensor<4x64x32xi1>,
+    %kv: tensor<4x32x64xf16>, %out: tensor<4x64x64xf16>) -> (tensor<4x64x64xf16>, tensor<4x64x64xf16>) {
+  %scale = arith.constant 0.125 : f16
+  %0 = "iree_linalg_ext.attention"(%q, %q, %q, %scale, %out) {indexing_maps = [#mq, #mk, #mv, #mo]}
+    : (tensor<4x64x64xf16>, tensor<4x64x64xf16>, tensor<4x64x64xf16>, f16, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  %1 = "iree_linalg_ext.attention"(%q, %kv, %kv, %scale, %mask, %out) {indexing_maps = [#mq, #mk, #mv, #mm, #mo]}
+    : (tensor<4x64x64xf16>, tensor<4x32x64xf16>, tensor<4x32x64xf16>, f16, tensor<4x64x32xi1>, tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %0, %1 : tensor<4x64x64xf16>, tensor<4x64x64xf16>
+}
+
+// -----
+
+#mq = affine_map<(b, m, k1, k2, n) -> (b, m, k1)>
+#mk = affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>
+#mv = affine_map<(b, m, k1, k2, n) -> (b, k2, n)>
 #ms = affine_map<(b, m, k1, k2, n) -> ()>
 #mo = affine_map<(b, m, k1, k2, n) -> (b, m, n)>
 

@@ -1,7 +1,9 @@
 //===- MatchIreeAttention.cpp - IREE's iree_linalg_ext.attention ----------===//
 //
 // iree_linalg_ext.attention {indexing_maps} ins(Q, K, V, scale [, mask])
-// outs(O) with a score region. The roles of the loop dimensions come from
+// outs(O) with a score region. Earlier IREE releases emitted it without
+// the region (scores are used as they are) and without the scale's `()`
+// map; both forms are read. The roles of the loop dimensions come from
 // the maps, as in IREE's own AttentionOpDetail: batch dims index every
 // operand; m indexes Q and O; k1 (head dim) Q and K; k2 (keys) K and V; n
 // V and O. Matched by name and structure, so the op may be unregistered.
@@ -86,28 +88,35 @@ LogicalResult sage::matchIreeAttention(Operation *op, AttentionMatch &match) {
   unsigned outputs = online ? 3 : 1;
   auto maps = op->getAttrOfType<ArrayAttr>("indexing_maps");
   unsigned operands = op->getNumOperands();
+  // One map per operand, or (earlier releases) none for the scale.
+  bool scaleMap = maps && maps.size() == operands;
   if (!maps || (operands != 4 + outputs && operands != 5 + outputs) ||
-      maps.size() != operands || op->getNumResults() != outputs)
+      (!scaleMap && maps.size() + 1 != operands) ||
+      op->getNumResults() != outputs)
     return match.refuse("expected Q, K, V, scale, an optional mask and " +
                         Twine(outputs) +
-                        " outputs, with one indexing map each");
+                        " outputs, with one indexing map each (the scale's "
+                        "may be left out)");
   bool hasMask = operands == 5 + outputs;
 
-  // The score region must hand the scores through unchanged.
-  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
-    return match.refuse("expected a score region");
-  // Unregistered IR is unverified: the block may hold no terminator.
-  Block &region = op->getRegion(0).front();
-  if (region.empty())
-    return match.refuse("the score region is not the identity");
-  Operation *terminator = &region.back();
-  if (region.getNumArguments() < 1 || terminator->getNumOperands() != 1 ||
-      terminator->getOperand(0) != region.getArgument(0) ||
-      region.getOperations().size() != 1)
-    return match.refuse("the score region is not the identity");
+  // A score region, where there is one, hands the scores through unchanged.
+  if (op->getNumRegions() > 1)
+    return match.refuse("expected at most one score region");
+  if (op->getNumRegions() == 1 && !op->getRegion(0).empty()) {
+    // Unregistered IR is unverified: the block may hold no terminator.
+    Block &region = op->getRegion(0).front();
+    if (region.empty() || region.getNumArguments() < 1 ||
+        region.getOperations().size() != 1 ||
+        region.back().getNumOperands() != 1 ||
+        region.back().getOperand(0) != region.getArgument(0))
+      return match.refuse("the score region is not the identity");
+  }
 
+  // The loop dimensions each operand reads, the scale's none.
   SmallVector<SmallVector<unsigned>> dims;
   for (Attribute attr : maps) {
+    if (!scaleMap && dims.size() == 3)
+      dims.emplace_back();
     auto map = dyn_cast<AffineMapAttr>(attr);
     std::optional<SmallVector<unsigned>> operandDims =
         map ? getDims(map.getValue()) : std::nullopt;
