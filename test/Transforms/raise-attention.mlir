@@ -59,6 +59,47 @@ func.func @maps_transpose_mul_scale_casts(%q: tensor<?x?x64xf16>, %k: tensor<?x?
 
 // -----
 
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+
+// The scale and the cast written on whole tensors (arith.mulf by a
+// tensor.splat, arith.truncf of P) are the same steps as their
+// linalg.generic spellings.
+// CHECK-LABEL: func @tensor_level_scale_and_cast
+//  CHECK-SAME: (%[[Q:.*]]: tensor<?x?x64xf16>, %[[K:.*]]: tensor<?x?x64xf16>, %[[V:.*]]: tensor<?x?x64xf16>)
+//       CHECK: %[[O:.*]] = sage.attention %[[Q]], %[[K]], %[[V]]
+//  CHECK-SAME: scale = 1.250000e-01 : f64
+//   CHECK-NOT: linalg.
+//       CHECK: return %[[O]]
+func.func @tensor_level_scale_and_cast(%q: tensor<?x?x64xf16>, %k: tensor<?x?x64xf16>,
+    %v: tensor<?x?x64xf16>) -> tensor<?x?x64xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %zero16 = arith.constant 0.0 : f16
+  %scale = arith.constant 0.125 : f32
+  %b = tensor.dim %q, %c0 : tensor<?x?x64xf16>
+  %nq = tensor.dim %q, %c1 : tensor<?x?x64xf16>
+  %nk = tensor.dim %k, %c1 : tensor<?x?x64xf16>
+  %se = tensor.empty(%b, %nq, %nk) : tensor<?x?x?xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
+      ins(%q, %k : tensor<?x?x64xf16>, tensor<?x?x64xf16>)
+      outs(%si : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %scales = tensor.splat %scale[%b, %nq, %nk] : tensor<?x?x?xf32>
+  %ss = arith.mulf %s, %scales : tensor<?x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<?x?x?xf32>) outs(%se : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %p16 = arith.truncf %p : tensor<?x?x?xf32> to tensor<?x?x?xf16>
+  %oe = tensor.empty(%b, %nq) : tensor<?x?x64xf16>
+  %oi = linalg.fill ins(%zero16 : f16) outs(%oe : tensor<?x?x64xf16>) -> tensor<?x?x64xf16>
+  %o = linalg.batch_matmul ins(%p16, %v : tensor<?x?x?xf16>, tensor<?x?x64xf16>)
+      outs(%oi : tensor<?x?x64xf16>) -> tensor<?x?x64xf16>
+  return %o : tensor<?x?x64xf16>
+}
+
+// -----
+
 #id3 = affine_map<(b, m, n) -> (b, m, n)>
 
 // K transposed by linalg.transpose, scale as a division by sqrt(D), f32,

@@ -75,6 +75,8 @@ std::optional<double> sage::getConstantFloat(Value value) {
     return getConstantFloat(fill.getInputs()[0]);
   if (auto broadcast = dyn_cast<linalg::BroadcastOp>(def))
     return getConstantFloat(broadcast.getInput());
+  if (auto splat = dyn_cast<tensor::SplatOp>(def))
+    return getConstantFloat(splat.getInput());
   if (auto generic = dyn_cast<linalg::GenericOp>(def)) {
     if (!isElementwise(generic))
       return std::nullopt;
@@ -129,6 +131,11 @@ Value sage::stripUnitFactor(Value value) {
 }
 
 Value sage::getCastInput(Value value) {
+  // The cast written on the whole tensor is the same step.
+  if (isa<RankedTensorType>(value.getType()))
+    if (Operation *cast = value.getDefiningOp();
+        cast && isa<arith::ExtFOp, arith::TruncFOp>(cast))
+      return cast->getOperand(0);
   auto op = value.getDefiningOp<linalg::GenericOp>();
   if (!op || !isElementwise(op) || op.getNumDpsInputs() != 1)
     return {};
@@ -171,6 +178,20 @@ std::optional<std::pair<Value, double>> sage::getScaleInput(Value value) {
     if (auto result = scaled(lhs, rhs, /*divide=*/false))
       return result;
     return scaled(rhs, lhs, /*divide=*/false);
+  }
+  // arith.mulf / divf on whole tensors, by a splat constant.
+  if (isa<RankedTensorType>(value.getType())) {
+    if (auto mul = value.getDefiningOp<arith::MulFOp>()) {
+      if (std::optional<double> factor = getConstantFloat(mul.getRhs()))
+        return std::make_pair(mul.getLhs(), *factor);
+      if (std::optional<double> factor = getConstantFloat(mul.getLhs()))
+        return std::make_pair(mul.getRhs(), *factor);
+      return std::nullopt;
+    }
+    if (auto div = value.getDefiningOp<arith::DivFOp>())
+      if (std::optional<double> divisor = getConstantFloat(div.getRhs()))
+        if (*divisor != 0.0)
+          return std::make_pair(div.getLhs(), 1.0 / *divisor);
   }
   if (auto mul = value.getDefiningOp<linalg::MulOp>()) {
     Value lhs = mul.getInputs()[0], rhs = mul.getInputs()[1];

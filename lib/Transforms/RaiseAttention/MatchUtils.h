@@ -60,11 +60,13 @@ OpOperand *getIdentityInput(linalg::GenericOp op, Value value);
 /// of add / sub).
 Value stripUnitFactor(Value value);
 
-/// If `value` is an elementwise extf / truncf of a tensor, that tensor.
+/// If `value` is an extf / truncf of a tensor (in an elementwise
+/// linalg.generic or on the whole tensor), that tensor.
 Value getCastInput(Value value);
 
 /// If `value` is a tensor multiplied or divided by a constant (in the body,
-/// or as a constant operand of any broadcast), that tensor and the factor.
+/// or as a constant operand of any broadcast; by linalg.mul / div, or by
+/// arith.mulf / divf on the whole tensor), that tensor and the factor.
 std::optional<std::pair<Value, double>> getScaleInput(Value value);
 
 /// If `value` is a transpose of a tensor (linalg.transpose, or a
