@@ -52,7 +52,7 @@ if os.environ.get("SAGE_LONG_GPU_TESTS") == "1":
 # The mlir-opt plugin (tools/sage-plugin) is built unless sanitizing, and
 # upstream mlir-opt comes with the LLVM tools (not in the GPU bundle).
 sage_plugin = os.path.join(config.sage_obj_root, "lib", "SagePlugin.so")
-if os.path.exists(sage_plugin) and shutil.which(
+if config.sage_build_plugin and os.path.exists(sage_plugin) and shutil.which(
         "mlir-opt", path=config.llvm_tools_dir):
     config.available_features.add("sage-plugin")
     config.substitutions.append(("%sage_plugin", sage_plugin))

@@ -21,7 +21,7 @@ static double exactRow(const float *q, const float *k, const float *v,
   double maxScore = kNegInf;
   for (int64_t j = 0; j < visibleKeys; ++j) {
     scores[j] = kNegInf;
-    if (bias && bias[j] == kNegInf)
+    if (bias && dropsKey(bias[j]))
       continue;
     double dot = 0.0;
     for (int64_t d = 0; d < headDim; ++d)

@@ -1,8 +1,8 @@
 // REQUIRES: sage-plugin
 // Upstream mlir-opt 22 (Debian's, linking libMLIR.so) runs sage from
-// libSagePlugin.so: the dialect plugin parses and prints sage IR, the pass
+// SagePlugin.so: the dialect plugin parses and prints sage IR, the pass
 // plugin raises the README's example and compiles it with the sage-to-ptx
-// pipeline (the same PTX as sage-opt; docs/Plugin.md).
+// pipeline, to the same PTX as sage-opt's (docs/Plugin.md).
 //
 // RUN: mlir-opt %s --load-dialect-plugin=%sage_plugin | FileCheck %s --check-prefix=DIALECT
 // RUN: mlir-opt %S/../../examples/attention.mlir --load-dialect-plugin=%sage_plugin \
@@ -11,7 +11,13 @@
 // RUN: mlir-opt %S/../../examples/attention.mlir --load-dialect-plugin=%sage_plugin \
 // RUN:   --load-pass-plugin=%sage_plugin \
 // RUN:   --pass-pipeline="builtin.module(sage-raise-attention,sage-to-ptx{chip=sm_90})" \
-// RUN:   | FileCheck %s --check-prefix=PTX
+// RUN:   -o %t.plugin.mlir
+// RUN: FileCheck %s --check-prefix=PTX < %t.plugin.mlir
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention \
+// RUN:   --sage-to-ptx=chip=sm_90 -o %t.sage.mlir
+// RUN: sage-translate --sage-export-ptx %t.plugin.mlir -o %t.plugin.ptx
+// RUN: sage-translate --sage-export-ptx %t.sage.mlir -o %t.sage.ptx
+// RUN: diff %t.plugin.ptx %t.sage.ptx
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s --check-prefix=NO-PLUGIN
 
 // DIALECT-LABEL: func.func @bhnd

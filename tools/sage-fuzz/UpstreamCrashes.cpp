@@ -11,9 +11,10 @@
 
 using namespace llvm;
 
-/// The characters MLIR's lexer skips between tokens (NUL is made one by
-/// getLexedText). StringRef::trim's default set also holds '\v' and '\f',
-/// which the lexer rejects: a list separated by them must not pass.
+/// The characters MLIR's lexer skips between tokens, but NUL, which
+/// getLexedText has already turned into a space. StringRef::trim's default
+/// set also holds '\v' and '\f', which the lexer rejects: a list
+/// separated by them must not pass.
 static constexpr StringLiteral kLexerWhitespace = " \t\n\r";
 
 /// Whether every `keyword = [a, b, ...]` in `text` is a well-formed list of

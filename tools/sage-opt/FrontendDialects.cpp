@@ -56,6 +56,9 @@ public:
     allowUnknownTypes();
   }
   static StringRef getDialectNamespace() { return kNamespaces[Index].name; }
+  // An explicit TypeID per instance: MLIR's name-based fallback refuses
+  // classes in anonymous namespaces when it is built with assertions.
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FrontendDialect)
 
   std::optional<ParseOpHook>
   getParseOperationHook(StringRef opName) const override {

@@ -3,8 +3,8 @@
 // One shared library that upstream `mlir-opt` (any tool linking the same
 // libMLIR.so) loads twice:
 //
-//   mlir-opt --load-dialect-plugin=libSagePlugin.so \
-//            --load-pass-plugin=libSagePlugin.so \
+//   mlir-opt --load-dialect-plugin=build/lib/SagePlugin.so \
+//            --load-pass-plugin=build/lib/SagePlugin.so \
 //            --pass-pipeline='builtin.module(sage-raise-attention)' in.mlir
 //
 // The dialect entry point adds the sage dialect to the tool's registry; the

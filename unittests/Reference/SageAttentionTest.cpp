@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace sage::ref;
@@ -334,6 +335,34 @@ TEST(SageAttentionTest, FullyMaskedRowsOfTheMaskAreZero) {
     std::vector<double> v(data.v.begin() + 80 * 64, data.v.begin() + 81 * 64);
     std::vector<float> row(o.begin() + 69 * 64, o.begin() + 70 * 64);
     EXPECT_GT(compareOutputs(row, v).cosSim, 0.99) << name;
+  }
+}
+
+TEST(SageAttentionTest, LowestFloatMasksLikeMinusInfinity) {
+  // Hugging Face masks with torch.finfo(dtype).min: bias * f32(log2 e)
+  // overflows to -inf in the kernels, and the FP64 attention and the model
+  // drop the key for it as for -inf (a whole row of it gives 0).
+  AttentionShape shape{1, 2, 1, 70, 90, 64};
+  AttentionData data = makeAttentionData(shape, DataKind::Randn, 5);
+  data.mask = randomMask(shape, 1, 1, 6);
+  std::fill(data.mask.bias.begin() + 3 * 90, data.mask.bias.begin() + 4 * 90,
+            keepBias(false));
+  AttentionData lowest = data;
+  for (float &bias : lowest.mask.bias)
+    if (std::isinf(bias))
+      bias = std::numeric_limits<float>::lowest();
+  EXPECT_TRUE(dropsKey(std::numeric_limits<float>::lowest()));
+  EXPECT_TRUE(dropsKey(-3.3895314e38f)); // the bf16 minimum
+  EXPECT_FALSE(dropsKey(-65504.0f));     // the f16 minimum adds
+  std::vector<double> exactLse, lowestExactLse;
+  EXPECT_EQ(exactAttention(lowest.view(), false, 0.0, &lowestExactLse),
+            exactAttention(data.view(), false, 0.0, &exactLse));
+  EXPECT_EQ(lowestExactLse, exactLse);
+  for (std::string_view name : kVariantNames) {
+    Recipe recipe = *recipeFromVariantName(name);
+    EXPECT_EQ(sageAttention(lowest.view(), recipe),
+              sageAttention(data.view(), recipe))
+        << name;
   }
 }
 

@@ -96,6 +96,16 @@ inline float keepBias(bool keep) {
   return keep ? 0.0f : -std::numeric_limits<float>::infinity();
 }
 
+/// Returns true if the additive mask value \p bias drops its key: -inf, or
+/// so negative that the kernels' base-2 bias (bias * f32(log2 e), in f32)
+/// overflows to -inf. torch.finfo(torch.float32).min and the bf16 minimum,
+/// which Hugging Face models use to mask, are such values. The FP64
+/// attention follows the kernels here, so each value means one thing.
+inline bool dropsKey(float bias) {
+  constexpr float kLog2EF32 = 1.4426950408889634f;
+  return bias < 0.0f && std::isinf(bias * kLog2EF32);
+}
+
 /// A non-owning view of one problem's inputs.
 struct AttentionProblem {
   AttentionShape shape;

@@ -74,8 +74,8 @@ def main():
         if "_bf16" not in plan:
             for dist in ("randn", "outliers"):
                 text += run(plan, 1, 4, 4, 4096, 4096, dist)
-                # The CPU model is too slow at 16k: FP64 only. (A 16k mask
-                # would take 4 GiB of host f32 per head batch: not run.)
+                # The CPU model is too slow at 16k: FP64 only. (Not with a
+                # mask: 1 GiB of host f32 per (batch, head) at 16k.)
                 if plan not in masked:
                     text += run(plan, 1, 4, 4, 16384, 16384, dist,
                                 model=False)
