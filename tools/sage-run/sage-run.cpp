@@ -15,6 +15,7 @@
 #include "sage/Reference/Random.h"
 #include "sage/Runtime/CudaDevice.h"
 #include "sage/Runtime/HostData.h"
+#include "sage/Runtime/HostMemory.h"
 #include "sage/Runtime/Mask.h"
 #include "sage/Runtime/Npy.h"
 #include "sage/Runtime/ParallelReference.h"
@@ -741,6 +742,15 @@ static int runPlan(const RunOptions &options) {
   error = checkSupported(options, plan);
   if (!error.empty())
     return fail(error);
+  // Before anything is allocated: a failed host allocation aborts.
+  if (std::optional<uint64_t> available = getAvailableHostBytes()) {
+    HostChecks checks{options.reference, options.modelEnabled(),
+                      options.sampleRows};
+    error = checkHostMemory(
+        estimateHostBytes(plan, resolved, options.sizes, checks), *available);
+    if (!error.empty())
+      return fail(error);
+  }
   // The CPU model follows the plan's recipe.
   ref::Recipe recipe;
   std::string modelProblem;
