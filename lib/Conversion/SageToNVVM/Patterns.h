@@ -8,6 +8,8 @@ class RewritePatternSet;
 namespace sage {
 /// sage.warp_mma to its instruction (WarpMmaToNVVM.cpp).
 void populateWarpMmaPatterns(RewritePatternSet &patterns);
+/// sage.warpgroup_mma to its wgmma (WarpgroupMmaToNVVM.cpp).
+void populateWarpgroupMmaPatterns(RewritePatternSet &patterns);
 /// sage.mask_scores, sage.online_softmax, sage.quantize and sage.accumulate on
 /// accumulator fragments (AccumulatorFragments.cpp).
 void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);

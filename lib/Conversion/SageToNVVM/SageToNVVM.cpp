@@ -20,6 +20,7 @@ using namespace mlir::sage;
 
 void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpMmaPatterns(patterns);
+  populateWarpgroupMmaPatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
 }
 

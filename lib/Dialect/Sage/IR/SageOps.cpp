@@ -527,6 +527,37 @@ LogicalResult WarpMmaOp::verify() {
                                           mma.getN(), mma.getAcc())));
 }
 
+LogicalResult WarpgroupMmaOp::verify() {
+  MmaAttr mma = getMma();
+  if (mma.getScope() != MmaScope::Warpgroup)
+    return emitOpError() << "is one instruction of a warpgroup, but its mma "
+                            "is of scope "
+                         << stringifyMmaScope(mma.getScope());
+  std::string instruction = mma.getInstruction()->getPtx(mma.getN());
+  // Each thread of the warpgroup holds 1/128 of a register operand.
+  auto expectFragment = [&](StringRef name, Type actual, int64_t rows,
+                            int64_t columns, Type element) -> LogicalResult {
+    auto expected = VectorType::get({rows * columns / 128}, element);
+    if (actual != expected)
+      return emitOpError() << "expected " << name << " of type " << expected
+                           << " (a thread's share of " << rows << "x" << columns
+                           << ") for " << instruction << ", got " << actual;
+    return success();
+  };
+  Type aType = getA().getType();
+  if (mma.getASource() == OperandSource::Shared) {
+    if (!aType.isInteger(64))
+      return emitOpError() << "expected a as the i64 shared-memory descriptor "
+                              "the row reads A through, got "
+                           << aType;
+  } else if (failed(expectFragment("a", aType, mma.getM(), mma.getK(),
+                                   mma.getA()))) {
+    return failure();
+  }
+  return expectFragment("acc", getAcc().getType(), mma.getM(), mma.getN(),
+                        mma.getAcc());
+}
+
 //===----------------------------------------------------------------------===//
 // OnlineSoftmaxOp / AccumulateOp
 //===----------------------------------------------------------------------===//

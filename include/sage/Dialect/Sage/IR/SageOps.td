@@ -293,6 +293,51 @@ def Sage_WarpMmaOp : Sage_Op<"warp_mma",
   let hasVerifier = 1;
 }
 
+def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "one wgmma of a warpgroup, on its operands' descriptors and "
+                "one thread's registers";
+  let description = [{
+    The distributed form of a `sage.qmma` on Hopper (docs/Levels.md, L4):
+    one `wgmma.mma_async` of a warpgroup-scope row of sage's MMA table
+    (docs/Mma.md), named by `mma`, issued by the 128 threads of a
+    warpgroup together. B, `[N, K]` K-major, is read from shared memory
+    through its 64-bit matrix descriptor `b`. A is read either from shared
+    memory through its descriptor (`a : i64`, a row with
+    `a_source = shared`) or from the thread's registers (a row with
+    `a_source = registers`: its `m * k / 128` elements, 4-byte registers
+    lowest bits first). `acc` holds the thread's `m * n / 128`
+    accumulators in the instruction's register order (PTX ISA, "Matrix
+    fragments for wgmma.mma_async"; f16 accumulators two to a register).
+
+    `result = acc + a * b`, as the instruction computes it. The op is
+    asynchronous like the instruction: the shared memory it reads must be
+    published to the async proxy and the accumulator registers fenced
+    before it (`wgmma.fence`), and its result is defined once its commit
+    group has been waited for (`wgmma.commit_group` / `wgmma.wait_group`).
+    It is not `Pure`, so no pass moves it across those. `convert-sage-to-nvvm`
+    turns it into that one instruction: `nvvm.wgmma.mma_async` for A from
+    shared memory, one `wgmma.mma_async` in `llvm.inline_asm` for A from
+    registers, which MLIR 22's op does not take.
+
+    Example:
+
+    ```mlir
+    %d = sage.warpgroup_mma %descA, %descB, %c {mma = #sage.mma<
+        scope = warpgroup, m = 64, n = 128, k = 32, a = i8,
+        a_source = shared, b = i8, b_source = shared, acc = i32,
+        scales = none>} : i64 -> vector<64xi32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I64, VectorOfRank<[1]>]>:$a, I64:$b,
+                       VectorOfRank<[1]>:$acc, Sage_MmaAttr:$mma);
+  let results = (outs VectorOfRank<[1]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>,
      AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {
