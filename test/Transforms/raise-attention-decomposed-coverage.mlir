@@ -1297,3 +1297,66 @@ func.func @negative_batch_split_unlike(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x
       outs(%of : tensor<8x16x8xf32>) -> tensor<8x16x8xf32>
   return %o : tensor<8x16x8xf32>
 }
+
+// -----
+
+// A softmax spelled out on whole tensors (arith.subf, math.exp, arith.divf)
+// is no form sage reads: the remark comes from the Q*K^T end, which no
+// matcher starts from, so that the refusal is not silent.
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+#id3 = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m)>
+func.func @negative_whole_tensor_softmax(%q: tensor<2x16x64xf32>, %k: tensor<2x16x64xf32>, %v: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x16x16xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  // expected-remark@+1 {{not raised to sage.attention: its result reaches a softmax (an exp and a reduction), but no form sage reads matches the chain: 'arith.subf' on whole tensors is read only inside a linalg.generic}}
+  %s = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap] ins(%q, %k : tensor<2x16x64xf32>, tensor<2x16x64xf32>) outs(%si : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %me = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<2x16x16xf32>) outs(%mi : tensor<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.maximumf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<2x16xf32>
+  %mb = linalg.broadcast ins(%m : tensor<2x16xf32>) outs(%se : tensor<2x16x16xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<2x16x16xf32>
+  %e = math.exp %d : tensor<2x16x16xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %z = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<2x16x16xf32>) outs(%zi : tensor<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<2x16xf32>
+  %zb = linalg.broadcast ins(%z : tensor<2x16xf32>) outs(%se : tensor<2x16x16xf32>) dimensions = [2]
+  %p = arith.divf %e, %zb : tensor<2x16x16xf32>
+  %oe = tensor.empty() : tensor<2x16x64xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x16xf32>, tensor<2x16x64xf32>) outs(%oi : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %o : tensor<2x16x64xf32>
+}
+
+// -----
+
+// An exp without a reduction after the product (SiLU in an MLP) is no
+// softmax: no remark.
+#id2 = affine_map<(m, n) -> (m, n)>
+func.func @silu_is_not_attention(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<16x32xf32>
+  %i0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %h = linalg.matmul ins(%x, %w : tensor<16x64xf32>, tensor<64x32xf32>) outs(%i0 : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<16x32xf32>) outs(%e0 : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    %e = math.exp %n : f32
+    %d = arith.addf %e, %one : f32
+    %y = arith.divf %in, %d : f32
+    linalg.yield %y : f32
+  } -> tensor<16x32xf32>
+  return %s : tensor<16x32xf32>
+}

@@ -12,8 +12,10 @@
 
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -96,6 +98,14 @@ bool isCausalMask(Value mask);
 /// otherwise.
 LogicalResult recordMask(AttentionMatch &match, Value mask,
                          ArrayRef<int64_t> perm, int64_t queries, int64_t keys);
+
+/// For `explain`: if `contraction`'s result reaches a softmax (an exp and
+/// a reduction) through elementwise steps that no matcher read, why it was
+/// not raised (SoftmaxCandidates.cpp); nothing when it does not, or when a
+/// step on the way is in `explained` (a matcher already said why).
+std::optional<std::string>
+explainUnmatchedSoftmax(Operation *contraction,
+                        const llvm::DenseSet<Operation *> &explained);
 
 } // namespace sage
 } // namespace mlir

@@ -631,7 +631,8 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       result;
   SmallVector<unsigned> batch;
   bool tooMany = false;
-  for (SmallVector<unsigned> option : {space.getLeaves(), space.getRoots()}) {
+  for (const SmallVector<unsigned> &option :
+       {space.getLeaves(), space.getRoots()}) {
     if (option.size() > 2) {
       tooMany = true;
       continue;

@@ -343,16 +343,27 @@ struct SageRaiseAttentionPass
   /// Says, once per candidate, why attention that is still there was not
   /// raised.
   void explainLeftovers() {
+    llvm::DenseSet<Operation *> explained;
     getOperation()->walk([&](Operation *op) {
       AttentionMatch match;
       if (failed(matchAnyForm(op, match))) {
-        if (match.anchor)
+        if (match.anchor) {
           op->emitRemark("not raised to sage.attention: ") << match.refusal;
+          explained.insert(op);
+        }
         return;
       }
       std::string reason;
-      if (!policy.select(op, match, reason))
+      if (!policy.select(op, match, reason)) {
         op->emitRemark("not raised to sage.attention: ") << reason;
+        explained.insert(op);
+      }
+    });
+    // Attention no matcher recognized: said from the Q*K^T end.
+    getOperation()->walk([&](Operation *op) {
+      if (std::optional<std::string> reason =
+              explainUnmatchedSoftmax(op, explained))
+        op->emitRemark("not raised to sage.attention: ") << *reason;
     });
   }
 
