@@ -51,7 +51,9 @@ static bool tokensBeforeHeads(const std::vector<DimRole> &layout) {
 /// token counts to their tiles (and a causal block's end one tile beyond),
 /// form the (batch, head) row and its feature offsets in i32 and, with
 /// tokens before heads, the (batch, token) row too; only element offsets
-/// are i64, which these bounds keep below 2^62.
+/// are i64, which these bounds keep below 2^62 for Q, K, V and O. A mask's
+/// B * H * Nq * Nk may pass it, but its host and device allocations fail
+/// long before (sage-run checks the host side, HostMemory.h).
 static std::string checkIndexLimits(const LaunchPlan &plan,
                                     const ProblemSizes &sizes) {
   const int64_t kLimit = INT32_MAX;
