@@ -4,19 +4,21 @@
 // --allow-unregistered-dialect: their namespaces are placeholder dialects,
 // whose attributes and types stay opaque. The attention is raised; the
 // other frontend ops are kept as they were.
-// CHECK-LABEL: func.func @iree_module_generic
-//  CHECK-SAME: %[[VIEW:.*]]: !hal.buffer_view
+// CHECK-LABEL: "util.func"() <{function_type = (!hal.buffer_view) -> !hal.buffer_view, sym_name = "iree_module_generic"}>
+//       CHECK: ^bb0(%[[VIEW:.*]]: !hal.buffer_view):
 //       CHECK: %[[Q:.*]] = "hal.tensor.import"(%[[VIEW]]) {target_encoding = #hal.encoding<"dense">}
 //       CHECK: %[[O:.*]] = sage.attention %[[Q]], %[[Q]], %[[Q]]
-//       CHECK: "hal.tensor.export"(%[[O]])
-func.func @iree_module_generic(%view: !hal.buffer_view) -> !hal.buffer_view {
+//       CHECK: %[[R:.*]] = "hal.tensor.export"(%[[O]])
+//       CHECK: "util.return"(%[[R]])
+"util.func"() <{function_type = (!hal.buffer_view) -> !hal.buffer_view, sym_name = "iree_module_generic"}> ({
+^bb0(%view: !hal.buffer_view):
   %q = "hal.tensor.import"(%view) {target_encoding = #hal.encoding<"dense">} : (!hal.buffer_view) -> tensor<8x128x64xf16>
   %init = tensor.empty() : tensor<8x128x64xf16>
   %o = "tm_tensor.attention"(%q, %q, %q, %init) {operandSegmentSizes = array<i32: 3, 1>}
     : (tensor<8x128x64xf16>, tensor<8x128x64xf16>, tensor<8x128x64xf16>, tensor<8x128x64xf16>) -> tensor<8x128x64xf16>
   %r = "hal.tensor.export"(%o) : (tensor<8x128x64xf16>) -> !hal.buffer_view
-  return %r : !hal.buffer_view
-}
+  "util.return"(%r) : (!hal.buffer_view) -> ()
+}) : () -> ()
 
 // -----
 
