@@ -191,17 +191,19 @@ static void addMask(KernelBuilder &kb, const KernelFunc &kernel,
   for (int64_t e = 0; e < 4; ++e) {
     Value key = kb.minsi(kb.add(firstKey, kb.i32(e % 2)), lastKey);
     Value offset = kb.add(rowOffsets[rowOf(e)], kb.toI64(key));
+    // One builder call per statement: the order of a call's arguments is
+    // the compiler's, and the IR must not depend on it.
     Value mask = kernel.arg(buffers::kMask);
     if (config.maskType.isInteger(1)) {
-      Value keep = kb.cmp(arith::CmpIPredicate::ne,
-                          kb.load(kb.i8Type(), mask, offset, 1),
-                          arith::ConstantIntOp::create(kb.b, kb.loc, 0, 8));
-      tile[e] = kb.select(keep, tile[e],
-                          kb.f32(-std::numeric_limits<double>::infinity()));
+      Value byte = kb.load(kb.i8Type(), mask, offset, 1);
+      Value zero = arith::ConstantIntOp::create(kb.b, kb.loc, 0, 8);
+      Value keep = kb.cmp(arith::CmpIPredicate::ne, byte, zero);
+      Value dropped = kb.f32(-std::numeric_limits<double>::infinity());
+      tile[e] = kb.select(keep, tile[e], dropped);
     } else {
-      tile[e] =
-          kb.addf(tile[e], kb.mulf(kb.loadAsF32(config.maskType, mask, offset),
-                                   kb.f32(1.4426950408889634)));
+      Value bias = kb.loadAsF32(config.maskType, mask, offset);
+      Value log2e = kb.f32(1.4426950408889634);
+      tile[e] = kb.addf(tile[e], kb.mulf(bias, log2e));
     }
   }
 }

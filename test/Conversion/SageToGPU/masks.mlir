@@ -29,9 +29,9 @@ func.func @keep_mask(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: ten
 //  CHECK-SAME: {kind = "input", name = "mask", shape = ["1", "Nq", "Nk"], type = "f16"}
 //       CHECK: gpu.func @sage_attention(
 //       CHECK:   scf.for
-//       CHECK:     %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 //       CHECK:     %[[M16:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
 //       CHECK:     %[[M32:.*]] = arith.extf %[[M16]] : f16 to f32
+//       CHECK:     %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 //       CHECK:     %[[BIAS:.*]] = arith.mulf %[[M32]], %[[LOG2E]] : f32
 //       CHECK:     arith.addf %{{.*}}, %[[BIAS]] : f32
 //       CHECK:     sage.mask_scores
