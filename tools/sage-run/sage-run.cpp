@@ -173,6 +173,20 @@ static std::string checkInputHeader(const NpyHeader &header,
   return std::string();
 }
 
+/// Reads the .npy file given to \p option into \p bytes and parses its
+/// header; the error names the file and the option.
+static std::string readNpyFile(const std::string &path,
+                               const std::string &option, std::string &bytes,
+                               NpyHeader &header) {
+  std::string error = readInputBytes(path, option, bytes);
+  if (!error.empty())
+    return error;
+  error = parseNpyHeader(bytes, header);
+  if (!error.empty())
+    return path + ": expected a .npy file for " + option + ": " + error;
+  return std::string();
+}
+
 /// Checks that \p bytes, the file given to \p option, hold the data its
 /// \p header announces and nothing more.
 static std::string checkDataSize(const NpyHeader &header, NpyType type,
@@ -200,13 +214,10 @@ static std::string readInput(const RunOptions &options, const LaunchPlan &plan,
                              std::vector<float> &values) {
   std::string option = "--" + name;
   std::string bytes;
-  std::string error = readInputBytes(path, option, bytes);
+  NpyHeader header;
+  std::string error = readNpyFile(path, option, bytes, header);
   if (!error.empty())
     return error;
-  NpyHeader header;
-  error = parseNpyHeader(bytes, header);
-  if (!error.empty())
-    return path + ": expected a .npy file for " + option + ": " + error;
   NpyType type = NpyType::F32;
   error = checkInputHeader(
       header, option,
@@ -270,13 +281,10 @@ static std::string readMask(const RunOptions &options, const MaskDims &dims,
   const std::string &path = options.maskPath;
   const std::string option = "--mask-npy";
   std::string bytes;
-  std::string error = readInputBytes(path, option, bytes);
+  NpyHeader header;
+  std::string error = readNpyFile(path, option, bytes, header);
   if (!error.empty())
     return error;
-  NpyHeader header;
-  error = parseNpyHeader(bytes, header);
-  if (!error.empty())
-    return path + ": expected a .npy file for " + option + ": " + error;
   NpyType npyType = NpyType::U8;
   ElementType type = ElementType::I1;
   error = checkMaskHeader(header, dims, resolved.sizes, npyType, type);

@@ -70,20 +70,28 @@ TEST(ExactAttentionTest, HandComputedTwoKeys) {
   EXPECT_NEAR(exactAttention(data.view(), true, 1.0)[0], o[0], 1e-15);
 }
 
+/// Checks exactAttention of \p data, with and without the causal mask,
+/// against naiveRow for every row (scale 1/sqrt(D)).
+static void expectMatchesNaive(const AttentionData &data) {
+  const AttentionShape &shape = data.shape;
+  const int64_t dim = shape.headDim;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dim));
+  for (bool causal : {false, true}) {
+    std::vector<double> o = exactAttention(data.view(), causal);
+    for (int64_t b = 0; b < shape.batch; ++b)
+      for (int64_t h = 0; h < shape.headsQ; ++h)
+        for (int64_t i = 0; i < shape.seqQ; ++i) {
+          std::vector<double> want = naiveRow(data, b, h, i, causal, scale);
+          for (int64_t d = 0; d < dim; ++d)
+            EXPECT_NEAR(o[shape.qOffset(b, h) + i * dim + d], want[d], 1e-12);
+        }
+  }
+}
+
 TEST(ExactAttentionTest, MatchesNaiveFormulaWithGqa) {
   AttentionShape shape{2, 4, 2, 5, 7, 8};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 11);
-  const double scale = 1.0 / std::sqrt(8.0);
-  for (bool causal : {false, true}) {
-    std::vector<double> o = exactAttention(data.view(), causal);
-    for (int64_t b = 0; b < 2; ++b)
-      for (int64_t h = 0; h < 4; ++h)
-        for (int64_t i = 0; i < 5; ++i) {
-          std::vector<double> want = naiveRow(data, b, h, i, causal, scale);
-          for (int64_t d = 0; d < 8; ++d)
-            EXPECT_NEAR(o[shape.qOffset(b, h) + i * 8 + d], want[d], 1e-12);
-        }
-  }
+  expectMatchesNaive(data);
 }
 
 TEST(ExactAttentionTest, CausalBottomRightWithFewerQueries) {
@@ -193,17 +201,7 @@ TEST(ExactAttentionTest, MaskMatchesNaiveFormula) {
   AttentionShape shape{2, 4, 2, 5, 7, 8};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 11);
   data.mask = randomMask(shape, 2, 1, 3);
-  const double scale = 1.0 / std::sqrt(8.0);
-  for (bool causal : {false, true}) {
-    std::vector<double> o = exactAttention(data.view(), causal);
-    for (int64_t b = 0; b < 2; ++b)
-      for (int64_t h = 0; h < 4; ++h)
-        for (int64_t i = 0; i < 5; ++i) {
-          std::vector<double> want = naiveRow(data, b, h, i, causal, scale);
-          for (int64_t d = 0; d < 8; ++d)
-            EXPECT_NEAR(o[shape.qOffset(b, h) + i * 8 + d], want[d], 1e-12);
-        }
-  }
+  expectMatchesNaive(data);
 }
 
 TEST(ExactAttentionTest, KeepMaskOfTheCausalMaskIsCausal) {

@@ -163,6 +163,27 @@ TEST(ParallelReferenceTest, SampledRowsOfHugeProblems) {
   EXPECT_TRUE(std::binary_search(rows.begin(), rows.end(), 159 * 131072));
 }
 
+/// Checks that the sampled \p rows (\p d values each) of the FP64
+/// attention and the model, and their LSEs, are the whole problem's.
+static void expectRowsOf(const std::vector<int64_t> &rows, size_t d,
+                         const std::vector<double> &exactRows,
+                         const std::vector<double> &exact,
+                         const std::vector<float> &modelRows,
+                         const std::vector<float> &model,
+                         const std::vector<double> &rowsLse,
+                         const std::vector<double> &lse) {
+  ASSERT_EQ(exactRows.size(), rows.size() * d);
+  ASSERT_EQ(modelRows.size(), rows.size() * d);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    size_t at = static_cast<size_t>(rows[r]) * d;
+    for (size_t k = 0; k < d; ++k) {
+      ASSERT_EQ(exactRows[r * d + k], exact[at + k]) << rows[r];
+      ASSERT_EQ(modelRows[r * d + k], model[at + k]) << rows[r];
+    }
+    EXPECT_EQ(rowsLse[r], lse[static_cast<size_t>(rows[r])]);
+  }
+}
+
 TEST(ParallelReferenceTest, SampledRowsMatchTheWholeReferences) {
   std::optional<ref::Recipe> preset = ref::recipeFromVariantName("int8-fp8");
   ASSERT_TRUE(preset);
@@ -184,16 +205,7 @@ TEST(ParallelReferenceTest, SampledRowsMatchTheWholeReferences) {
       std::vector<float> model = parallelSageAttention(data.view(), recipe, 3);
       std::vector<float> modelRows =
           parallelSageAttentionRows(data.view(), recipe, rows, 5);
-      ASSERT_EQ(exactRows.size(), rows.size() * d);
-      ASSERT_EQ(modelRows.size(), rows.size() * d);
-      for (size_t r = 0; r < rows.size(); ++r) {
-        size_t at = static_cast<size_t>(rows[r]) * d;
-        for (size_t k = 0; k < d; ++k) {
-          ASSERT_EQ(exactRows[r * d + k], exact[at + k]) << rows[r];
-          ASSERT_EQ(modelRows[r * d + k], model[at + k]) << rows[r];
-        }
-        EXPECT_EQ(rowsLse[r], lse[static_cast<size_t>(rows[r])]);
-      }
+      expectRowsOf(rows, d, exactRows, exact, modelRows, model, rowsLse, lse);
     }
 }
 
@@ -233,16 +245,7 @@ TEST(ParallelReferenceTest, MaskedMatchesOneCall) {
       std::vector<float> modelRows =
           parallelSageAttentionRows(data.view(), recipe, rows, 5);
       const size_t d = static_cast<size_t>(shape.headDim);
-      ASSERT_EQ(exactRows.size(), rows.size() * d);
-      ASSERT_EQ(modelRows.size(), rows.size() * d);
-      for (size_t r = 0; r < rows.size(); ++r) {
-        size_t at = static_cast<size_t>(rows[r]) * d;
-        for (size_t k = 0; k < d; ++k) {
-          ASSERT_EQ(exactRows[r * d + k], exact[at + k]) << rows[r];
-          ASSERT_EQ(modelRows[r * d + k], model[at + k]) << rows[r];
-        }
-        EXPECT_EQ(rowsLse[r], lse[static_cast<size_t>(rows[r])]);
-      }
+      expectRowsOf(rows, d, exactRows, exact, modelRows, model, rowsLse, lse);
     }
 }
 

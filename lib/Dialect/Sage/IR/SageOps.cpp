@@ -489,6 +489,22 @@ LogicalResult QMmaOp::verify() {
 // WarpMmaOp
 //===----------------------------------------------------------------------===//
 
+/// Checks that `actual` is one thread's share, `rows * columns / threads`
+/// elements, of a `rows` x `columns` operand of `instruction`; `holder`
+/// names the thread ("lane", "thread") in the error.
+static LogicalResult verifyShare(Operation *op, StringRef name, Type actual,
+                                 int64_t rows, int64_t columns, Type element,
+                                 int64_t threads, StringRef holder,
+                                 StringRef instruction) {
+  auto expected = VectorType::get({rows * columns / threads}, element);
+  if (actual == expected)
+    return success();
+  return op->emitOpError() << "expected " << name << " of type " << expected
+                           << " (a " << holder << "'s share of " << rows << "x"
+                           << columns << ") for " << instruction << ", got "
+                           << actual;
+}
+
 LogicalResult WarpMmaOp::verify() {
   MmaAttr mma = getMma();
   if (mma.getScope() != MmaScope::Warp)
@@ -511,13 +527,9 @@ LogicalResult WarpMmaOp::verify() {
   }
   // Each lane holds 1/32 of every operand (docs/Levels.md, L4).
   auto expectFragment = [&](StringRef name, VectorType actual, int64_t rows,
-                            int64_t columns, Type element) -> LogicalResult {
-    auto expected = VectorType::get({rows * columns / 32}, element);
-    if (actual != expected)
-      return emitOpError() << "expected " << name << " of type " << expected
-                           << " (a lane's share of " << rows << "x" << columns
-                           << ") for " << instruction << ", got " << actual;
-    return success();
+                            int64_t columns, Type element) {
+    return verifyShare(*this, name, actual, rows, columns, element,
+                       /*threads=*/32, "lane", instruction);
   };
   return success(succeeded(expectFragment("a", getA().getType(), mma.getM(),
                                           mma.getK(), mma.getA())) &&
@@ -536,13 +548,9 @@ LogicalResult WarpgroupMmaOp::verify() {
   std::string instruction = mma.getInstruction()->getPtx(mma.getN());
   // Each thread of the warpgroup holds 1/128 of a register operand.
   auto expectFragment = [&](StringRef name, Type actual, int64_t rows,
-                            int64_t columns, Type element) -> LogicalResult {
-    auto expected = VectorType::get({rows * columns / 128}, element);
-    if (actual != expected)
-      return emitOpError() << "expected " << name << " of type " << expected
-                           << " (a thread's share of " << rows << "x" << columns
-                           << ") for " << instruction << ", got " << actual;
-    return success();
+                            int64_t columns, Type element) {
+    return verifyShare(*this, name, actual, rows, columns, element,
+                       /*threads=*/128, "thread", instruction);
   };
   Type aType = getA().getType();
   if (mma.getASource() == OperandSource::Shared) {
