@@ -35,14 +35,17 @@ def reference(q, k, v, mask):
 
 
 def metrics(out, ref):
-    """CosSim, RelL1, count of non-finite values (docs/Algorithm.md 7)."""
+    """CosSim, RelL1, count of non-finite values (docs/Algorithm.md 7), and
+    how many values are finite where FP64 is not (a value where attention
+    has none)."""
     out, ref = out.double().flatten(), ref.double().flatten()
     bad = int((~torch.isfinite(out)).sum())
+    missed = int((torch.isfinite(out) & ~torch.isfinite(ref)).sum())
     finite = torch.isfinite(out) & torch.isfinite(ref)
     o, r = out[finite], ref[finite]
     cos = float((o * r).sum() / (o.norm() * r.norm()).clamp_min(1e-300))
     rel = float((o - r).abs().sum() / r.abs().sum().clamp_min(1e-300))
-    return cos, rel, bad
+    return cos, rel, bad, missed
 
 
 def run_sage(build, plan, q, k, v, hkv):
@@ -60,7 +63,8 @@ def run_sage(build, plan, q, k, v, hkv):
                os.path.join(build, "kernels", plan), "--B", str(b),
                "--H", str(h), "--Hkv", str(hkv), "--Nq", str(nq),
                "--Nk", str(k.shape[2]), "--q", paths["q"], "--k", paths["k"],
-               "--v", paths["v"], "--out", out, "--no-reference", "--quiet"]
+               "--v", paths["v"], "--out", out, "--no-reference", "--quiet",
+               "--non-finite", "propagate"]
         done = subprocess.run(cmd, capture_output=True, text=True)
         note = ""
         if done.returncode != 0:
@@ -73,7 +77,7 @@ def run_sage(build, plan, q, k, v, hkv):
 
 
 def case(name, b, h, nq, nk, d=128, causal=False, scale_qk=1.0, v_scale=1.0,
-         poison=None, seed=0, dtype=torch.float16):
+         poison=None, seed=0, dtype=torch.float16, plan=None):
     g = torch.Generator(device="cuda").manual_seed(seed)
     q = torch.randn(b, h, nq, d, device="cuda", generator=g) * scale_qk
     k = torch.randn(b, h, nk, d, device="cuda", generator=g) * scale_qk
@@ -83,8 +87,9 @@ def case(name, b, h, nq, nk, d=128, causal=False, scale_qk=1.0, v_scale=1.0,
     q, k, v = q.to(dtype), k.to(dtype), v.to(dtype)
     if poison:
         tensor, value = poison
-        {"q": q, "k": k, "v": v}[tensor][0, 0, 0, 0] = value
-    return dict(name=name, q=q, k=k, v=v, causal=causal, dtype=dtype)
+        {"q": q, "k": k, "v": v}[tensor][0, 0, 5, 7] = value
+    return dict(name=name, q=q, k=k, v=v, causal=causal, dtype=dtype,
+                plan=plan)
 
 
 def main():
@@ -103,11 +108,18 @@ def main():
         case("bf16, abs V ~ 1e6 (beyond f16)", 1, 8, 1024, 1024,
              v_scale=1.0e6, dtype=torch.bfloat16),
         case("NaN in one Q element", 1, 4, 256, 256, poison=("q", float("nan"))),
+        case("NaN in one Q element, no Q smoothing", 1, 4, 256, 256,
+             poison=("q", float("nan")),
+             plan="attention_d128_f16_no_q_smoothing.json"),
+        case("-Inf in one Q element", 1, 4, 256, 256,
+             poison=("q", float("-inf"))),
         case("Inf in one K element", 1, 4, 256, 256, poison=("k", float("inf"))),
+        case("NaN in one V element", 1, 4, 256, 256, poison=("v", float("nan"))),
     ]
     print("| case | sage CosSim | sage RelL1 | sage non-finite | "
-          "SDPA CosSim | SDPA RelL1 | SDPA non-finite | note |")
-    print("|---|---|---|---|---|---|---|---|")
+          "sage finite where FP64 is not | SDPA CosSim | SDPA RelL1 | "
+          "SDPA non-finite | SDPA finite where FP64 is not | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for c in cases:
         q, k, v = c["q"], c["k"], c["v"]
         nq, nk = q.shape[2], k.shape[2]
@@ -118,17 +130,18 @@ def main():
             mask = j <= i + (nk - nq)  # sage's bottom-right alignment
         ref = reference(q, k, v, mask)
         kind = "bf16" if c["dtype"] == torch.bfloat16 else "f16"
-        plan = f"attention_d128_{kind}{'_causal' if c['causal'] else ''}.json"
+        plan = c["plan"] or (
+            f"attention_d128_{kind}{'_causal' if c['causal'] else ''}.json")
         out, error = run_sage(build, plan, q, k, v, q.shape[1])
         sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-        s_cos, s_rel, s_bad = metrics(sdpa.float(), ref)
+        s_cos, s_rel, s_bad, s_missed = metrics(sdpa.float(), ref)
+        sdpa_cells = f"{s_cos:.6f} | {s_rel:.4f} | {s_bad} | {s_missed}"
         if out is None:
-            print(f"| {c['name']} | - | - | - | {s_cos:.6f} | {s_rel:.4f} | "
-                  f"{s_bad} | {error} |")
+            print(f"| {c['name']} | - | - | - | - | {sdpa_cells} | {error} |")
             continue
-        cos, rel, bad = metrics(out, ref)
-        print(f"| {c['name']} | {cos:.6f} | {rel:.4f} | {bad} | {s_cos:.6f} | "
-              f"{s_rel:.4f} | {s_bad} | {error} |", flush=True)
+        cos, rel, bad, missed = metrics(out, ref)
+        print(f"| {c['name']} | {cos:.6f} | {rel:.4f} | {bad} | {missed} | "
+              f"{sdpa_cells} | {error} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,10 @@ static double exactRow(const float *q, const float *k, const float *v,
     scores[j] = scale * dot;
     if (bias)
       scores[j] += static_cast<double>(bias[j]);
-    maxScore = std::max(maxScore, scores[j]);
+    // A NaN score makes the max NaN (std::max would drop it): the row is
+    // then NaN, as softmax's definition (and SDPA) gives.
+    if (std::isnan(scores[j]) || scores[j] > maxScore)
+      maxScore = std::isnan(maxScore) ? maxScore : scores[j];
   }
   if (maxScore == kNegInf)
     return kNegInf;

@@ -16,10 +16,12 @@ static AccuracyMetrics compare(const T *out, const double *ref, size_t n) {
   double absErr = 0.0, absRef = 0.0, sqErr = 0.0;
   for (size_t i = 0; i < n; ++i) {
     double o = static_cast<double>(out[i]);
-    if (!std::isfinite(o)) {
-      ++m.nonFinite;
+    bool outFinite = std::isfinite(o), refFinite = std::isfinite(ref[i]);
+    m.nonFinite += !outFinite;
+    m.referenceNonFinite += !refFinite;
+    m.finiteWhereReferenceIsNot += outFinite && !refFinite;
+    if (!outFinite || !refFinite)
       continue;
-    }
     double e = o - ref[i];
     dot += o * ref[i];
     normOut += o * o;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace sage::ref;
 
@@ -84,11 +85,21 @@ float sage::ref::symmetricScale(float absMax, int qmax) {
   return absMax / static_cast<float>(qmax);
 }
 
+float sage::ref::absMaxStep(float m, float x) {
+  float a = std::fabs(x);
+  return std::isnan(m) || std::isnan(a)
+             ? std::numeric_limits<float>::quiet_NaN()
+             : std::max(m, a);
+}
+
 int8_t sage::ref::quantizeToInt(float x, float delta, int qmax) {
   if (delta == 0.0f)
     return 0;
-  // f32 division, then round half to even as cvt.rni does.
+  // f32 division, then round half to even as cvt.rni does; cvt.rni of a
+  // NaN (a non-finite x or delta) is 0.
   float scaled = x / delta;
+  if (std::isnan(scaled))
+    return 0;
   double r = roundHalfToEven(scaled);
   r = std::min<double>(std::max<double>(r, -qmax), qmax);
   return static_cast<int8_t>(r);
@@ -108,7 +119,7 @@ IntQuantized sage::ref::quantizeInt(const float *x, int64_t rows, int64_t cols,
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       float &m = absMax[groupOf(layout, r, c, cols)];
-      m = std::max(m, std::fabs(x[r * cols + c]));
+      m = absMaxStep(m, x[r * cols + c]);
     }
   out.scales.resize(absMax.size());
   for (size_t g = 0; g < absMax.size(); ++g)

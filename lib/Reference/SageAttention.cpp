@@ -115,7 +115,7 @@ static void prepareV(const float *v, int64_t rows, int64_t dim,
     // delta_V[d] = max|V[:,d]| / V_r, in f32.
     float absMax = 0.0f;
     for (int64_t t = 0; t < rows; ++t)
-      absMax = std::max(absMax, std::fabs(v[t * dim + d]));
+      absMax = absMaxStep(absMax, v[t * dim + d]);
     float delta = absMax / recipe.vRange;
     // The end of the kernel multiplies by delta_V / P_r.
     head.vFactor[d] = delta / recipe.pRange;

@@ -44,6 +44,13 @@ checks:
   --max-rel-l1 X          fail if RelL1 vs FP64 is above X
   --max-model-rel-l1 X    fail if RelL1 vs the CPU model is above X
   --max-lse-abs X         fail if the LSE is off FP64 by more than X
+  --non-finite fail|propagate|refuse
+                          non-finite values (fail): any in O fails the
+                          check; propagate: inputs may hold NaN / inf, and
+                          O must be non-finite wherever FP64 is (more is
+                          allowed: a quantization group); refuse: a
+                          non-finite input from a file is an error before
+                          any launch (docs/Algorithm.md, "Non-finite inputs")
   --sample-rows K         compute FP64, the CPU model and the metrics over
                           K query rows only (seeded by --seed; the first and
                           last token of the first and last head, the rest
@@ -153,7 +160,8 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
         "--k",           "--v",           "--out",
         "--lse",         "--seed",        "--dist",
         "--warmup",      "--repeat",      "--device",
-        "--threads",     "--sample-rows", "--mask-npy"};
+        "--threads",     "--sample-rows", "--mask-npy",
+        "--non-finite"};
     bool known = false;
     for (const char *option : kValueOptions)
       known |= name == option;
@@ -231,6 +239,15 @@ std::string sage::rt::parseRunOptions(int argc, const char *const *argv,
         result.dist = sage::ref::DataKind::AttentionSink;
       else
         return badValue("randn, outliers or sink");
+    } else if (name == "--non-finite") {
+      if (value == "fail")
+        result.nonFinite = NonFinitePolicy::Fail;
+      else if (value == "propagate")
+        result.nonFinite = NonFinitePolicy::Propagate;
+      else if (value == "refuse")
+        result.nonFinite = NonFinitePolicy::Refuse;
+      else
+        return badValue("fail, propagate or refuse");
     } else if (name == "--warmup") {
       if (!parseInteger(value, 0, 1000000, integer))
         return badValue("a non-negative integer");

@@ -23,6 +23,7 @@
 #include "sage/Runtime/RunOptions.h"
 #include "sage/Runtime/Throughput.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -316,6 +317,18 @@ static std::string readInputFiles(const RunOptions &options,
     std::string error = readInput(options, plan, resolved, name, *path, target);
     if (!error.empty())
       return error;
+    if (options.nonFinite != NonFinitePolicy::Refuse)
+      continue;
+    auto bad = std::find_if(target.begin(), target.end(),
+                            [](float x) { return !std::isfinite(x); });
+    if (bad != target.end())
+      return std::string("--") + name + " " + *path + ": element " +
+             std::to_string(bad - target.begin()) + " (in the plan's " +
+             "layout, flattened) is " +
+             (std::isnan(*bad) ? "nan"
+              : *bad > 0       ? "inf"
+                               : "-inf") +
+             "; --non-finite refuse runs no kernel on non-finite inputs";
   }
   MaskDims maskDims;
   if (!options.maskPath.empty() &&
@@ -486,13 +499,20 @@ static std::string runOnDevice(const RunOptions &options,
   return std::string();
 }
 
-/// Formats metrics as "cossim=.. rel_l1=.. rmse=.. max_abs=.. nonfinite=..".
+/// Formats metrics as "cossim=.. rel_l1=.. rmse=.. max_abs=.. nonfinite=.."
+/// (and the reference's non-finite counts when it has any).
 static std::string formatMetrics(const ref::AccuracyMetrics &m) {
   char buffer[200];
   std::snprintf(buffer, sizeof(buffer),
                 "cossim=%.6f rel_l1=%.4f rmse=%.1e max_abs=%.1e nonfinite=%zu",
                 m.cosSim, m.relL1, m.rmse, m.maxAbsError, m.nonFinite);
-  return buffer;
+  std::string text = buffer;
+  // Only a non-finite input makes the reference non-finite.
+  if (m.referenceNonFinite)
+    text += " reference_nonfinite=" + std::to_string(m.referenceNonFinite) +
+            " finite_where_reference_is_not=" +
+            std::to_string(m.finiteWhereReferenceIsNot);
+  return text;
 }
 
 /// Compares the GPU's LSE with the FP64 one: returns the largest difference
@@ -595,6 +615,13 @@ static void compareWithReference(const RunOptions &options,
   ref::AccuracyMetrics m = ref::compareOutputs(*out, reference);
   say(options, "vs fp64%s: %s\n", scope.c_str(), formatMetrics(m).c_str());
   char buffer[160];
+  // A value where attention has none is wrong whatever the policy.
+  if (m.finiteWhereReferenceIsNot) {
+    std::snprintf(buffer, sizeof(buffer),
+                  "%zu values of O are finite where fp64 is not%s",
+                  m.finiteWhereReferenceIsNot, scope.c_str());
+    failures.push_back(buffer);
+  }
   if (options.minCosSim && !(m.cosSim >= *options.minCosSim)) {
     std::snprintf(buffer, sizeof(buffer), "cossim %.6f < %g vs fp64%s",
                   m.cosSim, *options.minCosSim, scope.c_str());
@@ -786,8 +813,10 @@ static int runPlan(const RunOptions &options) {
     return fail(error);
 
   std::vector<std::string> failures;
+  // With --non-finite propagate, the FP64 comparison checks where O may
+  // be non-finite.
   size_t nonFinite = countNonFinite(results.out);
-  if (nonFinite)
+  if (nonFinite && options.nonFinite != NonFinitePolicy::Propagate)
     failures.push_back("the output has " + std::to_string(nonFinite) +
                        " non-finite values");
   unsigned threads = hostThreads(options);

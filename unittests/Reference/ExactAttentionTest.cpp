@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace sage::ref;
@@ -68,6 +69,26 @@ TEST(ExactAttentionTest, HandComputedTwoKeys) {
   EXPECT_NEAR(lse[0], std::log(1.0 + e), 1e-15);
   // Causal with Nq = 1 < Nk = 2: the one query sees both keys.
   EXPECT_NEAR(exactAttention(data.view(), true, 1.0)[0], o[0], 1e-15);
+}
+
+TEST(ExactAttentionTest, NonFiniteInputsGiveNonFiniteRows) {
+  // Two query rows, two keys, D = 1: a NaN in query 0 makes row 0 NaN (a
+  // max that dropped NaN scores would call it a row without keys: 0); an
+  // inf in key 1 makes the row whose score is +inf NaN and drops the key
+  // from the row whose score is -inf, as SDPA does.
+  AttentionData data;
+  data.shape = AttentionShape{1, 1, 1, 2, 2, 1};
+  data.q = {std::numeric_limits<float>::quiet_NaN(), 1.0f};
+  data.k = {0.5f, 1.0f};
+  data.v = {1.0f, 3.0f};
+  std::vector<double> o = exactAttention(data.view(), false, 1.0);
+  EXPECT_TRUE(std::isnan(o[0]));
+  EXPECT_TRUE(std::isfinite(o[1]));
+  data.q = {-1.0f, 1.0f};
+  data.k = {0.5f, std::numeric_limits<float>::infinity()};
+  o = exactAttention(data.view(), false, 1.0);
+  EXPECT_DOUBLE_EQ(o[0], 1.0);
+  EXPECT_TRUE(std::isnan(o[1]));
 }
 
 /// Checks exactAttention of \p data, with and without the causal mask,

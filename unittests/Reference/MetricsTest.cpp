@@ -33,6 +33,18 @@ TEST(MetricsTest, IdenticalAndDegenerate) {
   EXPECT_EQ(compareOutputs(zeros, ref).cosSim, 0.0);
   std::vector<float> withNaN = {std::numeric_limits<float>::quiet_NaN(), 0.25f};
   EXPECT_EQ(compareOutputs(withNaN, ref).nonFinite, 1u);
+  // Where the reference is non-finite: counted, left out of the metrics,
+  // and a finite output there is counted apart.
+  std::vector<double> refNaN = {std::numeric_limits<double>::quiet_NaN(), 0.25,
+                                std::numeric_limits<double>::infinity()};
+  std::vector<float> out = {std::numeric_limits<float>::quiet_NaN(), 0.25f,
+                            7.0f};
+  AccuracyMetrics partial = compareOutputs(out, refNaN);
+  EXPECT_EQ(partial.nonFinite, 1u);
+  EXPECT_EQ(partial.referenceNonFinite, 2u);
+  EXPECT_EQ(partial.finiteWhereReferenceIsNot, 1u);
+  EXPECT_DOUBLE_EQ(partial.cosSim, 1.0);
+  EXPECT_EQ(partial.relL1, 0.0);
   std::vector<float> shorter = {0.5f};
   EXPECT_EQ(compareOutputs(shorter, ref).nonFinite, 2u);
 }

@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <vector>
@@ -117,6 +118,31 @@ TEST(QuantizeTest, IntRounding) {
   EXPECT_EQ(quantizeToInt(3.0f, 0.5f, kInt8Max), 6);
   EXPECT_EQ(quantizeToInt(3.0f, 0.0f, kInt8Max), 0);
   EXPECT_FLOAT_EQ(symmetricScale(254.0f, kInt8Max), 2.0f);
+}
+
+TEST(QuantizeTest, NonFiniteValuesPoisonTheScale) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // The abs-max keeps a NaN from either side, as max.NaN.f32 does.
+  EXPECT_TRUE(std::isnan(absMaxStep(2.0f, nan)));
+  EXPECT_TRUE(std::isnan(absMaxStep(nan, 2.0f)));
+  EXPECT_EQ(absMaxStep(2.0f, -inf), inf);
+  EXPECT_EQ(absMaxStep(2.0f, -3.0f), 3.0f);
+  // cvt.rni of a NaN quotient is 0: a NaN value or scale quantizes to 0.
+  EXPECT_EQ(quantizeToInt(nan, 1.0f, kInt8Max), 0);
+  EXPECT_EQ(quantizeToInt(1.0f, nan, kInt8Max), 0);
+  EXPECT_EQ(quantizeToInt(inf, inf, kInt8Max), 0);
+  EXPECT_EQ(quantizeToInt(inf, 1.0f, kInt8Max), 127);
+  // A group holding a NaN gets a NaN scale.
+  std::vector<float> x(64 * 16, 1.0f);
+  x[5 * 16 + 3] = nan;
+  // Per-thread A groups of 64-row blocks, 16 rows per warp: rows 5 and 13
+  // share a scale.
+  GroupLayout layout{Granularity::PerThread, OperandRole::A, 64, 16, 16};
+  IntQuantized q = quantizeInt(x.data(), 64, 16, kInt8Max, layout);
+  EXPECT_TRUE(std::isnan(q.scaleAt(5, 0)));
+  EXPECT_TRUE(std::isnan(q.scaleAt(13, 0)));
+  EXPECT_FALSE(std::isnan(q.scaleAt(6, 0)));
 }
 
 TEST(QuantizeTest, ZeroGroupGivesZeros) {

@@ -67,6 +67,11 @@ int64_t groupOf(const GroupLayout &layout, int64_t token, int64_t channel,
 /// Returns the symmetric scale max|x| / qmax, computed in f32.
 float symmetricScale(float absMax, int qmax);
 
+/// max(m, |x|) that keeps a NaN from either side, as the kernels' max.NaN
+/// does: a non-finite input poisons its group's scale (docs/Algorithm.md,
+/// "Non-finite inputs").
+float absMaxStep(float m, float x);
+
 /// Quantizes one value: clamp(rne(x / delta), -qmax, qmax), with x / delta
 /// an f32 division and rne round-half-to-even, which is what the GPU's
 /// cvt.rni.s32.f32 does. A zero scale gives 0, never NaN.

@@ -19,6 +19,17 @@
 namespace sage::rt {
 
 /// Everything sage-run was asked to do.
+/// What sage-run does about non-finite values (--non-finite).
+enum class NonFinitePolicy {
+  /// Any non-finite value in O fails the check (inputs are finite).
+  Fail,
+  /// Inputs may be non-finite; O must be non-finite wherever the FP64
+  /// attention is, and is compared with it elsewhere.
+  Propagate,
+  /// A non-finite value in an input file is an error; nothing runs.
+  Refuse,
+};
+
 struct RunOptions {
   std::string planPath;
   /// Overrides the plan's PTX path when not empty.
@@ -42,6 +53,7 @@ struct RunOptions {
   std::optional<double> maxRelL1;
   std::optional<double> maxModelRelL1;
   std::optional<double> maxLseAbs;
+  NonFinitePolicy nonFinite = NonFinitePolicy::Fail;
   /// --sample-rows: check only this many query rows (seeded from --seed)
   /// against FP64 and the model; 0 checks every row.
   int64_t sampleRows = 0;

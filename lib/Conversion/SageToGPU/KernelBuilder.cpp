@@ -88,6 +88,11 @@ Value KernelBuilder::divf(Value lhs, Value rhs) {
 Value KernelBuilder::maxf(Value lhs, Value rhs) {
   return select(cmpf(arith::CmpFPredicate::OGT, lhs, rhs), lhs, rhs);
 }
+Value KernelBuilder::maximumf(Value lhs, Value rhs) {
+  // llvm.maximum.f32 is max.NaN.f32 on sm_80+ (arith.maximumf could become
+  // a libdevice call).
+  return LLVM::MaximumOp::create(b, loc, lhs, rhs);
+}
 Value KernelBuilder::absf(Value value) {
   Value bits = arith::BitcastOp::create(b, loc, i32Type(), value);
   return arith::BitcastOp::create(b, loc, f32Type(), bitAnd(bits, 0x7fffffff));

@@ -67,6 +67,10 @@ public:
   Value mulf(Value lhs, Value rhs);
   Value divf(Value lhs, Value rhs);
   Value maxf(Value lhs, Value rhs);
+  /// max that returns NaN if either operand is NaN (max.NaN.f32): the
+  /// quantizers' abs-max, so that a non-finite input poisons its group's
+  /// scale instead of vanishing (docs/Algorithm.md, "Non-finite inputs").
+  Value maximumf(Value lhs, Value rhs);
   Value absf(Value value);
   Value cmpf(arith::CmpFPredicate predicate, Value lhs, Value rhs);
   /// 2^x through ex2.approx.ftz.f32, as the SageAttention kernels do.

@@ -111,7 +111,7 @@ struct TokenHalf {
 static Value absMax(KernelBuilder &kb, ArrayRef<Value> values) {
   Value result = kb.f32(0);
   for (Value value : values)
-    result = kb.maxf(result, kb.absf(value));
+    result = kb.maximumf(result, kb.absf(value));
   return result;
 }
 
@@ -119,7 +119,7 @@ static Value maxOfShared(KernelBuilder &kb, Value shared,
                          ArrayRef<Value> indices) {
   Value result = kb.f32(0);
   for (Value index : indices)
-    result = kb.maxf(result, kb.loadShared(shared, index));
+    result = kb.maximumf(result, kb.loadShared(shared, index));
   return result;
 }
 

@@ -131,7 +131,7 @@ void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
         kb.loadAsF32(config.inputType, kernel.arg(buffers::kValue), offset);
     if (mean)
       value = kb.subf(value, mean);
-    return kb.maxf(acc, kb.absf(value));
+    return kb.maximumf(acc, kb.absf(value));
   });
   kb.atomicMaxNonNegativeF32(kernel.arg(buffers::kValueAbsMax),
                              thread.channelOffset(kb), absMax);

@@ -5,15 +5,19 @@ NumPy, so that the tests run where NumPy is not installed.
 
   make_npy.py OUT [--descr '<f4'] [--shape 1,1,128,128] [--fortran]
                   [--version 1] [--header TEXT] [--data-bytes N]
-                  [--file-bytes N] [--fill BYTE]
+                  [--file-bytes N] [--fill BYTE] [--randn SEED]
+                  [--poke INDEX=VALUE ...]
 
 The data is zeros (every byte --fill, e.g. 1 for a bool array of true,
 255 for float NaNs), as many bytes as the shape and dtype need unless
 --data-bytes says otherwise; --header replaces the whole header dict;
 --file-bytes cuts the file after that many bytes (a truncated header).
+For '<f4' data, --randn fills standard normal values (seeded) and --poke
+sets the element at a flat INDEX to a float (nan, inf and -inf too).
 """
 
 import argparse
+import random
 import re
 import struct
 
@@ -53,6 +57,8 @@ def main():
     parser.add_argument("--data-bytes", type=int)
     parser.add_argument("--file-bytes", type=int)
     parser.add_argument("--fill", type=int, default=0)
+    parser.add_argument("--randn", type=int)
+    parser.add_argument("--poke", action="append", default=[])
     args = parser.parse_args()
     shape = parse_shape(args.shape)
     size = 1
@@ -62,7 +68,18 @@ def main():
     item = int(match.group()) if match else 1
     data_bytes = size * item if args.data_bytes is None else args.data_bytes
     header = args.header or header_dict(args.descr, args.fortran, shape)
-    contents = encode(header, args.version, bytes([args.fill]) * data_bytes)
+    data = bytes([args.fill]) * data_bytes
+    if args.randn is not None or args.poke:
+        if args.descr != "<f4":
+            parser.error("--randn and --poke write '<f4' data")
+        rng = random.Random(args.randn)
+        values = [rng.gauss(0.0, 1.0) if args.randn is not None else 0.0
+                  for _ in range(size)]
+        for poke in args.poke:
+            index, value = poke.split("=")
+            values[int(index)] = float(value)
+        data = struct.pack("<%df" % size, *values)
+    contents = encode(header, args.version, data)
     if args.file_bytes is not None:
         contents = contents[:args.file_bytes]
     with open(args.out, "wb") as out:
