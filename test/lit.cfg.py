@@ -4,6 +4,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -44,6 +45,11 @@ if os.path.exists(sage_run):
                          (probe.stderr or probe.stdout).strip())
 elif os.environ.get("SAGE_REQUIRE_GPU") == "1":
     lit_config.fatal("SAGE_REQUIRE_GPU=1 but sage-run was not built")
+# JAX (the GPU machine has it) runs the StableHLO forms for comparison.
+if subprocess.run([sys.executable, "-c", "import jax"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("jax")
+
 # GPU tests that take minutes (N = 128k) run only when asked for with
 # SAGE_LONG_GPU_TESTS=1, so that the everyday GPU suite stays short.
 if os.environ.get("SAGE_LONG_GPU_TESTS") == "1":

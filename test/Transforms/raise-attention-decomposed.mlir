@@ -896,8 +896,8 @@ func.func @linalg_reduce(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8xf32>,
 #keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
 #col = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 
-// The same as a broadcast [Nq, Nk] mask: not causal, and sage's mask
-// operand broadcasts batch dimensions only.
+// The same as a broadcast [Nq, Nk] mask: not causal (top-left with
+// Nq != Nk), and a mask computed in the function is not lowered.
 // CHECK-LABEL: func @negative_broadcast_causal_unequal_lengths
 //   CHECK-NOT: sage.attention
 func.func @negative_broadcast_causal_unequal_lengths(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8xf32>,
@@ -956,7 +956,7 @@ func.func @negative_broadcast_causal_unequal_lengths(%q: tensor<4x16x8xf32>, %k:
   } -> tensor<4x16x24xf32>
   %oe = tensor.empty() : tensor<4x16x8xf32>
   %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
-  // expected-remark@+1 {{not raised to sage.attention: the mask is not shaped like the scores (only batch dimensions may broadcast)}}
+  // expected-remark@+1 {{not raised to sage.attention: the mask is a causal mask built from positions with Nq != Nk: sage.attention's causal is aligned bottom-right, and a mask computed in the function is not lowered}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x24xf32>, tensor<4x24x8xf32>)
       outs(%of : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
@@ -1382,6 +1382,72 @@ func.func @negative_reduction_mismatch(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8
   %oe = tensor.empty() : tensor<4x16x8xf32>
   %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   // expected-remark@+1 {{not raised to sage.attention: the max reduces dimension 2, but the sum reduces dimension 1}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x24xf32>, tensor<4x24x8xf32>)
+      outs(%of : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
+
+// -----
+
+
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#col = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+
+// A mask broadcast over the queries: sage's mask operand broadcasts batch
+// dimensions only.
+// CHECK-LABEL: func @negative_mask_broadcast_over_queries
+//   CHECK-NOT: sage.attention
+func.func @negative_mask_broadcast_over_queries(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8xf32>,
+    %v: tensor<4x24x8xf32>, %bias: tensor<4x1x24xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<4x16x24xf32>
+  %sf = linalg.fill ins(%zero : f32) outs(%se : tensor<4x16x24xf32>) -> tensor<4x16x24xf32>
+  %s = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap]
+      ins(%q, %k : tensor<4x16x8xf32>, tensor<4x24x8xf32>)
+      outs(%sf : tensor<4x16x24xf32>) -> tensor<4x16x24xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %bias : tensor<4x16x24xf32>, tensor<4x1x24xf32>) outs(%se : tensor<4x16x24xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %x = arith.addf %in, %in_1 : f32
+    linalg.yield %x : f32
+  } -> tensor<4x16x24xf32>
+  %me = tensor.empty() : tensor<4x16x1xf32>
+  %mf = linalg.fill ins(%ninf : f32) outs(%me : tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %m = linalg.generic {indexing_maps = [#id, #keep], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sm : tensor<4x16x24xf32>) outs(%mf : tensor<4x16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.maximumf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<4x16x1xf32>
+  %e = linalg.generic {indexing_maps = [#id, #keep, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sm, %m : tensor<4x16x24xf32>, tensor<4x16x1xf32>) outs(%se : tensor<4x16x24xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %x = arith.subf %in, %in_1 : f32
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16x24xf32>
+  %ze = tensor.empty() : tensor<4x16x1xf32>
+  %zf = linalg.fill ins(%zero : f32) outs(%ze : tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %z = linalg.generic {indexing_maps = [#id, #keep], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%e : tensor<4x16x24xf32>) outs(%zf : tensor<4x16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<4x16x1xf32>
+  %p = linalg.generic {indexing_maps = [#id, #keep, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%e, %z : tensor<4x16x24xf32>, tensor<4x16x1xf32>) outs(%se : tensor<4x16x24xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %x = arith.divf %in, %in_1 : f32
+    linalg.yield %x : f32
+  } -> tensor<4x16x24xf32>
+  %oe = tensor.empty() : tensor<4x16x8xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  // expected-remark@+1 {{not raised to sage.attention: the mask is not shaped like the scores (only batch dimensions may broadcast)}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x24xf32>, tensor<4x24x8xf32>)
       outs(%of : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>

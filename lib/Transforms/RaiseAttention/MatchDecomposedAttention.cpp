@@ -84,6 +84,18 @@ public:
       SmallVector<int64_t> sizes;
       for (int64_t dim : group)
         sizes.push_back(shape[dim]);
+      // Unit dims added around one dim: they span no axis.
+      if (llvm::count(sizes, 1) + 1 >= int64_t(sizes.size())) {
+        auto *kept =
+            llvm::find_if(sizes, [](int64_t size) { return size != 1; });
+        for (auto [i, dim] : llvm::enumerate(group))
+          result[dim] =
+              (kept == sizes.end() ? i == 0
+                                   : int64_t(i) == kept - sizes.begin())
+                  ? label
+                  : Label();
+        continue;
+      }
       // With one dynamic size at most, the product fixes every size.
       if (llvm::count(sizes, ShapedType::kDynamic) > 1)
         return failure();
@@ -119,7 +131,8 @@ public:
       Label merged;
       for (int64_t dim : group)
         merged.append(labels[dim]);
-      if (group.size() > 1 && !llvm::all_of(merged, isBatch))
+      // Unit dims (no axis) may join any dim; axes only batch axes.
+      if (merged.size() > 1 && !llvm::all_of(merged, isBatch))
         return failure();
       if (merged.size() > 1 && get(merged[0]).parent != kNoAxis &&
           ArrayRef<unsigned>(get(get(merged[0]).parent).parts) ==
@@ -173,7 +186,8 @@ struct Candidate {
   double scale = 1.0;
 };
 
-/// An elementwise addition of a mask to the scores.
+/// A mask applied to the scores: added (a float mask), or selected
+/// between the scores and a value that hides them (an i1 keep-mask).
 struct MaskAdd {
   linalg::GenericOp op;
   Value scores, mask;
@@ -226,6 +240,43 @@ static std::optional<MaskAdd> getMaskAdd(Value value) {
   return first ? first : second;
 }
 
+/// If `value` is select(keep, scores, hidden) with `hidden` -inf or a
+/// constant whose exponential vanishes next to any kept score (at most
+/// half the lowest float, as JAX's -0.7 * max), the scores and the i1
+/// keep-mask. A row that keeps no key differs: sage gives 0, the select
+/// form the mean of V (docs/Frontends.md).
+static std::optional<MaskAdd> getMaskSelect(Value value) {
+  auto op = value.getDefiningOp<linalg::GenericOp>();
+  if (!op || !isElementwise(op))
+    return std::nullopt;
+  Value yielded = getYieldedValue(op);
+  auto select =
+      yielded ? yielded.getDefiningOp<arith::SelectOp>() : arith::SelectOp();
+  if (!select || select->getParentOp() != op)
+    return std::nullopt;
+  OpOperand *keep = getInputOperand(op, select.getCondition());
+  OpOperand *scores = getIdentityInput(op, select.getTrueValue());
+  if (!keep || !scores || keep == scores)
+    return std::nullopt;
+  Value hidden = select.getFalseValue();
+  std::optional<double> constant;
+  if (OpOperand *input = getInputOperand(op, hidden))
+    constant = getConstantFloat(input->get());
+  else if (auto def = hidden.getDefiningOp<arith::ConstantOp>())
+    if (auto attr = dyn_cast<FloatAttr>(def.getValue()))
+      constant = attr.getValueAsDouble();
+  auto type = dyn_cast<FloatType>(getElementTypeOrSelf(scores->get()));
+  if (!constant || !type)
+    return std::nullopt;
+  double lowest =
+      llvm::APFloat::getLargest(type.getFloatSemantics(), /*Negative=*/true)
+          .convertToDouble();
+  if (!(*constant <= 0.5 * lowest))
+    return std::nullopt;
+  return MaskAdd{op, scores->get(), keep->get(),
+                 op.getMatchingIndexingMap(keep)};
+}
+
 /// The labels of `value` from the labels of the tensor it was computed from
 /// by a cast, an elementwise op, a reshape or a transpose.
 static FailureOr<Labels> forwardLabels(AxisSpace &space, Value value,
@@ -259,10 +310,22 @@ static FailureOr<Labels> getOperandLabels(linalg::LinalgOp op,
   return labels;
 }
 
+/// The tensor `value` is an exact widening of (f16 / bf16 to f32, a
+/// mask's extf), or null.
+static Value getWideningInput(Value value) {
+  Value input = getCastInput(value);
+  if (!input)
+    return {};
+  auto from = dyn_cast<FloatType>(getElementTypeOrSelf(input));
+  auto to = dyn_cast<FloatType>(getElementTypeOrSelf(value));
+  return from && to && from.getWidth() < to.getWidth() ? input : Value();
+}
+
 /// Where an operand can be taken from: itself, then up through transposes,
 /// reshapes, tensor.cast and (if `scales`) constant scales.
 static SmallVector<Candidate> walkOperand(AxisSpace &space, Value value,
-                                          Labels labels, bool scales) {
+                                          Labels labels, bool scales,
+                                          bool widenings = false) {
   SmallVector<Candidate> candidates = {{value, std::move(labels), 1.0}};
   while (true) {
     const Candidate &last = candidates.back();
@@ -291,6 +354,10 @@ static SmallVector<Candidate> walkOperand(AxisSpace &space, Value value,
       next.labels = std::move(*labels);
     } else if (auto tensorCast = last.value.getDefiningOp<tensor::CastOp>()) {
       next.value = tensorCast.getSource();
+      next.labels = last.labels;
+    } else if (Value narrow =
+                   widenings ? getWideningInput(last.value) : Value()) {
+      next.value = narrow;
       next.labels = last.labels;
     } else if (auto scaled =
                    scales ? getScaleInput(last.value) : std::nullopt) {
@@ -506,7 +573,8 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       if (!mask)
         scaleAfterMask *= scaled->second;
       scores.push_back(scaled->first);
-    } else if (auto added = getMaskAdd(value)) {
+    } else if (auto added = getMaskAdd(value) ? getMaskAdd(value)
+                                              : getMaskSelect(value)) {
       if (mask)
         return refuse("more than one mask is added to the scores");
       mask = added;
@@ -715,16 +783,33 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   bool equalLengths =
       (!ShapedType::isDynamic(numQueries) && numQueries == numKeys) ||
       (positional && haveEqualSizes(mask->mask, maskRank - 2, maskRank - 1));
-  if (positional && equalLengths && isCausalMask(mask->mask)) {
+  bool causalMask = positional && isCausalMask(mask->mask);
+  if (causalMask && equalLengths) {
     match.causal = true;
+  } else if (causalMask && maskRank == 2) {
+    return refuse("the mask is a causal mask built from positions with Nq "
+                  "!= Nk: sage.attention's causal is aligned bottom-right, "
+                  "and a mask computed in the function is not lowered");
   } else {
-    std::optional<SmallVector<int64_t>> maskPerm =
-        getMaskPermutation(maskLabels, getOrder(batch, kQueries, kKeys));
-    if (!maskPerm)
+    // The mask from as far up its transposes, reshapes and widenings as
+    // it stays shaped like the scores (a function argument, for the
+    // lowering to read).
+    SmallVector<unsigned> maskOrder = getOrder(batch, kQueries, kKeys);
+    std::optional<std::pair<Value, SmallVector<int64_t>>> picked;
+    SmallVector<Candidate> masks =
+        walkOperand(space, mask->mask, maskLabels, /*scales=*/false,
+                    /*widenings=*/true);
+    for (const Candidate &candidate : llvm::reverse(masks))
+      if (auto perm = getMaskPermutation(candidate.labels, maskOrder)) {
+        picked = {candidate.value, *perm};
+        break;
+      }
+    if (!picked)
       return refuse("the mask is not shaped like the scores (only batch "
                     "dimensions may broadcast)");
     // Causal was ruled out above: keep recordMask from deciding again.
-    if (failed(recordMask(match, mask->mask, compactPermutation(*maskPerm),
+    if (failed(recordMask(match, picked->first,
+                          compactPermutation(picked->second),
                           ShapedType::kDynamic, numKeys)))
       return failure();
   }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
+#include "StableHlo.h"
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
@@ -280,6 +281,67 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
 }
 
 namespace {
+/// Remembers which ops a rewrite erased.
+struct ErasedOps : public RewriterBase::Listener {
+  void notifyOperationErased(Operation *op) override { erased.insert(op); }
+  llvm::DenseSet<Operation *> erased;
+};
+} // namespace
+
+/// Raises the attention whose P*V is the stablehlo.dot_general `root`
+/// (StableHlo.h): its linalg form is built, matched and raised, and the
+/// StableHLO ops it replaces are erased; if it is not raised, the linalg
+/// form goes and the IR is as it was. Returns why not, or nothing.
+static std::optional<std::string>
+raiseStableHloAttention(Operation *root, const RecipePolicy &policy) {
+  ErasedOps listener;
+  IRRewriter rewriter(root->getContext(), &listener);
+  std::string why;
+  FailureOr<StableHloSlice> slice =
+      convertStableHloAttention(rewriter, root, why);
+  if (failed(slice))
+    return why;
+  AttentionMatch match;
+  RecipeAttr recipe;
+  std::string reason;
+  if (succeeded(matchDecomposedAttention(slice->root, match)))
+    recipe = policy.select(root, match, reason);
+  else
+    reason = match.refusal + (why.empty() ? "" : " (" + why + ")");
+  if (!recipe) {
+    rewriter.replaceAllUsesWith(slice->converted, slice->original);
+    for (Operation *op : llvm::reverse(slice->created))
+      rewriter.eraseOp(op);
+    return reason;
+  }
+  rewriter.setInsertionPoint(slice->root);
+  replaceWithAttention(rewriter, slice->root, match, recipe);
+  // What the attention no longer reads: the rest of the linalg form, then
+  // the StableHLO ops (not known to be dead to MLIR: unregistered).
+  for (Operation *op : llvm::reverse(slice->created))
+    if (!listener.erased.contains(op) && op->use_empty())
+      rewriter.eraseOp(op);
+  SmallVector<func::FuncOp> callees;
+  for (Operation *op : llvm::reverse(slice->replaced)) {
+    if (listener.erased.contains(op) || !op->use_empty())
+      continue;
+    if (auto call = dyn_cast<func::CallOp>(op))
+      if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+              call, call.getCalleeAttr()))
+        callees.push_back(callee);
+    rewriter.eraseOp(op);
+  }
+  // Private functions only the replaced ops called (JAX's @_where, @tril).
+  for (func::FuncOp callee : callees) {
+    Operation *table = SymbolTable::getNearestSymbolTable(callee);
+    if (!listener.erased.contains(callee) && callee.isPrivate() && table &&
+        SymbolTable::symbolKnownUseEmpty(callee, table))
+      rewriter.eraseOp(callee);
+  }
+  return std::nullopt;
+}
+
+namespace {
 /// Raises attention in any recognized form, rooted at `op`.
 struct RaiseAttentionPattern : public RewritePattern {
   RaiseAttentionPattern(MLIRContext *ctx, RecipePolicy policy)
@@ -332,6 +394,18 @@ struct SageRaiseAttentionPass
   }
 
   void runOnOperation() override {
+    // StableHLO first: its linalg form is built and raised (or removed)
+    // one candidate at a time, outside the pattern driver.
+    SmallVector<Operation *> stableHloRoots;
+    getOperation()->walk([&](Operation *op) {
+      if (isStableHloAttentionRoot(op))
+        stableHloRoots.push_back(op);
+    });
+    for (Operation *root : stableHloRoots) {
+      std::optional<std::string> why = raiseStableHloAttention(root, policy);
+      if (why && explain)
+        root->emitRemark("not raised to sage.attention: ") << *why;
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionPattern>(&getContext(), policy);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
