@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FrontendDialects.h"
 #include "IrMutator.h"
 #include "UpstreamCrashes.h"
 
@@ -39,6 +40,8 @@ static const DialectRegistry &getRegistry() {
              linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
              memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
              sage::SageDialect, tensor::TensorDialect>();
+    // As in sage-opt: the frontends' attributes (#stablehlo.dot<...>) parse.
+    sage::registerFrontendDialects(r);
     return r;
   }();
   return registry;

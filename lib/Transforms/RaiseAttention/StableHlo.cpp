@@ -41,6 +41,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <cmath>
 #include <functional>
@@ -99,7 +100,9 @@ static func::FuncOp getInlinableCallee(func::CallOp call) {
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
   if (!callee || !callee.isPrivate() || !callee.getBody().hasOneBlock() ||
-      call->getNumResults() != 1)
+      call->getNumResults() != 1 ||
+      callee.getBody().front().getNumArguments() != call.getNumOperands() ||
+      callee.getBody().front().getTerminator()->getNumOperands() != 1)
     return {};
   return callee;
 }
@@ -328,13 +331,33 @@ FailureOr<Value> Converter::convertDotGeneral(Operation *op, Scope &scope) {
   SmallVector<int64_t> contract[2] = {dims("lhs_contracting_dimensions"),
                                       dims("rhs_contracting_dimensions")};
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  RankedTensorType types[2] = {
-      dyn_cast<RankedTensorType>(op->getOperand(0).getType()),
-      dyn_cast<RankedTensorType>(op->getOperand(1).getType())};
+  RankedTensorType types[2];
+  if (op->getNumOperands() == 2)
+    for (int side = 0; side < 2; ++side)
+      types[side] = dyn_cast<RankedTensorType>(op->getOperand(side).getType());
+  // Dims in range, each used once per side, paired dims of equal size.
+  auto validDims = [&]() {
+    for (int side = 0; side < 2; ++side) {
+      SmallVector<int64_t> used(batch[side]);
+      used.append(contract[side]);
+      if (llvm::any_of(used,
+                       [&](int64_t d) { return d >= types[side].getRank(); }))
+        return false;
+      llvm::sort(used);
+      if (llvm::adjacent_find(used) != used.end())
+        return false;
+    }
+    for (auto *pairs : {batch, contract})
+      for (size_t i = 0; i < pairs[0].size(); ++i)
+        if (types[0].getDimSize(pairs[0][i]) !=
+            types[1].getDimSize(pairs[1][i]))
+          return false;
+    return true;
+  };
   if (!resultType || !types[0] || !types[1] ||
       !isa<FloatType>(resultType.getElementType()) ||
       batch[0].size() != batch[1].size() ||
-      contract[0].size() != contract[1].size())
+      contract[0].size() != contract[1].size() || !validDims())
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "is not a float product of ranked tensors over a dim "
                   "longer than 1");
@@ -398,6 +421,16 @@ FailureOr<Value> Converter::convertDotGeneral(Operation *op, Scope &scope) {
     sideMaps[side] = AffineMap::get(numLoops, 0, exprs, ctx);
   }
   RankedTensorType productType = getSqueezedType(resultType);
+  SmallVector<int64_t> productShape;
+  for (int64_t dim : batch[0])
+    productShape.push_back(types[0].getDimSize(dim));
+  for (int side = 0; side < 2; ++side)
+    for (int64_t dim : free[side])
+      productShape.push_back(types[side].getDimSize(dim));
+  if (ArrayRef<int64_t>(productShape) != productType.getShape())
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "is not a float product of ranked tensors over a dim "
+                  "longer than 1");
   Type element = resultType.getElementType();
   Location loc = op->getLoc();
   Value zero =
@@ -467,11 +500,22 @@ FailureOr<Value> Converter::convertReduce(Operation *op, Scope &scope) {
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "does not start from a float constant");
   // Reducing unit dims only is the identity for an identity init.
-  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
-  SmallVector<int64_t> reduced;
+  auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!inputType || llvm::any_of(dims.asArrayRef(), [&](int64_t dim) {
+        return dim < 0 || dim >= inputType.getRank();
+      }))
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "is not a reduction of one tensor over `dimensions`");
+  SmallVector<int64_t> reduced, rest;
   for (int64_t dim : dims.asArrayRef())
     if (std::optional<int64_t> squeezed = getSqueezedDim(inputType, dim))
       reduced.push_back(*squeezed);
+  for (auto [i, size] : llvm::enumerate(getSqueezedType(inputType).getShape()))
+    if (!llvm::is_contained(reduced, int64_t(i)))
+      rest.push_back(size);
+  if (ArrayRef<int64_t>(rest) != getSqueezedType(resultType).getShape())
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "is not a reduction of one tensor over `dimensions`");
   if (reduced.empty() &&
       *start == (isMax ? -std::numeric_limits<double>::infinity() : 0.0))
     return *input;
@@ -514,6 +558,11 @@ FailureOr<Value> Converter::convertBroadcast(Operation *op, Value input) {
   // The input's dims that are not 1 keep their size: where each lands.
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<AffineExpr> exprs;
+  if (llvm::any_of(dims.asArrayRef(), [&](int64_t dim) {
+        return dim < 0 || dim >= type.getRank();
+      }))
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "is not a static broadcast of a ranked tensor");
   for (int64_t dim : getKeptDims(inputType)) {
     std::optional<int64_t> target = getSqueezedDim(type, dims[dim]);
     if (!target || type.getDimSize(dims[dim]) != inputType.getDimSize(dim))
@@ -635,6 +684,35 @@ FailureOr<Value> Converter::convertElementwise(Operation *op,
   SmallVector<Type> elements;
   for (Value input : inputs)
     elements.push_back(getElementTypeOrSelf(input.getType()));
+  static const llvm::StringMap<size_t> kArity = {
+      {"add", 2},     {"subtract", 2}, {"multiply", 2},    {"divide", 2},
+      {"maximum", 2}, {"minimum", 2},  {"and", 2},         {"or", 2},
+      {"compare", 2}, {"select", 3},   {"exponential", 1}, {"negate", 1},
+      {"not", 1},     {"convert", 1}};
+  auto arity = kArity.find(name);
+  if (arity == kArity.end() || arity->second != inputs.size())
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "is not an elementwise op sage reads");
+  // Every operand has the result's shape (unit dims gone) or is read
+  // through a broadcast; element types as the op needs them.
+  for (Value input : inputs) {
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    if (!broadcastSources.count(input) &&
+        (!inputType || inputType.getShape() != type.getShape()))
+      return refuse("'" + op->getName().getStringRef() + "' " +
+                    "has operands of another shape than its result");
+  }
+  bool sameElements = llvm::all_equal(elements);
+  if (name == "select")
+    sameElements = elements[0].isInteger(1) && elements[1] == element &&
+                   elements[2] == element;
+  else if (name == "compare")
+    sameElements &= element.isInteger(1);
+  else if (name != "convert" && !elements.empty())
+    sameElements &= elements[0] == element;
+  if (!sameElements)
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "has operands of another element type than it computes");
   bool isFloat = isa<FloatType>(element);
   std::function<Value(OpBuilder &, Location, ValueRange)> body;
   auto binary = [&](auto floatOp, auto intOp) {
@@ -768,8 +846,14 @@ FailureOr<Value> Converter::convertOp(Operation *op, Mode mode, Scope &scope) {
   }
   if (name == "transpose" && inputs.size() == 1) {
     auto permutation = op->getAttrOfType<DenseI64ArrayAttr>("permutation");
-    auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
-    if (!permutation || int64_t(permutation.size()) != type.getRank())
+    auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!permutation || !inputType ||
+        int64_t(permutation.size()) != type.getRank() ||
+        inputType.getRank() != type.getRank() ||
+        !isPermutationVector(permutation.asArrayRef()) ||
+        llvm::any_of(llvm::seq<int64_t>(0, type.getRank()), [&](int64_t d) {
+          return type.getDimSize(d) != inputType.getDimSize(permutation[d]);
+        }))
       return refuse("'" + op->getName().getStringRef() + "' " +
                     "has no permutation of its rank");
     // Moving unit dims moves no data.
@@ -866,6 +950,10 @@ sage::convertStableHloAttention(RewriterBase &rewriter, Operation *root,
       break;
     original = user->getResult(0);
     chain.push_back(original);
+  }
+  if (!isa<RankedTensorType>(original.getType())) {
+    why = "its result is not a ranked tensor";
+    return failure();
   }
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(original.getDefiningOp());
