@@ -22,6 +22,7 @@ static AccuracyMetrics compare(const T *out, const double *ref, size_t n) {
     m.finiteWhereReferenceIsNot += outFinite && !refFinite;
     if (!outFinite || !refFinite)
       continue;
+    ++m.compared;
     double e = o - ref[i];
     dot += o * ref[i];
     normOut += o * o;
@@ -39,7 +40,8 @@ static AccuracyMetrics compare(const T *out, const double *ref, size_t n) {
     m.relL1 = absErr == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
   else
     m.relL1 = absErr / absRef;
-  m.rmse = n == 0 ? 0.0 : std::sqrt(sqErr / static_cast<double>(n));
+  m.rmse = m.compared == 0 ? 0.0
+                           : std::sqrt(sqErr / static_cast<double>(m.compared));
   return m;
 }
 

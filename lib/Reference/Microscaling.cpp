@@ -3,6 +3,7 @@
 #include "sage/Reference/Microscaling.h"
 
 #include "sage/Reference/Formats.h"
+#include "sage/Reference/Quantize.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,7 +55,7 @@ NvFp4Matrix sage::ref::quantizeNvFp4(const float *x, int64_t rows, int64_t cols,
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       float &m = absMax[scaleIndex(r, c)];
-      m = std::max(m, std::fabs(x[r * cols + c]));
+      m = absMaxStep(m, x[r * cols + c]);
     }
   out.scales.resize(absMax.size());
   for (size_t s = 0; s < absMax.size(); ++s)

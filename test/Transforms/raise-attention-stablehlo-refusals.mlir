@@ -8,7 +8,7 @@
 
 // RUN: sed 's/tensor<2x8x1024x1024xf16>/tensor<2x8x1024x1024xi32>/g' %{jax}/einsum_bnth.mlir \
 // RUN:   | %{raise} 2>&1 | %{check} --check-prefix=INT
-// INT: remark: not raised to sage.attention: the left operand is not a spelled-out softmax ('stablehlo.dot_general' is not a float product of ranked tensors over a dim longer than 1)
+// INT: remark: not raised to sage.attention: 'stablehlo.dot_general' is not a float product of ranked tensors over a dim longer than 1
 
 // RUN: sed '0,/dimensions = array<i64: 3>/s//dims = array<i64: 3>/' %{jax}/einsum_bnth.mlir \
 // RUN:   | %{raise} 2>&1 | %{check} --check-prefix=REDUCE
@@ -42,9 +42,23 @@
 // RUN:   %{jax}/dpa_plain.mlir | %{raise} 2>&1 | %{check} --check-prefix=UNRANKED
 // UNRANKED: remark: not raised to sage.attention: its result is not a ranked tensor
 
-// RUN: sed 's/(tensor<2x8x1024x1024xf32>) -> tensor<2x8x1024x1024xf16>/(tensor<2x8x1024x1024xf32>) -> tensor<2x8x1024x1024xi16>/; s/tensor<2x8x1024x1024xf16>, tensor<2x8x1024x64xf16>/tensor<2x8x1024x1024xi16>, tensor<2x8x1024x64xf16>/' \
-// RUN:   %{jax}/einsum_bnth.mlir | %{raise} 2>&1 | %{check} --check-prefix=CONVERT
+// A bias converted to integers.
+// RUN: sed '11s/-> tensor<2x8x1x1024x1024xf32>/-> tensor<2x8x1x1024x1024xi32>/; 13s/(tensor<2x8x1x1024x1024xf32>) -> tensor<1x2x8x1024x1024xf32>/(tensor<2x8x1x1024x1024xi32>) -> tensor<1x2x8x1024x1024xi32>/; 14s/tensor<1x2x8x1024x1024xf32>, tensor<1x2x8x1024x1024xf32>)/tensor<1x2x8x1024x1024xf32>, tensor<1x2x8x1024x1024xi32>)/' \
+// RUN:   %{jax}/dpa_bias.mlir | %{raise} 2>&1 | %{check} --check-prefix=CONVERT
 // CONVERT: remark: not raised to sage.attention: {{.*}} ('stablehlo.convert' converts between types sage does not read)
+
+// The private @_where holding an op of another dialect, or calling itself.
+// RUN: sed 's/"stablehlo.select"(%arg0, %2, %1)/"arith.select"(%arg0, %2, %1)/' %{jax}/dpa_mask.mlir \
+// RUN:   | %{raise} 2>&1 | %{check} --check-prefix=CALLEE
+// CALLEE: remark: not raised to sage.attention: {{.*}} (a private function called on the way computes a value sage does not read (arith.select))
+// RUN: sed 's/%3 = "stablehlo.select"(%arg0, %2, %1) : (tensor<1x2x8x1024x1024xi1>, tensor<1x2x8x1024x1024xf32>, tensor<1x2x8x1024x1024xf32>) -> tensor<1x2x8x1024x1024xf32>/%3 = "func.call"(%arg0, %arg1, %arg2) <{callee = @_where}> : (tensor<1x2x8x1024x1024xi1>, tensor<2x8x1024x1x1024xf32>, tensor<f32>) -> tensor<1x2x8x1024x1024xf32>/' \
+// RUN:   %{jax}/dpa_mask.mlir | %{raise} 2>&1 | %{check} --check-prefix=RECURSION
+// RECURSION: remark: not raised to sage.attention: {{.*}} (a private function called on the way calls itself)
+
+// A reshape that also changes the element type.
+// RUN: sed 's/"stablehlo.reshape"(%arg0) : (tensor<2x1024x8x128xf16>) -> tensor<2x1024x8x1x128xf16>/"stablehlo.reshape"(%arg0) : (tensor<2x1024x8x128xf16>) -> tensor<2x1024x8x1x128xf32>/; s/"stablehlo.dot_general"(%0, %arg1) \(.*\) : (tensor<2x1024x8x1x128xf16>/"stablehlo.dot_general"(%0, %arg1) \1 : (tensor<2x1024x8x1x128xf32>/' \
+// RUN:   %{jax}/dpa_plain.mlir | %{raise} 2>&1 | %{check} --check-prefix=RETYPE
+// RETYPE: remark: not raised to sage.attention: {{.*}} ('stablehlo.reshape' computes a type other than its result's)
 
 // RUN: sed 's/comparison_direction GE/comparison_direction XX/' %{jax}/dpa_causal.mlir \
 // RUN:   | %{raise} 2>&1 | %{check} --check-prefix=COMPARE

@@ -36,6 +36,12 @@
 //       CAUSAL: sage.attention {{.*}} {causal, layout = #sage.layout<[batch, heads, tokens, features]>
 //  CAUSAL-NOT: mask(
 
+// The same with B = H = 1: the tril mask is not broadcast, and the select
+// reads it directly.
+// RUN: sed 's/2x8x/1x1x/g; s/2x1024x8x/1x1024x1x/g; s/1x2x8x/1x1x1x/g' %S/../Pipelines/Inputs/jax/dpa_causal.mlir \
+// RUN:   | sage-opt --sage-raise-attention | FileCheck %s --check-prefix=CAUSAL1 --implicit-check-not=stablehlo
+//      CAUSAL1: sage.attention {{.*}} {causal, layout = #sage.layout<[batch, tokens, features]>
+
 // A boolean mask [B, 1, Nq, Nk] selecting JAX's -0.7 * max(f32) for
 // dropped scores: the i1 argument is the keep-mask, broadcast over heads.
 // RUN: sage-opt %S/../Pipelines/Inputs/jax/dpa_mask.mlir --sage-raise-attention \

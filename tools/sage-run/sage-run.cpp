@@ -323,8 +323,8 @@ static std::string readInputFiles(const RunOptions &options,
                             [](float x) { return !std::isfinite(x); });
     if (bad != target.end())
       return std::string("--") + name + " " + *path + ": element " +
-             std::to_string(bad - target.begin()) + " (in the plan's " +
-             "layout, flattened) is " +
+             std::to_string(bad - target.begin()) +
+             " ([B, H, N, D] order, flattened) is " +
              (std::isnan(*bad) ? "nan"
               : *bad > 0       ? "inf"
                                : "-inf") +
@@ -620,6 +620,13 @@ static void compareWithReference(const RunOptions &options,
     std::snprintf(buffer, sizeof(buffer),
                   "%zu values of O are finite where fp64 is not%s",
                   m.finiteWhereReferenceIsNot, scope.c_str());
+    failures.push_back(buffer);
+  }
+  // Non-finite values may spread (--non-finite propagate), but an output
+  // with nothing left to compare proves nothing.
+  if (m.compared == 0 && m.referenceNonFinite < reference.size()) {
+    std::snprintf(buffer, sizeof(buffer),
+                  "no value of O is finite where fp64 is%s", scope.c_str());
     failures.push_back(buffer);
   }
   if (options.minCosSim && !(m.cosSim >= *options.minCosSim)) {

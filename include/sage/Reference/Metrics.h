@@ -24,9 +24,10 @@ struct AccuracyMetrics {
   size_t nonFinite = 0;
   /// Non-finite values of the reference (a non-finite input), and how many
   /// of them the output has finite: a value where there is none. The
-  /// metrics above cover only elements finite in both.
+  /// metrics above cover only the `compared` elements finite in both.
   size_t referenceNonFinite = 0;
   size_t finiteWhereReferenceIsNot = 0;
+  size_t compared = 0;
 };
 
 /// Compares \p n values of \p out against \p ref. A zero norm gives CosSim 1

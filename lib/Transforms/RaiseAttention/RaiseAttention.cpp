@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/GlobPattern.h"
 
 namespace mlir::sage {
@@ -293,8 +294,8 @@ struct ErasedOps : public RewriterBase::Listener {
 /// StableHLO ops it replaces are erased; if it is not raised, the linalg
 /// form goes and the IR is as it was. Returns why not, or nothing.
 static std::optional<std::string>
-raiseStableHloAttention(Operation *root, const RecipePolicy &policy) {
-  ErasedOps listener;
+raiseStableHloAttention(Operation *root, const RecipePolicy &policy,
+                        ErasedOps &listener) {
   IRRewriter rewriter(root->getContext(), &listener);
   std::string why;
   FailureOr<StableHloSlice> slice =
@@ -321,21 +322,22 @@ raiseStableHloAttention(Operation *root, const RecipePolicy &policy) {
   for (Operation *op : llvm::reverse(slice->created))
     if (!listener.erased.contains(op) && op->use_empty())
       rewriter.eraseOp(op);
-  SmallVector<func::FuncOp> callees;
+  llvm::SetVector<Operation *> callees;
   for (Operation *op : llvm::reverse(slice->replaced)) {
     if (listener.erased.contains(op) || !op->use_empty())
       continue;
     if (auto call = dyn_cast<func::CallOp>(op))
       if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
               call, call.getCalleeAttr()))
-        callees.push_back(callee);
+        callees.insert(callee);
     rewriter.eraseOp(op);
   }
   // Private functions only the replaced ops called (JAX's @_where, @tril).
-  for (func::FuncOp callee : callees) {
+  for (Operation *callee : callees) {
+    if (listener.erased.contains(callee))
+      continue;
     Operation *table = SymbolTable::getNearestSymbolTable(callee);
-    if (!listener.erased.contains(callee) && callee.isPrivate() && table &&
-        SymbolTable::symbolKnownUseEmpty(callee, table))
+    if (table && SymbolTable::symbolKnownUseEmpty(callee, table))
       rewriter.eraseOp(callee);
   }
   return std::nullopt;
@@ -401,8 +403,14 @@ struct SageRaiseAttentionPass
       if (isStableHloAttentionRoot(op))
         stableHloRoots.push_back(op);
     });
+    // One record of erased ops for all: raising one attention can erase a
+    // private function that holds another root.
+    ErasedOps erased;
     for (Operation *root : stableHloRoots) {
-      std::optional<std::string> why = raiseStableHloAttention(root, policy);
+      if (erased.erased.contains(root) || !isStableHloAttentionRoot(root))
+        continue;
+      std::optional<std::string> why =
+          raiseStableHloAttention(root, policy, erased);
       if (why && explain)
         root->emitRemark("not raised to sage.attention: ") << *why;
     }

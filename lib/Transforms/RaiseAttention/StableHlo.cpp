@@ -6,9 +6,9 @@
 //   dot_general          linalg.generic contraction (mul, add; extf of the
 //                        operands to the result type), zero init
 //   reduce (max / add)   linalg.reduce from a linalg.fill of the init
-//   broadcast_in_dim     a splat, tensor.expand_shape (unit dims only) or a
-//                        broadcasting linalg.generic copy, which elementwise
-//                        consumers read through their indexing map instead
+//   broadcast_in_dim     a splat, nothing (unit dims only) or a broadcasting
+//                        linalg.generic copy, which elementwise consumers
+//                        read through their indexing map instead
 //   reshape, transpose   tensor.expand_shape / collapse_shape,
 //                        linalg.transpose
 //   elementwise ops      linalg.generic with the arith / math body; a
@@ -21,9 +21,10 @@
 // hide that the softmax's max and its subtraction read the same scores.
 // Values the slice reads as they are get their unit dims collapsed, and
 // the slice's result gets them back. Identities JAX emits are folded:
-// max(x, -inf), x & true, x + 0 and select(c, true, false). Operands that
-// feed a contraction are read only through layout ops and constant scales;
-// further up, values are used as they are.
+// max(x, -inf), x & true, x + 0 and select(c, true, false). P, the
+// operand of the root product that comes from the exponential, is read in
+// full (the softmax, a bias, a mask); Q, K and V only through layout ops
+// and scales by constants, and values further up as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <functional>
@@ -100,36 +102,61 @@ static func::FuncOp getInlinableCallee(func::CallOp call) {
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
   if (!callee || !callee.isPrivate() || !callee.getBody().hasOneBlock() ||
-      call->getNumResults() != 1 ||
-      callee.getBody().front().getNumArguments() != call.getNumOperands() ||
-      callee.getBody().front().getTerminator()->getNumOperands() != 1)
+      call->getNumResults() != 1)
+    return {};
+  Block &body = callee.getBody().front();
+  auto ret =
+      body.empty() ? func::ReturnOp() : dyn_cast<func::ReturnOp>(body.back());
+  if (body.getNumArguments() != call.getNumOperands() || !ret ||
+      ret.getNumOperands() != 1)
     return {};
   return callee;
 }
 
-/// Whether `value` comes from a stablehlo.exponential within a few ops
-/// (through calls too).
-static bool reachesExponential(Value value, int depth = 10) {
+/// Whether `value` comes from a stablehlo.exponential within `depth` ops
+/// (through calls too) without passing another product: the P of a P*V.
+/// `seen` keeps the deepest budget each value was searched with.
+static bool reachesExponential(Value value, int depth,
+                               DenseMap<Value, int> &seen) {
   Operation *def = value.getDefiningOp();
   if (!def || depth == 0)
     return false;
+  auto [it, inserted] = seen.try_emplace(value, depth);
+  if (!inserted && it->second >= depth)
+    return false;
+  it->second = depth;
   if (isStableHlo(def, "exponential"))
     return true;
   if (auto call = dyn_cast<func::CallOp>(def))
     if (func::FuncOp callee = getInlinableCallee(call))
-      return reachesExponential(
-          callee.getBody().front().getTerminator()->getOperand(0), depth - 1);
-  if (!def->getName().getStringRef().starts_with("stablehlo."))
+      return reachesExponential(callee.getBody().front().back().getOperand(0),
+                                depth - 1, seen);
+  if (!def->getName().getStringRef().starts_with("stablehlo.") ||
+      isStableHlo(def, "dot_general"))
     return false;
   return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return reachesExponential(operand, depth - 1);
+    return reachesExponential(operand, depth - 1, seen);
   });
+}
+
+static bool reachesExponential(Value value) {
+  DenseMap<Value, int> seen;
+  return reachesExponential(value, /*depth=*/12, seen);
 }
 
 bool sage::isStableHloAttentionRoot(Operation *op) {
   return isStableHlo(op, "dot_general") && op->getNumOperands() == 2 &&
+         op->getNumResults() == 1 &&
          llvm::any_of(op->getOperands(),
                       [](Value v) { return reachesExponential(v); });
+}
+
+/// A constant tensor in StableHLO ops: a constant, or a broadcast of one.
+static bool isStableHloConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  while (isStableHlo(def, "broadcast_in_dim") && def->getNumOperands() == 1)
+    def = def->getOperand(0).getDefiningOp();
+  return isStableHlo(def, "constant");
 }
 
 namespace {
@@ -141,6 +168,10 @@ enum class Mode { Full, Layout };
 /// call, its arguments mapped to the caller's converted operands.
 struct Scope {
   DenseMap<Value, Value> values;
+  /// Values read as they are (the slice stops there), without unit dims.
+  DenseMap<Value, Value> leaves;
+  /// Values of a callee that could not be converted (read once).
+  DenseSet<Value> failed;
   bool inCallee = false;
 };
 
@@ -167,7 +198,8 @@ private:
   /// built from positions alone are cloned into the body.
   Value
   buildElementwise(Location loc, RankedTensorType type, ArrayRef<Value> inputs,
-                   function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+                   function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+                   bool inlinePositions = false);
   Value emptyLike(Location loc, RankedTensorType type);
   template <typename OpTy, typename... Args>
   OpTy create(Location loc, Args &&...args) {
@@ -188,8 +220,19 @@ private:
   /// Broadcasting copies built for broadcast_in_dim: their source and the
   /// map from result dims to source dims.
   DenseMap<Value, std::pair<Value, AffineMap>> broadcastSources;
+  /// Generics built from positions alone (iota, compares of iotas).
+  DenseSet<Value> positional;
+  /// Callees being followed: a call back into one is not read.
+  DenseSet<Operation *> activeCallees;
+
+public:
+  /// The root P*V product, once `convertRoot` reads it.
+  Operation *root = nullptr;
 };
 } // namespace
+
+static Value castScalar(OpBuilder &b, Location loc, Value value, Type from,
+                        Type to);
 
 /// A splat constant's value (floats, integers, booleans as 0 / 1).
 static std::optional<double> getSplat(Value value) {
@@ -240,7 +283,9 @@ static std::optional<int64_t> getSqueezedDim(RankedTensorType type,
 static FailureOr<Value> reshapeTo(RewriterBase &rewriter, Location loc,
                                   Value value, RankedTensorType to,
                                   SmallVectorImpl<Operation *> &created) {
-  auto from = cast<RankedTensorType>(value.getType());
+  auto from = dyn_cast<RankedTensorType>(value.getType());
+  if (!from)
+    return failure();
   if (from.getShape() == to.getShape())
     return value;
   std::optional<SmallVector<ReassociationIndices>> groups =
@@ -269,7 +314,8 @@ Value Converter::emptyLike(Location loc, RankedTensorType type) {
 
 Value Converter::buildElementwise(
     Location loc, RankedTensorType type, ArrayRef<Value> inputs,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    bool inlinePositions) {
   MLIRContext *ctx = rewriter.getContext();
   unsigned rank = type.getRank();
   SmallVector<Value> operands;
@@ -277,10 +323,8 @@ Value Converter::buildElementwise(
   // Per input: its block argument, or the generic whose body is cloned.
   SmallVector<std::variant<unsigned, linalg::GenericOp>> sources;
   for (Value input : inputs) {
-    auto positional = input.getDefiningOp<linalg::GenericOp>();
-    if (positional && positional.getNumDpsInputs() == 0 &&
-        positional->getNumResults() == 1) {
-      sources.push_back(positional);
+    if (inlinePositions && this->positional.contains(input)) {
+      sources.push_back(input.getDefiningOp<linalg::GenericOp>());
       continue;
     }
     AffineMap map = AffineMap::getMultiDimIdentityMap(rank, ctx);
@@ -356,6 +400,8 @@ FailureOr<Value> Converter::convertDotGeneral(Operation *op, Scope &scope) {
   };
   if (!resultType || !types[0] || !types[1] ||
       !isa<FloatType>(resultType.getElementType()) ||
+      !isa<FloatType>(types[0].getElementType()) ||
+      !isa<FloatType>(types[1].getElementType()) ||
       batch[0].size() != batch[1].size() ||
       contract[0].size() != contract[1].size() || !validDims())
     return refuse("'" + op->getName().getStringRef() + "' " +
@@ -398,9 +444,10 @@ FailureOr<Value> Converter::convertDotGeneral(Operation *op, Scope &scope) {
   Value operands[2];
   for (int side = 0; side < 2; ++side) {
     Value original = op->getOperand(side);
-    // P's side is read in full (the softmax); Q, K and V only through
+    // The root's P is read in full (the softmax); Q, K and V only through
     // layout ops and scales.
-    Mode mode = reachesExponential(original) ? Mode::Full : Mode::Layout;
+    Mode mode =
+        op == root && reachesExponential(original) ? Mode::Full : Mode::Layout;
     FailureOr<Value> converted = convert(original, mode, scope);
     if (failed(converted))
       return failure();
@@ -450,13 +497,8 @@ FailureOr<Value> Converter::convertDotGeneral(Operation *op, Scope &scope) {
   auto product = create<linalg::GenericOp>(
       loc, productType, ValueRange(inputs), ValueRange{init}, maps, iterators,
       [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-        auto widen = [&](Value v) -> Value {
-          if (v.getType() == element)
-            return v;
-          if (v.getType().getIntOrFloatBitWidth() <
-              element.getIntOrFloatBitWidth())
-            return arith::ExtFOp::create(b, bodyLoc, element, v);
-          return arith::TruncFOp::create(b, bodyLoc, element, v);
+        auto widen = [&](Value v) {
+          return castScalar(b, bodyLoc, v, v.getType(), element);
         };
         Value mul =
             arith::MulFOp::create(b, bodyLoc, widen(args[0]), widen(args[1]));
@@ -477,7 +519,8 @@ FailureOr<Value> Converter::convertReduce(Operation *op, Scope &scope) {
                   "is not a reduction of one tensor over `dimensions`");
   // The body: maximum or add of its two arguments, returned.
   Block &body = op->getRegion(0).front();
-  if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
+  if (body.getNumArguments() != 2 || body.getOperations().size() != 2 ||
+      !isStableHlo(&body.back(), "return"))
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "has a body other than one maximum or add");
   Operation &combine = body.front();
@@ -486,8 +529,8 @@ FailureOr<Value> Converter::convertReduce(Operation *op, Scope &scope) {
       combine.getNumOperands() != 2 ||
       !llvm::is_contained(combine.getOperands(), body.getArgument(0)) ||
       !llvm::is_contained(combine.getOperands(), body.getArgument(1)) ||
-      body.getTerminator()->getNumOperands() != 1 ||
-      body.getTerminator()->getOperand(0) != combine.getResult(0))
+      combine.getNumResults() != 1 || body.back().getNumOperands() != 1 ||
+      body.back().getOperand(0) != combine.getResult(0))
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "has a body other than one maximum or add");
   FailureOr<Value> input = convert(op->getOperand(0), Mode::Full, scope);
@@ -501,13 +544,16 @@ FailureOr<Value> Converter::convertReduce(Operation *op, Scope &scope) {
                   "does not start from a float constant");
   // Reducing unit dims only is the identity for an identity init.
   auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-  if (!inputType || llvm::any_of(dims.asArrayRef(), [&](int64_t dim) {
+  SmallVector<int64_t> sortedDims(dims.asArrayRef());
+  llvm::sort(sortedDims);
+  if (!inputType || llvm::adjacent_find(sortedDims) != sortedDims.end() ||
+      llvm::any_of(sortedDims, [&](int64_t dim) {
         return dim < 0 || dim >= inputType.getRank();
       }))
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "is not a reduction of one tensor over `dimensions`");
   SmallVector<int64_t> reduced, rest;
-  for (int64_t dim : dims.asArrayRef())
+  for (int64_t dim : sortedDims)
     if (std::optional<int64_t> squeezed = getSqueezedDim(inputType, dim))
       reduced.push_back(*squeezed);
   for (auto [i, size] : llvm::enumerate(getSqueezedType(inputType).getShape()))
@@ -543,7 +589,8 @@ FailureOr<Value> Converter::convertBroadcast(Operation *op, Value input) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   if (!dims || !type || !inputType ||
-      int64_t(dims.size()) != inputType.getRank() || !type.hasStaticShape())
+      int64_t(dims.size()) != inputType.getRank() || !type.hasStaticShape() ||
+      inputType.getElementType() != type.getElementType())
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "is not a static broadcast of a ranked tensor");
   Location loc = op->getLoc();
@@ -629,10 +676,15 @@ static Value castScalar(OpBuilder &b, Location loc, Value value, Type from,
                         Type to) {
   if (from == to)
     return value;
-  if (isa<FloatType>(from) && isa<FloatType>(to))
-    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
-               ? arith::ExtFOp::create(b, loc, to, value).getResult()
-               : arith::TruncFOp::create(b, loc, to, value).getResult();
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    unsigned fromWidth = from.getIntOrFloatBitWidth(),
+             toWidth = to.getIntOrFloatBitWidth();
+    if (fromWidth == toWidth) // bf16 <-> f16: through f32, exactly widened
+      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    if (fromWidth < toWidth)
+      return arith::ExtFOp::create(b, loc, to, value).getResult();
+    return arith::TruncFOp::create(b, loc, to, value).getResult();
+  }
   if (isa<IntegerType>(from) && isa<FloatType>(to))
     return from.isInteger(1)
                ? arith::UIToFPOp::create(b, loc, to, value).getResult()
@@ -646,6 +698,17 @@ static Value castScalar(OpBuilder &b, Location loc, Value value, Type from,
   return {};
 }
 
+/// The number of operands of the elementwise StableHLO ops sage reads.
+static std::optional<size_t> getElementwiseArity(StringRef name) {
+  return llvm::StringSwitch<std::optional<size_t>>(name)
+      .Cases({"add", "subtract", "multiply", "divide", "maximum", "minimum",
+              "and", "or", "compare"},
+             2)
+      .Case("select", 3)
+      .Cases({"exponential", "negate", "not", "convert"}, 1)
+      .Default(std::nullopt);
+}
+
 FailureOr<Value> Converter::convertElementwise(Operation *op,
                                                ArrayRef<Value> inputs) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -657,50 +720,19 @@ FailureOr<Value> Converter::convertElementwise(Operation *op,
       op->getName().getStringRef().drop_front(StringRef("stablehlo.").size());
   Type element = type.getElementType();
   Location loc = op->getLoc();
-  auto splatIs = [](Value v, double x) {
-    std::optional<double> splat = getSplat(v);
-    return splat && *splat == x;
-  };
-  const double negInf = -std::numeric_limits<double>::infinity();
-  // The identities JAX emits.
-  if (name == "maximum" && inputs.size() == 2) {
-    if (splatIs(inputs[0], negInf))
-      return inputs[1];
-    if (splatIs(inputs[1], negInf))
-      return inputs[0];
-  }
-  if ((name == "and" && inputs.size() == 2) ||
-      (name == "add" && inputs.size() == 2)) {
-    double identity = name == "and" ? 1.0 : 0.0;
-    if (splatIs(inputs[0], identity))
-      return inputs[1];
-    if (splatIs(inputs[1], identity))
-      return inputs[0];
-  }
-  if (name == "select" && inputs.size() == 3 && element.isInteger(1) &&
-      splatIs(inputs[1], 1.0) && splatIs(inputs[2], 0.0))
-    return inputs[0];
-
-  SmallVector<Type> elements;
-  for (Value input : inputs)
-    elements.push_back(getElementTypeOrSelf(input.getType()));
-  static const llvm::StringMap<size_t> kArity = {
-      {"add", 2},     {"subtract", 2}, {"multiply", 2},    {"divide", 2},
-      {"maximum", 2}, {"minimum", 2},  {"and", 2},         {"or", 2},
-      {"compare", 2}, {"select", 3},   {"exponential", 1}, {"negate", 1},
-      {"not", 1},     {"convert", 1}};
-  auto arity = kArity.find(name);
-  if (arity == kArity.end() || arity->second != inputs.size())
+  std::optional<size_t> arity = getElementwiseArity(name);
+  if (!arity || *arity != inputs.size())
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "is not an elementwise op sage reads");
-  // Every operand has the result's shape (unit dims gone) or is read
-  // through a broadcast; element types as the op needs them.
+  // Every operand has the result's shape (unit dims gone; a broadcast copy
+  // has it too); element types as the op needs them, integers signless.
+  SmallVector<Type> elements;
   for (Value input : inputs) {
     auto inputType = dyn_cast<RankedTensorType>(input.getType());
-    if (!broadcastSources.count(input) &&
-        (!inputType || inputType.getShape() != type.getShape()))
+    if (!inputType || inputType.getShape() != type.getShape())
       return refuse("'" + op->getName().getStringRef() + "' " +
                     "has operands of another shape than its result");
+    elements.push_back(inputType.getElementType());
   }
   bool sameElements = llvm::all_equal(elements);
   if (name == "select")
@@ -708,11 +740,38 @@ FailureOr<Value> Converter::convertElementwise(Operation *op,
                    elements[2] == element;
   else if (name == "compare")
     sameElements &= element.isInteger(1);
-  else if (name != "convert" && !elements.empty())
+  else if (name != "convert")
     sameElements &= elements[0] == element;
-  if (!sameElements)
+  auto readable = [](Type t) {
+    return isa<FloatType>(t) || t.isSignlessInteger();
+  };
+  if (!sameElements || !readable(element) || !llvm::all_of(elements, readable))
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "has operands of another element type than it computes");
+
+  // The identities JAX emits.
+  auto splatIs = [](Value v, double x) {
+    std::optional<double> splat = getSplat(v);
+    return splat && *splat == x;
+  };
+  const double negInf = -std::numeric_limits<double>::infinity();
+  if (name == "maximum") {
+    if (splatIs(inputs[0], negInf))
+      return inputs[1];
+    if (splatIs(inputs[1], negInf))
+      return inputs[0];
+  }
+  if ((name == "and" && element.isInteger(1)) || name == "add") {
+    double identity = name == "and" ? 1.0 : 0.0;
+    if (splatIs(inputs[0], identity))
+      return inputs[1];
+    if (splatIs(inputs[1], identity))
+      return inputs[0];
+  }
+  if (name == "select" && element.isInteger(1) && splatIs(inputs[1], 1.0) &&
+      splatIs(inputs[2], 0.0))
+    return inputs[0];
+
   bool isFloat = isa<FloatType>(element);
   std::function<Value(OpBuilder &, Location, ValueRange)> body;
   auto binary = [&](auto floatOp, auto intOp) {
@@ -785,21 +844,33 @@ FailureOr<Value> Converter::convertElementwise(Operation *op,
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "is not an elementwise op sage reads");
   }
-  return buildElementwise(loc, type, inputs, body);
+  // A mask built from positions stays one generic over linalg.index (what
+  // Masks.cpp reads as causal); anything else reads it as an input.
+  bool maskLogic = llvm::is_contained({"compare", "and", "or", "not"}, name);
+  Value result = buildElementwise(loc, type, inputs, body, maskLogic);
+  if (maskLogic && llvm::all_of(inputs, [&](Value input) {
+        return positional.contains(input) || getSplat(input);
+      }))
+    positional.insert(result);
+  return result;
 }
 
 FailureOr<Value> Converter::convertOp(Operation *op, Mode mode, Scope &scope) {
   StringRef name =
       op->getName().getStringRef().drop_front(StringRef("stablehlo.").size());
   Location loc = op->getLoc();
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (op->getNumResults() != 1 || !type || !type.hasStaticShape())
+  auto type = op->getNumResults() == 1
+                  ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                  : RankedTensorType();
+  if (!type || !type.hasStaticShape())
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "has no static tensor result");
   RankedTensorType squeezed = getSqueezedType(type);
   if (name == "constant") {
     auto value = op->getAttrOfType<DenseElementsAttr>("value");
-    if (!value || value.getType() != type)
+    if (!value || value.getType() != type ||
+        !(isa<FloatType>(type.getElementType()) ||
+          type.getElementType().isSignlessInteger()))
       return refuse("'" + op->getName().getStringRef() + "' " +
                     "has no dense value of its type");
     return create<arith::ConstantOp>(loc, value.reshape(squeezed)).getResult();
@@ -821,12 +892,22 @@ FailureOr<Value> Converter::convertOp(Operation *op, Mode mode, Scope &scope) {
                  loc, SplatElementsAttr::get(
                           squeezed, rewriter.getIntegerAttr(element, 0)))
           .getResult();
-    return buildElementwise(
+    if (!element.isSignlessInteger())
+      return refuse("'" + op->getName().getStringRef() + "' " +
+                    "is not an integer iota along one of its dims");
+    Value iota = buildElementwise(
         loc, squeezed, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
           Value index = linalg::IndexOp::create(b, l, *axis);
           return arith::IndexCastOp::create(b, l, element, index);
         });
+    positional.insert(iota);
+    return iota;
   }
+  // Unknown ops are refused before their operands are read.
+  if (!llvm::is_contained({"broadcast_in_dim", "reshape", "transpose"}, name) &&
+      !getElementwiseArity(name))
+    return refuse("'" + op->getName().getStringRef() + "' " +
+                  "is not an elementwise op sage reads");
   SmallVector<Value> inputs;
   for (Value operand : op->getOperands()) {
     FailureOr<Value> converted = convert(operand, mode, scope);
@@ -881,52 +962,82 @@ static bool isLayoutOrScale(StringRef name) {
 FailureOr<Value> Converter::convert(Value value, Mode mode, Scope &scope) {
   if (auto it = scope.values.find(value); it != scope.values.end())
     return it->second;
+  if (auto it = scope.leaves.find(value); it != scope.leaves.end())
+    return it->second;
+  if (scope.failed.contains(value))
+    return failure();
   Operation *def = value.getDefiningOp();
-  // Where the slice stops, the value is read as it is; inside a callee
-  // there is no such value at the call.
+  // Where the slice stops, the value is read as it is (without its unit
+  // dims); inside a callee there is no such value at the call.
   auto stop = [&]() -> FailureOr<Value> {
-    if (!scope.inCallee) {
-      // Read as it is, without its unit dims.
-      auto type = dyn_cast<RankedTensorType>(value.getType());
-      if (!type)
-        return value;
+    if (scope.inCallee) {
+      std::string op =
+          def ? def->getName().getStringRef().str() : "an argument";
+      scope.failed.insert(value);
+      return refuse("a private function called on the way computes a value "
+                    "sage does not read (" +
+                    op + ")");
+    }
+    Value read = value;
+    if (auto type = dyn_cast<RankedTensorType>(value.getType())) {
       FailureOr<Value> squeezed = reshapeTo(rewriter, value.getLoc(), value,
                                             getSqueezedType(type), created);
-      return succeeded(squeezed) ? *squeezed : value;
+      if (succeeded(squeezed))
+        read = *squeezed;
     }
-    why = "a private function called on the way computes a value sage does "
-          "not read" +
-          (def ? " (" + def->getName().getStringRef().str() + ")"
-               : std::string());
-    return failure();
+    scope.leaves[value] = read;
+    return read;
   };
   if (!def)
     return stop();
+  StringRef name = def->getName().getStringRef();
   FailureOr<Value> result;
   if (auto call = dyn_cast<func::CallOp>(def)) {
     func::FuncOp callee = getInlinableCallee(call);
     if (!callee)
       return stop();
+    if (!activeCallees.insert(callee).second) {
+      (void)refuse("a private function called on the way calls itself");
+      return stop();
+    }
     Scope inner;
     inner.inCallee = true;
     Block &body = callee.getBody().front();
+    bool argumentsRead = true;
     for (auto [argument, operand] :
          llvm::zip_equal(body.getArguments(), call.getOperands())) {
       FailureOr<Value> converted = convert(operand, mode, scope);
-      if (failed(converted))
-        return failure();
+      if (failed(converted)) {
+        argumentsRead = false;
+        break;
+      }
       inner.values[argument] = *converted;
     }
-    result = convert(body.getTerminator()->getOperand(0), mode, inner);
-  } else if (!def->getName().getStringRef().starts_with("stablehlo.") ||
-             (mode == Mode::Layout &&
-              !isLayoutOrScale(def->getName().getStringRef()))) {
+    result = argumentsRead ? convert(body.back().getOperand(0), mode, inner)
+                           : FailureOr<Value>(failure());
+    activeCallees.erase(callee);
+  } else if (!name.starts_with("stablehlo.") ||
+             (mode == Mode::Layout && !isLayoutOrScale(name))) {
     return stop();
+  } else if (mode == Mode::Layout &&
+             (name == "stablehlo.multiply" || name == "stablehlo.divide") &&
+             !llvm::any_of(def->getOperands(), isStableHloConstant)) {
+    return stop(); // a product of two tensors is not a scale
   } else {
     result = convertOp(def, mode, scope);
   }
-  if (failed(result))
-    return scope.inCallee ? FailureOr<Value>(failure()) : stop();
+  // What was built has the type of the value without its unit dims.
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (succeeded(result) &&
+      (!type || result->getType() != getSqueezedType(type)))
+    result =
+        refuse("'" + name + "' " + "computes a type other than its result's");
+  if (failed(result)) {
+    if (!scope.inCallee)
+      return stop();
+    scope.failed.insert(value);
+    return failure();
+  }
   scope.values[value] = *result;
   if (!scope.inCallee)
     replaced.push_back(def);
@@ -958,6 +1069,7 @@ sage::convertStableHloAttention(RewriterBase &rewriter, Operation *root,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(original.getDefiningOp());
   Converter converter(rewriter, why);
+  converter.root = root;
   Scope scope;
   FailureOr<Value> converted = converter.convert(original, Mode::Full, scope);
   auto rootIt = scope.values.find(root->getResult(0));

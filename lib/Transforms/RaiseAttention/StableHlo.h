@@ -42,7 +42,8 @@ struct StableHloSlice {
 bool isStableHloAttentionRoot(Operation *op);
 
 /// Builds the linalg form of the attention whose P*V is `root`, before
-/// `root`, and moves the uses of the original result to it. Values the
+/// the end of the product's layout chain, and moves the uses of that
+/// chain's result to it. Values the
 /// slice does not convert (function arguments, other ops) are read as
 /// they are. On failure nothing is left and `why` says what was not read.
 FailureOr<StableHloSlice> convertStableHloAttention(RewriterBase &rewriter,
