@@ -59,6 +59,17 @@
 //  EINSUM-NEXT: %[[O:.*]] = sage.attention %[[Q]], %[[K]], %[[V]] {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, scale = 1.250000e-01 : f64}
 //  EINSUM-NEXT: return %[[O]]
 
+// Two attentions in a row (Inputs/stablehlo_stacked.mlir): the second's Q
+// is the first's output; each is raised, neither is rebuilt into the
+// other.
+// RUN: sage-opt %S/Inputs/stablehlo_stacked.mlir --sage-raise-attention \
+// RUN:   | FileCheck %s --check-prefix=STACKED --implicit-check-not=stablehlo
+// STACKED-LABEL: func.func public @main
+//  STACKED-SAME: (%[[Q:[a-z0-9]+]]: tensor<2x8x1024x64xf16>, %[[K:[a-z0-9]+]]: tensor<2x8x1024x64xf16>, %[[V:[a-z0-9]+]]: tensor<2x8x1024x64xf16>)
+//  STACKED-NEXT: %[[O1:.*]] = sage.attention %[[Q]], %[[K]], %[[V]]
+//  STACKED-NEXT: %[[O2:.*]] = sage.attention %[[O1]], %[[K]], %[[V]]
+//  STACKED-NEXT: return %[[O2]]
+
 // The softmax spelled out in f32 on BTNH, scale as a division.
 // RUN: sage-opt %S/../Pipelines/Inputs/jax/einsum_btnh_spelled.mlir --sage-raise-attention \
 // RUN:   | FileCheck %s --check-prefix=SPELLED --implicit-check-not=stablehlo
