@@ -27,7 +27,10 @@ static bool hasOnlySmallIntegers(StringRef text, StringRef keyword) {
     if (!rest.consume_front("="))
       continue; // another use of the word
     rest = rest.ltrim(kLexerWhitespace);
-    // Either form: `[1, 0]`, or the generic form's `array<i64: 1, 0>`.
+    // Either form: `[1, 0]`, or the generic form's `array<i64: 1, 0>` (or
+    // `array<i64>`, empty, as JAX's broadcast_dimensions of a scalar).
+    if (rest.starts_with("array<i64>"))
+      continue;
     char closing = ']';
     if (rest.consume_front("array<i64:"))
       closing = '>';
