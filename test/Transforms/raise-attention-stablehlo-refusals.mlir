@@ -85,3 +85,13 @@
 // RUN: sed 's/<{permutation = array<i64: 3, 0, 4, 1, 2>}>/<{}>/' %{jax}/dpa_plain.mlir \
 // RUN:   | %{raise} 2>&1 | %{check} --check-prefix=PERMUTATION
 // PERMUTATION: remark: not raised to sage.attention: 'stablehlo.transpose' has no permutation of its rank
+
+// Found by the fuzzer (tools/sage-fuzz/regressions/sage-stablehlo-*): with
+// the function's return gone, nothing used the result, the slice was dead
+// on arrival and its product was erased before it was matched.
+// RUN: sed '/"func.return"/d' %{jax}/dpa_plain.mlir | %{raise} 2>&1 | %{check} --check-prefix=UNUSED
+// UNUSED: remark: not raised to sage.attention: its result is not used
+// Repeated broadcast dimensions.
+// RUN: sed 's/<{broadcast_dimensions = array<i64: 0, 1, 2, 3, 4>}> : (tensor<1x2x8x1024x1xf32>)/<{broadcast_dimensions = array<i64: 0, 0, 2, 3, 4>}> : (tensor<1x2x8x1024x1xf32>)/' \
+// RUN:   %{jax}/dpa_plain.mlir | %{raise} 2>&1 | %{check} --check-prefix=REPEATED
+// REPEATED: remark: not raised to sage.attention: {{.*}} ('stablehlo.broadcast_in_dim' is not a static broadcast of a ranked tensor)

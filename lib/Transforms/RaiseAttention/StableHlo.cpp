@@ -605,7 +605,10 @@ FailureOr<Value> Converter::convertBroadcast(Operation *op, Value input) {
   // The input's dims that are not 1 keep their size: where each lands.
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<AffineExpr> exprs;
-  if (llvm::any_of(dims.asArrayRef(), [&](int64_t dim) {
+  SmallVector<int64_t> sortedDims(dims.asArrayRef());
+  llvm::sort(sortedDims);
+  if (llvm::adjacent_find(sortedDims) != sortedDims.end() ||
+      llvm::any_of(sortedDims, [&](int64_t dim) {
         return dim < 0 || dim >= type.getRank();
       }))
     return refuse("'" + op->getName().getStringRef() + "' " +
@@ -1084,7 +1087,11 @@ sage::convertStableHloAttention(RewriterBase &rewriter, Operation *root,
     converted = reshapeTo(rewriter, root->getLoc(), *converted,
                           cast<RankedTensorType>(original.getType()),
                           converter.created);
-  if (failed(converted) || !linalgRoot || *converted == original) {
+  // Nothing reads an unused result: the slice would be dead on arrival.
+  if (original.use_empty() && why.empty())
+    why = "its result is not used";
+  if (failed(converted) || !linalgRoot || *converted == original ||
+      original.use_empty()) {
     if (why.empty())
       why = "its P*V product is not read";
     for (Operation *op : llvm::reverse(converter.created))
