@@ -786,40 +786,40 @@ FailureOr<Value> Converter::convertElementwise(Operation *op,
       return I::create(b, l, args[0], args[1]).getResult();
     };
   };
-  if (name == "add" && inputs.size() == 2)
+  if (name == "add")
     body = binary(arith::AddFOp(), arith::AddIOp());
-  else if (name == "subtract" && inputs.size() == 2)
+  else if (name == "subtract")
     body = binary(arith::SubFOp(), arith::SubIOp());
-  else if (name == "multiply" && inputs.size() == 2)
+  else if (name == "multiply")
     body = binary(arith::MulFOp(), arith::MulIOp());
-  else if (name == "divide" && inputs.size() == 2 && isFloat)
+  else if (name == "divide" && isFloat)
     body = binary(arith::DivFOp(), arith::DivFOp());
-  else if (name == "maximum" && inputs.size() == 2 && isFloat)
+  else if (name == "maximum" && isFloat)
     body = binary(arith::MaximumFOp(), arith::MaximumFOp());
-  else if (name == "minimum" && inputs.size() == 2 && isFloat)
+  else if (name == "minimum" && isFloat)
     body = binary(arith::MinimumFOp(), arith::MinimumFOp());
-  else if (name == "and" && inputs.size() == 2 && !isFloat)
+  else if (name == "and" && !isFloat)
     body = binary(arith::AndIOp(), arith::AndIOp());
-  else if (name == "or" && inputs.size() == 2 && !isFloat)
+  else if (name == "or" && !isFloat)
     body = binary(arith::OrIOp(), arith::OrIOp());
-  else if (name == "exponential" && inputs.size() == 1 && isFloat)
+  else if (name == "exponential" && isFloat)
     body = [](OpBuilder &b, Location l, ValueRange args) -> Value {
       return math::ExpOp::create(b, l, args[0]);
     };
-  else if (name == "negate" && inputs.size() == 1 && isFloat)
+  else if (name == "negate" && isFloat)
     body = [](OpBuilder &b, Location l, ValueRange args) -> Value {
       return arith::NegFOp::create(b, l, args[0]);
     };
-  else if (name == "not" && inputs.size() == 1 && element.isInteger(1))
+  else if (name == "not" && element.isInteger(1))
     body = [](OpBuilder &b, Location l, ValueRange args) -> Value {
       Value one = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
       return arith::XOrIOp::create(b, l, args[0], one);
     };
-  else if (name == "select" && inputs.size() == 3)
+  else if (name == "select")
     body = [](OpBuilder &b, Location l, ValueRange args) -> Value {
       return arith::SelectOp::create(b, l, args[0], args[1], args[2]);
     };
-  else if (name == "convert" && inputs.size() == 1) {
+  else if (name == "convert") {
     Type from = elements[0];
     if (from == element)
       return inputs[0];
@@ -832,7 +832,7 @@ FailureOr<Value> Converter::convertElementwise(Operation *op,
     body = [=](OpBuilder &b, Location l, ValueRange args) -> Value {
       return castScalar(b, l, args[0], from, element);
     };
-  } else if (name == "compare" && inputs.size() == 2) {
+  } else if (name == "compare") {
     auto predicate = getComparePredicate(op, elements[0]);
     if (!predicate)
       return refuse("'" + op->getName().getStringRef() + "' " +
