@@ -71,10 +71,14 @@ public:
   /// The labels after expanding dims with `labels` by `reassociation` into
   /// `shape`: a batch axis is split into parts (the same parts wherever it
   /// is split), collapsed batch axes are separated again. Fails where the
-  /// sizes do not prove the split.
+  /// sizes do not prove the split, except that with `allowUnproven` a batch
+  /// axis may be split into parts whose sizes nothing proves (two dynamic
+  /// sizes): such parts are only carried along the scores until they are
+  /// collapsed back, and no operand may be taken from a split form of it.
   FailureOr<Labels> expand(const Labels &labels,
                            ArrayRef<ReassociationIndices> reassociation,
-                           ArrayRef<int64_t> shape) {
+                           ArrayRef<int64_t> shape,
+                           bool allowUnproven = false) {
     Labels result(shape.size());
     for (auto [label, group] : llvm::zip_equal(labels, reassociation)) {
       if (group.size() == 1) {
@@ -97,19 +101,25 @@ public:
         continue;
       }
       // With one dynamic size at most, the product fixes every size.
-      if (llvm::count(sizes, ShapedType::kDynamic) > 1)
+      bool proven = llvm::count(sizes, ShapedType::kDynamic) <= 1;
+      if (!proven && !allowUnproven)
         return failure();
       Label parts = label;
       if (label.size() == 1 && isBatch(label[0])) {
         if (get(label[0]).parts.empty()) {
           if (get(label[0]).parent != kNoAxis)
             return failure();
+          get(label[0]).unproven = !proven;
           for (int64_t size : sizes) {
             unsigned part = addBatch(size, label[0]);
             get(label[0]).parts.push_back(part);
           }
         }
+        if (get(label[0]).unproven && !allowUnproven)
+          return failure();
         parts = get(label[0]).parts;
+      } else if (!proven) {
+        return failure();
       }
       if (parts.size() != group.size())
         return failure();
@@ -152,12 +162,12 @@ public:
     return roots;
   }
 
-  /// Batch axes with every split applied, in order.
+  /// Batch axes with every proven split applied, in order.
   SmallVector<unsigned> getLeaves() const {
     SmallVector<unsigned> leaves;
     for (unsigned root : getRoots()) {
       const BatchAxis &axis = axes[root - kFirstBatch];
-      if (axis.parts.empty())
+      if (axis.parts.empty() || axis.unproven)
         leaves.push_back(root);
       else
         leaves.append(axis.parts);
@@ -167,11 +177,26 @@ public:
 
   static bool isBatch(unsigned axis) { return axis >= kFirstBatch; }
 
+  /// Whether some dim of `labels` is a part of an unproven split.
+  bool hasUnprovenPart(const Labels &labels) const {
+    return llvm::any_of(labels, [&](const Label &label) {
+      return llvm::any_of(label, [&](unsigned axis) {
+        if (!isBatch(axis))
+          return false;
+        unsigned parent = axes[axis - kFirstBatch].parent;
+        return parent != kNoAxis && axes[parent - kFirstBatch].unproven;
+      });
+    });
+  }
+
 private:
   struct BatchAxis {
     int64_t size;
     unsigned parent;
     Label parts;
+    /// The parts' sizes are not proven (the scores were split by two
+    /// dynamic sizes): the axis is only ever used whole.
+    bool unproven = false;
   };
   BatchAxis &get(unsigned axis) { return axes[axis - kFirstBatch]; }
 
@@ -283,7 +308,8 @@ static FailureOr<Labels> forwardLabels(AxisSpace &space, Value value,
                                        const Labels &input) {
   if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
     return space.expand(input, expand.getReassociationIndices(),
-                        expand.getResultType().getShape());
+                        expand.getResultType().getShape(),
+                        /*allowUnproven=*/true);
   if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
     return space.collapse(input, collapse.getReassociationIndices());
   if (auto transpose = getTransposeInput(value)) {
@@ -804,6 +830,10 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
         picked = {candidate.value, *perm};
         break;
       }
+    if (!picked && space.hasUnprovenPart(maskLabels))
+      return refuse("the mask is read on scores whose batch dim is split by "
+                    "two dynamic sizes, which nothing proves to be the "
+                    "split of Q, K and V");
     if (!picked)
       return refuse("the mask is not shaped like the scores (only batch "
                     "dimensions may broadcast)");
