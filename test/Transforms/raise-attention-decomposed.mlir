@@ -1093,6 +1093,108 @@ func.func @negative_mask_on_unproven_split(%q: tensor<?x?x?x64xf16>, %k: tensor<
 
 // -----
 
+// The softmax spelled out on whole tensors (arith / math ops on tensors,
+// the row max and sum broadcast back by linalg.broadcast), as the steps of
+// their linalg.generic spellings: f16 operands multiplied into f32 scores,
+// the scale and an additive mask on whole tensors, P truncated to f16 and
+// P*V accumulated into an f32 result, whose type is kept.
+// CHECK-LABEL: func @whole_tensor_softmax
+//  CHECK-SAME: (%[[Q:.*]]: tensor<2x16x64xf16>, %[[K:.*]]: tensor<2x24x64xf16>, %[[V:.*]]: tensor<2x24x64xf16>, %[[M:.*]]: tensor<2x16x24xf32>)
+//   CHECK-NOT: linalg.
+//   CHECK-NOT: math.exp
+//       CHECK: %[[O:.*]] = sage.attention %[[Q]], %[[K]], %[[V]] mask(%[[M]])
+//  CHECK-SAME: scale = 1.250000e-01 : f64
+//  CHECK-SAME: -> tensor<2x16x64xf32>
+//   CHECK-NOT: linalg.
+//       CHECK: return %[[O]]
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+#id3 = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m)>
+func.func @whole_tensor_softmax(%q: tensor<2x16x64xf16>, %k: tensor<2x24x64xf16>, %v: tensor<2x24x64xf16>, %mask: tensor<2x16x24xf32>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant dense<0.125> : tensor<2x16x24xf32>
+  %se = tensor.empty() : tensor<2x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s0 = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap] ins(%q, %k : tensor<2x16x64xf16>, tensor<2x24x64xf16>) outs(%si : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s1 = arith.mulf %s0, %scale : tensor<2x16x24xf32>
+  %s = arith.addf %s1, %mask : tensor<2x16x24xf32>
+  %me = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %m = linalg.reduce ins(%s : tensor<2x16x24xf32>) outs(%mi : tensor<2x16xf32>) dimensions = [2]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %mb = linalg.broadcast ins(%m : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<2x16x24xf32>
+  %e = math.exp %d : tensor<2x16x24xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %z = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<2x16x24xf32>) outs(%zi : tensor<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<2x16xf32>
+  %zb = linalg.broadcast ins(%z : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %p32 = arith.divf %e, %zb : tensor<2x16x24xf32>
+  %p = arith.truncf %p32 : tensor<2x16x24xf32> to tensor<2x16x24xf16>
+  %oe = tensor.empty() : tensor<2x16x64xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x24xf16>, tensor<2x24x64xf16>) outs(%oi : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %o : tensor<2x16x64xf32>
+}
+
+// -----
+
+// The same with P = e * (1 / z), the reciprocal and an i1 keep-mask
+// (select from -inf) on whole tensors.
+// CHECK-LABEL: func @whole_tensor_reciprocal_select
+//  CHECK-SAME: %[[KEEP:[^:]*]]: tensor<2x16x24xi1>
+//       CHECK: sage.attention
+//  CHECK-SAME: mask(%[[KEEP]])
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+#id3 = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m)>
+func.func @whole_tensor_reciprocal_select(%q: tensor<2x16x64xf32>, %k: tensor<2x24x64xf32>, %v: tensor<2x24x64xf32>, %keep: tensor<2x16x24xi1>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %hidden = arith.constant dense<0xFF800000> : tensor<2x16x24xf32>
+  %ones = arith.constant dense<1.0> : tensor<2x16x24xf32>
+  %se = tensor.empty() : tensor<2x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s0 = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap] ins(%q, %k : tensor<2x16x64xf32>, tensor<2x24x64xf32>) outs(%si : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s = arith.select %keep, %s0, %hidden : tensor<2x16x24xi1>, tensor<2x16x24xf32>
+  %me = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %m = linalg.reduce ins(%s : tensor<2x16x24xf32>) outs(%mi : tensor<2x16xf32>) dimensions = [2]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %mb = linalg.broadcast ins(%m : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<2x16x24xf32>
+  %e = math.exp %d : tensor<2x16x24xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %z = linalg.reduce ins(%e : tensor<2x16x24xf32>) outs(%zi : tensor<2x16xf32>) dimensions = [2]
+    (%in: f32, %out: f32) {
+      %x = arith.addf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %zb = linalg.broadcast ins(%z : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %r = arith.divf %ones, %zb : tensor<2x16x24xf32>
+  %p = arith.mulf %e, %r : tensor<2x16x24xf32>
+  %oe = tensor.empty() : tensor<2x16x64xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x24xf32>, tensor<2x24x64xf32>) outs(%oi : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %o : tensor<2x16x64xf32>
+}
+
+// -----
+
 #qmap = affine_map<(b, m, n, k) -> (b, m, k)>
 #kmap = affine_map<(b, m, n, k) -> (b, n, k)>
 #smap = affine_map<(b, m, n, k) -> (b, m, n)>

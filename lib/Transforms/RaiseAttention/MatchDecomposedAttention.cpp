@@ -214,7 +214,8 @@ struct Candidate {
 /// A mask applied to the scores: added (a float mask), or selected
 /// between the scores and a value that hides them (an i1 keep-mask).
 struct MaskAdd {
-  linalg::GenericOp op;
+  /// An elementwise linalg.generic, or an arith op on whole tensors.
+  Operation *op;
   Value scores, mask;
   AffineMap maskMap;
 };
@@ -240,6 +241,19 @@ static Value getLayoutInput(Value value) {
 /// the scores and that tensor. The scores are the operand that is not an
 /// argument or a generic built from positions, when one is.
 static std::optional<MaskAdd> getMaskAdd(Value value) {
+  auto isLikelyMask = [](Value tensor) {
+    return isa<BlockArgument>(tensor) || isCausalMask(tensor);
+  };
+  if (auto add = value.getDefiningOp<arith::AddFOp>()) {
+    auto type = dyn_cast<RankedTensorType>(add.getType());
+    if (!type)
+      return std::nullopt;
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), add.getContext());
+    bool maskFirst = isLikelyMask(add.getLhs()) && !isLikelyMask(add.getRhs());
+    return MaskAdd{add, maskFirst ? add.getRhs() : add.getLhs(),
+                   maskFirst ? add.getLhs() : add.getRhs(), identity};
+  }
   auto op = value.getDefiningOp<linalg::GenericOp>();
   if (!op || !isElementwise(op) || op.getNumDpsInputs() != 2)
     return std::nullopt;
@@ -255,9 +269,6 @@ static std::optional<MaskAdd> getMaskAdd(Value value) {
     return MaskAdd{op, scores->get(), mask->get(),
                    op.getMatchingIndexingMap(mask)};
   };
-  auto isLikelyMask = [](Value tensor) {
-    return isa<BlockArgument>(tensor) || isCausalMask(tensor);
-  };
   std::optional<MaskAdd> first = asMask(add.getLhs(), add.getRhs());
   std::optional<MaskAdd> second = asMask(add.getRhs(), add.getLhs());
   if (first && second && isLikelyMask(first->scores))
@@ -271,26 +282,47 @@ static std::optional<MaskAdd> getMaskAdd(Value value) {
 /// keep-mask. A row that keeps no key differs: sage gives 0, the select
 /// form the mean of V (docs/Frontends.md).
 static std::optional<MaskAdd> getMaskSelect(Value value) {
-  auto op = value.getDefiningOp<linalg::GenericOp>();
-  if (!op || !isElementwise(op))
-    return std::nullopt;
-  Value yielded = getYieldedValue(op);
-  auto select =
-      yielded ? yielded.getDefiningOp<arith::SelectOp>() : arith::SelectOp();
-  if (!select || select->getParentOp() != op)
-    return std::nullopt;
-  OpOperand *keep = getInputOperand(op, select.getCondition());
-  OpOperand *scores = getIdentityInput(op, select.getTrueValue());
-  if (!keep || !scores || keep == scores)
-    return std::nullopt;
-  Value hidden = select.getFalseValue();
+  Operation *op = nullptr;
+  Value keep, scores;
+  AffineMap keepMap;
   std::optional<double> constant;
-  if (OpOperand *input = getInputOperand(op, hidden))
-    constant = getConstantFloat(input->get());
-  else if (auto def = hidden.getDefiningOp<arith::ConstantOp>())
-    if (auto attr = dyn_cast<FloatAttr>(def.getValue()))
-      constant = attr.getValueAsDouble();
-  auto type = dyn_cast<FloatType>(getElementTypeOrSelf(scores->get()));
+  if (auto select = value.getDefiningOp<arith::SelectOp>()) {
+    // On whole tensors: the condition is an i1 tensor of the same shape.
+    auto type = dyn_cast<RankedTensorType>(select.getType());
+    if (!type || !isa<RankedTensorType>(select.getCondition().getType()))
+      return std::nullopt;
+    op = select;
+    keep = select.getCondition();
+    scores = select.getTrueValue();
+    keepMap =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), select.getContext());
+    constant = getConstantFloat(select.getFalseValue());
+  } else if (auto generic = value.getDefiningOp<linalg::GenericOp>()) {
+    if (!isElementwise(generic))
+      return std::nullopt;
+    Value yielded = getYieldedValue(generic);
+    auto select =
+        yielded ? yielded.getDefiningOp<arith::SelectOp>() : arith::SelectOp();
+    if (!select || select->getParentOp() != generic)
+      return std::nullopt;
+    OpOperand *keepInput = getInputOperand(generic, select.getCondition());
+    OpOperand *scoreInput = getIdentityInput(generic, select.getTrueValue());
+    if (!keepInput || !scoreInput || keepInput == scoreInput)
+      return std::nullopt;
+    Value hidden = select.getFalseValue();
+    if (OpOperand *input = getInputOperand(generic, hidden))
+      constant = getConstantFloat(input->get());
+    else if (auto def = hidden.getDefiningOp<arith::ConstantOp>())
+      if (auto attr = dyn_cast<FloatAttr>(def.getValue()))
+        constant = attr.getValueAsDouble();
+    op = generic;
+    keep = keepInput->get();
+    scores = scoreInput->get();
+    keepMap = generic.getMatchingIndexingMap(keepInput);
+  } else {
+    return std::nullopt;
+  }
+  auto type = dyn_cast<FloatType>(getElementTypeOrSelf(scores));
   if (!constant || !type)
     return std::nullopt;
   double lowest =
@@ -298,8 +330,7 @@ static std::optional<MaskAdd> getMaskSelect(Value value) {
           .convertToDouble();
   if (!(*constant <= 0.5 * lowest))
     return std::nullopt;
-  return MaskAdd{op, scores->get(), keep->get(),
-                 op.getMatchingIndexingMap(keep)};
+  return MaskAdd{op, scores, keep, keepMap};
 }
 
 /// The labels of `value` from the labels of the tensor it was computed from

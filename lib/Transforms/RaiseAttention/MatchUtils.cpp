@@ -412,8 +412,76 @@ AffineMap sage::dropConstantResults(AffineMap map) {
   return AffineMap::get(map.getNumDims(), 0, results, map.getContext());
 }
 
-/// Finds the normalization P = e / z or e * (1 / z) of a sum-reduction z.
+/// The op of type `OpTy` applied to whole ranked tensors that defines
+/// `value`, or null.
+template <typename OpTy> static OpTy getWholeTensorOp(Value value) {
+  auto op = value.getDefiningOp<OpTy>();
+  return op && isa<RankedTensorType>(op->getResult(0).getType()) ? op : OpTy();
+}
+
+/// The identity map of the dims of a ranked tensor.
+static AffineMap getIdentityMap(Value tensor) {
+  return AffineMap::getMultiDimIdentityMap(
+      cast<RankedTensorType>(tensor.getType()).getRank(), tensor.getContext());
+}
+
+/// Records in `softmax` the sum-reduction z that the normalization `op`
+/// reads at `map` from `source`: z itself through broadcasts, or, with
+/// `reciprocal`, 1 / z (a generic or an arith.divf on whole tensors) of it.
+static bool matchSumRead(Operation *op, Value exps, Value source, AffineMap map,
+                         bool reciprocal, SpelledSoftmax &softmax) {
+  SmallVector<Operation *> chain;
+  std::tie(source, map) = traceBroadcast(source, map, chain);
+  if (reciprocal) {
+    Value input;
+    AffineMap inputMap;
+    if (auto inverse = getWholeTensorOp<arith::DivFOp>(source)) {
+      if (getConstantFloat(inverse.getLhs()) != 1.0)
+        return false;
+      input = inverse.getRhs();
+      inputMap = getIdentityMap(input);
+      chain.push_back(inverse);
+    } else if (auto inverse = source.getDefiningOp<linalg::GenericOp>()) {
+      // 1 / z as a generic of its own.
+      if (!isElementwise(inverse) || inverse.getNumDpsInputs() != 1)
+        return false;
+      Value inverted = getYieldedValue(inverse);
+      auto invDiv =
+          inverted ? inverted.getDefiningOp<arith::DivFOp>() : arith::DivFOp();
+      OpOperand *operand =
+          invDiv ? getInputOperand(inverse, invDiv.getRhs()) : nullptr;
+      if (!operand || getConstantFloat(invDiv.getLhs()) != 1.0)
+        return false;
+      input = operand->get();
+      inputMap = inverse.getMatchingIndexingMap(operand);
+      chain.push_back(inverse);
+    } else {
+      return false;
+    }
+    std::tie(source, map) = traceBroadcast(input, inputMap.compose(map), chain);
+  }
+  std::optional<Reduction> reduction = getReduction(source);
+  if (!reduction || reduction->kind != ReductionKind::Sum)
+    return false;
+  softmax.normalize = op;
+  softmax.exps = exps;
+  softmax.sum = *reduction;
+  softmax.sumRead = map;
+  softmax.sumChain = std::move(chain);
+  return true;
+}
+
+/// Finds the normalization P = e / z or e * (1 / z) of a sum-reduction z,
+/// in an elementwise generic or on whole tensors.
 static bool matchNormalize(Value probs, SpelledSoftmax &softmax) {
+  if (auto div = getWholeTensorOp<arith::DivFOp>(probs))
+    return matchSumRead(div, div.getLhs(), div.getRhs(), getIdentityMap(probs),
+                        /*reciprocal=*/false, softmax);
+  if (auto mul = getWholeTensorOp<arith::MulFOp>(probs))
+    return matchSumRead(mul, mul.getLhs(), mul.getRhs(), getIdentityMap(probs),
+                        /*reciprocal=*/true, softmax) ||
+           matchSumRead(mul, mul.getRhs(), mul.getLhs(), getIdentityMap(probs),
+                        /*reciprocal=*/true, softmax);
   auto op = probs.getDefiningOp<linalg::GenericOp>();
   if (!op || !isElementwise(op) || op.getNumDpsInputs() != 2)
     return false;
@@ -434,35 +502,8 @@ static bool matchNormalize(Value probs, SpelledSoftmax &softmax) {
     OpOperand *sum = getInputOperand(op, sumArg);
     if (!sum || sum == exps)
       return false;
-    SmallVector<Operation *> chain;
-    auto [source, map] =
-        traceBroadcast(sum->get(), op.getMatchingIndexingMap(sum), chain);
-    if (reciprocal) {
-      // 1 / z as a generic of its own.
-      auto inverse = source.getDefiningOp<linalg::GenericOp>();
-      if (!inverse || !isElementwise(inverse) || inverse.getNumDpsInputs() != 1)
-        return false;
-      Value inverted = getYieldedValue(inverse);
-      auto invDiv =
-          inverted ? inverted.getDefiningOp<arith::DivFOp>() : arith::DivFOp();
-      OpOperand *input =
-          invDiv ? getInputOperand(inverse, invDiv.getRhs()) : nullptr;
-      if (!input || getConstantFloat(invDiv.getLhs()) != 1.0)
-        return false;
-      chain.push_back(inverse);
-      std::tie(source, map) = traceBroadcast(
-          input->get(), inverse.getMatchingIndexingMap(input).compose(map),
-          chain);
-    }
-    std::optional<Reduction> reduction = getReduction(source);
-    if (!reduction || reduction->kind != ReductionKind::Sum)
-      return false;
-    softmax.normalize = op;
-    softmax.exps = exps->get();
-    softmax.sum = *reduction;
-    softmax.sumRead = map;
-    softmax.sumChain = std::move(chain);
-    return true;
+    return matchSumRead(op, exps->get(), sum->get(),
+                        op.getMatchingIndexingMap(sum), reciprocal, softmax);
   };
   if (auto div = dyn_cast<arith::DivFOp>(inner))
     return tryOperands(div.getLhs(), div.getRhs(), /*reciprocal=*/false);
@@ -472,9 +513,60 @@ static bool matchNormalize(Value probs, SpelledSoftmax &softmax) {
   return false;
 }
 
+/// Records in `softmax` the max-reduction m and the scores s of
+/// d = s - m: an arith.subf on whole tensors, or one in the body of an
+/// elementwise generic (`inBody`, the body's d; by default what it yields).
+static bool matchDifference(Value difference, SpelledSoftmax &softmax,
+                            Value inBody = {}) {
+  Value scores, max;
+  AffineMap maxMap;
+  Operation *sub = nullptr;
+  if (auto subf = getWholeTensorOp<arith::SubFOp>(difference)) {
+    sub = subf;
+    scores = subf.getLhs();
+    max = subf.getRhs();
+    maxMap = getIdentityMap(difference);
+  } else if (auto generic = difference.getDefiningOp<linalg::GenericOp>()) {
+    if (!isElementwise(generic) || generic.getNumDpsInputs() != 2)
+      return false;
+    if (!inBody)
+      inBody = getYieldedValue(generic);
+    auto subf =
+        inBody ? inBody.getDefiningOp<arith::SubFOp>() : arith::SubFOp();
+    if (!subf || subf->getParentOp() != generic)
+      return false;
+    OpOperand *scoreInput = getIdentityInput(generic, subf.getLhs());
+    OpOperand *maxInput =
+        getInputOperand(generic, stripUnitFactor(subf.getRhs()));
+    if (!scoreInput || !maxInput || scoreInput == maxInput)
+      return false;
+    sub = generic;
+    scores = scoreInput->get();
+    max = maxInput->get();
+    maxMap = generic.getMatchingIndexingMap(maxInput);
+  } else {
+    return false;
+  }
+  SmallVector<Operation *> chain;
+  auto [source, map] = traceBroadcast(max, maxMap, chain);
+  std::optional<Reduction> reduction = getReduction(source);
+  if (!reduction || reduction->kind != ReductionKind::Max)
+    return false;
+  softmax.sub = sub;
+  softmax.scores = scores;
+  softmax.max = *reduction;
+  softmax.maxRead = map;
+  softmax.maxChain = std::move(chain);
+  return true;
+}
+
 /// Finds e = exp(s - m) of a max-reduction m: one generic, or a subtraction
-/// generic then an exp generic.
+/// then an exp, each in a generic or on whole tensors.
 static bool matchExp(Value exps, SpelledSoftmax &softmax) {
+  if (auto exp = getWholeTensorOp<math::ExpOp>(exps)) {
+    softmax.exp = exp;
+    return matchDifference(exp.getOperand(), softmax);
+  }
   auto op = exps.getDefiningOp<linalg::GenericOp>();
   if (!op || !isElementwise(op))
     return false;
@@ -482,35 +574,11 @@ static bool matchExp(Value exps, SpelledSoftmax &softmax) {
   auto exp = yielded ? yielded.getDefiningOp<math::ExpOp>() : math::ExpOp();
   if (!exp || exp->getParentOp() != op)
     return false;
-  linalg::GenericOp sub = op;
-  Value difference = exp.getOperand();
-  if (OpOperand *input = getIdentityInput(op, difference)) {
-    sub = input->get().getDefiningOp<linalg::GenericOp>();
-    if (op.getNumDpsInputs() != 1 || !sub || !isElementwise(sub))
-      return false;
-    difference = getYieldedValue(sub);
-  }
-  auto subf =
-      difference ? difference.getDefiningOp<arith::SubFOp>() : arith::SubFOp();
-  if (!subf || subf->getParentOp() != sub || sub.getNumDpsInputs() != 2)
-    return false;
-  OpOperand *scores = getIdentityInput(sub, subf.getLhs());
-  OpOperand *max = getInputOperand(sub, stripUnitFactor(subf.getRhs()));
-  if (!scores || !max || scores == max)
-    return false;
-  SmallVector<Operation *> chain;
-  auto [source, map] =
-      traceBroadcast(max->get(), sub.getMatchingIndexingMap(max), chain);
-  std::optional<Reduction> reduction = getReduction(source);
-  if (!reduction || reduction->kind != ReductionKind::Max)
-    return false;
   softmax.exp = op;
-  softmax.sub = sub;
-  softmax.scores = scores->get();
-  softmax.max = *reduction;
-  softmax.maxRead = map;
-  softmax.maxChain = std::move(chain);
-  return true;
+  if (OpOperand *input = getIdentityInput(op, exp.getOperand()))
+    return op.getNumDpsInputs() == 1 && matchDifference(input->get(), softmax);
+  // exp(s - m) in one body.
+  return matchDifference(exps, softmax, exp.getOperand());
 }
 
 bool sage::matchSpelledSoftmax(Value probs, SpelledSoftmax &softmax) {

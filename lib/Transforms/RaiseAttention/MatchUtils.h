@@ -109,8 +109,9 @@ AffineMap dropConstantResults(AffineMap map);
 
 /// The ops of a spelled-out softmax, found by structure alone.
 struct SpelledSoftmax {
-  /// P = e / z or e * (1 / z): the softmax's final op.
-  linalg::GenericOp normalize;
+  /// P = e / z or e * (1 / z): the softmax's final op (an elementwise
+  /// linalg.generic or an arith op on whole tensors, as `exp` and `sub`).
+  Operation *normalize = nullptr;
   Value exps;
   /// The sum, where the normalization reads it (from the dims of e), and
   /// the ops in between (broadcasts, reshapes, a reciprocal).
@@ -118,7 +119,7 @@ struct SpelledSoftmax {
   AffineMap sumRead;
   SmallVector<Operation *> sumChain;
   /// e = exp(d) and d = s - m: one op when fused.
-  linalg::GenericOp exp, sub;
+  Operation *exp = nullptr, *sub = nullptr;
   Value scores;
   Reduction max;
   AffineMap maxRead;
@@ -128,8 +129,9 @@ struct SpelledSoftmax {
 /// Matches a spelled-out softmax ending in `probs` by structure alone:
 /// P = e / z or e * (1 / z) with z a sum-reduction, and e = exp(s - m) (one
 /// generic, or a subtraction then an exp) with m a max-reduction; torch's
-/// `alpha` of 1 allowed. Whether the pieces agree (same tensor, same axis,
-/// no other users) is left to the caller.
+/// `alpha` of 1 allowed; each step in a linalg.generic or on whole tensors.
+/// Whether the pieces agree (same tensor, same axis, no other users) is left to
+/// the caller.
 bool matchSpelledSoftmax(Value probs, SpelledSoftmax &softmax);
 
 /// Whether a spelled-out softmax feeds `value` through a few elementwise

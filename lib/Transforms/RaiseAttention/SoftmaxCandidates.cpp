@@ -55,10 +55,11 @@ static bool reduces(Operation *op) {
   return generic && generic.getNumReductionLoops() > 0;
 }
 
-/// Whole-tensor steps the matchers read (casts, scales); the others are
-/// read only inside a linalg.generic.
+/// Whole-tensor steps the matchers read (casts, scales, a mask, the
+/// softmax's own steps), as they read them inside a linalg.generic.
 static bool isReadOnWholeTensors(Operation *op) {
-  return isa<arith::ExtFOp, arith::TruncFOp>(op) ||
+  return isa<arith::ExtFOp, arith::TruncFOp, arith::AddFOp, arith::SelectOp,
+             arith::SubFOp, arith::DivFOp, arith::MulFOp, math::ExpOp>(op) ||
          getScaleInput(op->getResult(0)).has_value();
 }
 
@@ -96,6 +97,6 @@ sage::explainUnmatchedSoftmax(Operation *contraction,
       "sage reads matches the chain";
   if (unread)
     reason += ": '" + unread->getName().getStringRef().str() +
-              "' on whole tensors is read only inside a linalg.generic";
+              "' on whole tensors is no step of a form sage reads";
   return reason;
 }
