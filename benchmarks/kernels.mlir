@@ -114,3 +114,17 @@ func.func @attention_d64_bf16_causal_mask_f32_batch1_lse(%q: tensor<?x?x?x64xbf1
     : (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<1x?x?x?xf32>) -> (tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>)
   return %o, %lse : tensor<?x?x?x64xbf16>, tensor<?x?x?xf32>
 }
+
+// Causal aligned top-left (PyTorch's and JAX's is_causal with Nq != Nk):
+// f16 at D = 64, and bf16 at D = 128 with the LSE.
+func.func @attention_d64_f16_causal_top_left(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal, causal_alignment = #sage.causal_alignment<top_left>}
+    : (tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}
+
+func.func @attention_d128_bf16_causal_top_left_lse(%q: tensor<?x?x?x128xbf16>, %k: tensor<?x?x?x128xbf16>, %v: tensor<?x?x?x128xbf16>) -> (tensor<?x?x?x128xbf16>, tensor<?x?x?xf32>) {
+  %o, %lse = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal, causal_alignment = #sage.causal_alignment<top_left>}
+    : (tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>) -> (tensor<?x?x?x128xbf16>, tensor<?x?x?xf32>)
+  return %o, %lse : tensor<?x?x?x128xbf16>, tensor<?x?x?xf32>
+}

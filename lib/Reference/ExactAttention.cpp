@@ -56,19 +56,22 @@ static double exactRow(const float *q, const float *k, const float *v,
 /// Computes output row \p i of query head \p h of batch \p b (the row
 /// exactAttention writes at qOffset(b, h) + i * D) with the resolved
 /// \p scale; returns its LSE. The one place that maps a row to its keys
-/// (GQA head, bottom-right causal mask, mask row), shared by the
+/// (GQA head, causal mask, mask row), shared by the
 /// whole-problem and the sampled-row entry points so that both give the
 /// same bits.
-static double exactRowOf(const AttentionProblem &problem, bool causal,
+static double exactRowOf(const AttentionProblem &problem, Causal causal,
                          double scale, int64_t b, int64_t h, int64_t i,
                          std::vector<double> &scores, double *out) {
   const AttentionShape &shape = problem.shape;
   const int64_t d = shape.headDim;
-  // Keys 0 .. i + (Nk - Nq) are visible under the causal mask.
+  // Keys 0 .. i + shift are visible under the causal mask.
   int64_t visible =
-      causal ? std::min(shape.seqK,
-                        std::max<int64_t>(0, i + shape.seqK - shape.seqQ + 1))
-             : shape.seqK;
+      causal != Causal::None
+          ? std::min(
+                shape.seqK,
+                std::max<int64_t>(
+                    0, i + causalShift(causal, shape.seqQ, shape.seqK) + 1))
+          : shape.seqK;
   const float *bias = problem.mask.slice(shape, b, h);
   if (bias)
     bias += i * shape.seqK;
@@ -78,7 +81,7 @@ static double exactRowOf(const AttentionProblem &problem, bool causal,
 }
 
 std::vector<double> sage::ref::exactAttention(const AttentionProblem &problem,
-                                              bool causal, double scale,
+                                              Causal causal, double scale,
                                               std::vector<double> *lse) {
   const AttentionShape &shape = problem.shape;
   if (!shape.isValid() || !problem.mask.fits(shape))
@@ -102,7 +105,7 @@ std::vector<double> sage::ref::exactAttention(const AttentionProblem &problem,
 }
 
 std::vector<double>
-sage::ref::exactAttentionRows(const AttentionProblem &problem, bool causal,
+sage::ref::exactAttentionRows(const AttentionProblem &problem, Causal causal,
                               double scale, const std::vector<int64_t> &rows,
                               std::vector<double> *lse) {
   const AttentionShape &shape = problem.shape;

@@ -349,8 +349,10 @@ static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
   // The last key any row of this block can see (causal blocks beyond it
   // contribute nothing and are skipped, as the kernel does).
   int64_t lastKey =
-      recipe.causal ? std::min(seqK - 1, r0 + rowCount - 1 + seqK - shape.seqQ)
-                    : seqK - 1;
+      recipe.causal != Causal::None
+          ? std::min(seqK - 1, r0 + rowCount - 1 +
+                                   causalShift(recipe.causal, shape.seqQ, seqK))
+          : seqK - 1;
   for (int64_t c0 = 0; c0 <= lastKey; c0 += recipe.blockK) {
     int64_t colCount = std::min(recipe.blockK, seqK - c0);
     computeScores(q, kv, dS, bias, recipe, shape, scaleLog2, r0, rowCount, c0,

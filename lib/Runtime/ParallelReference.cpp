@@ -12,7 +12,7 @@ using sage::ref::AttentionProblem;
 using sage::ref::AttentionShape;
 
 std::vector<double>
-sage::rt::parallelExactAttention(const AttentionProblem &problem, bool causal,
+sage::rt::parallelExactAttention(const AttentionProblem &problem, Causal causal,
                                  double scale, std::vector<double> *lse,
                                  unsigned threads) {
   const AttentionShape &shape = problem.shape;
@@ -125,7 +125,7 @@ std::vector<int64_t> sage::rt::sampleQueryRows(const AttentionShape &shape,
 }
 
 std::vector<double> sage::rt::parallelExactAttentionRows(
-    const AttentionProblem &problem, bool causal, double scale,
+    const AttentionProblem &problem, Causal causal, double scale,
     const std::vector<int64_t> &rows, std::vector<double> *lse,
     unsigned threads) {
   const AttentionShape &shape = problem.shape;

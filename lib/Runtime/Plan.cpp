@@ -641,7 +641,18 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
   reader.readInt(root, "", "value_dim", 1, plan.valueDim);
   reader.readType(root, "", "input_type", plan.inputType);
   reader.readType(root, "", "output_type", plan.outputType);
-  reader.readBool(root, "", "causal", plan.causal);
+  bool causal = false;
+  reader.readBool(root, "", "causal", causal);
+  std::string alignment = "bottom_right";
+  if (root.contains("causal_alignment") &&
+      reader.readString(root, "", "causal_alignment", alignment) &&
+      alignment != "bottom_right" && alignment != "top_left")
+    reader.fail("causal_alignment",
+                "expected \"bottom_right\" or \"top_left\", got \"" +
+                    alignment + "\"");
+  if (causal)
+    plan.causal = alignment == "top_left" ? sage::ref::Causal::TopLeft
+                                          : sage::ref::Causal::BottomRight;
   if (reader.readNumber(root, "", "scale", plan.scale) &&
       !(plan.scale >= 0.0 && std::isfinite(plan.scale)))
     reader.fail("scale",

@@ -6,29 +6,34 @@
 
 using namespace sage::rt;
 
-double sage::rt::attentionPairs(int64_t seqQ, int64_t seqK, bool causal) {
+double sage::rt::attentionPairs(int64_t seqQ, int64_t seqK, Causal causal) {
   double full = static_cast<double>(seqQ) * static_cast<double>(seqK);
-  if (!causal)
+  if (causal == Causal::None)
     return full;
   if (seqQ == seqK)
     return full / 2.0;
-  // Query i sees min(Nk, max(0, i + Nk - Nq + 1)) keys. Rows below
-  // Nq - Nk see none; from there on row i sees i + Nk - Nq + 1 keys, never
-  // more than Nk (i <= Nq - 1): an arithmetic series.
-  int64_t offset = seqK - seqQ;
-  int64_t first = std::max<int64_t>(0, -offset);
-  int64_t last = seqQ - 1;
-  if (first > last)
-    return 0.0;
-  double rows = static_cast<double>(last - first + 1);
-  double lowest = static_cast<double>(first + offset + 1);
-  double highest = static_cast<double>(last + offset + 1);
-  return rows * (lowest + highest) / 2.0;
+  // Query i sees min(Nk, max(0, i + shift + 1)) keys. Rows below -shift
+  // see none; from there row i sees i + shift + 1 keys, until Nk: an
+  // arithmetic series, then rows that see all Nk keys.
+  int64_t shift = sage::ref::causalShift(causal, seqQ, seqK);
+  int64_t first = std::max<int64_t>(0, -shift);
+  int64_t lastPartial = std::min<int64_t>(seqQ - 1, seqK - 1 - shift);
+  double pairs = 0.0;
+  if (first <= lastPartial) {
+    double rows = static_cast<double>(lastPartial - first + 1);
+    double lowest = static_cast<double>(first + shift + 1);
+    double highest = static_cast<double>(lastPartial + shift + 1);
+    pairs += rows * (lowest + highest) / 2.0;
+  }
+  int64_t fullRows = seqQ - 1 - std::max(lastPartial, first - 1);
+  if (fullRows > 0)
+    pairs += static_cast<double>(fullRows) * static_cast<double>(seqK);
+  return pairs;
 }
 
 double sage::rt::attentionOps(int64_t batch, int64_t heads, int64_t seqQ,
                               int64_t seqK, int64_t headDim, int64_t valueDim,
-                              bool causal) {
+                              Causal causal) {
   return 2.0 * static_cast<double>(batch) * static_cast<double>(heads) *
          attentionPairs(seqQ, seqK, causal) *
          static_cast<double>(headDim + valueDim);

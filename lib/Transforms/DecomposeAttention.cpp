@@ -151,7 +151,7 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
         op.getMask() ? toRank4(op.getMask()) : Value(), quantQuery.getQuant(),
         quantKey.getQuant(), recipe.getProbQuant(), quantValue.getQuant(),
         recipe.getPVAccum(), rewriter.getF64FloatAttr(op.getScaleValue()),
-        op.getCausalAttr());
+        op.getCausalAttr(), op.getCausalAlignmentAttr());
     SmallVector<Value> results = {core.getResult()};
     if (Value lse = core.getLse())
       results.push_back(lse);

@@ -294,11 +294,12 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                                rewriter.getF32FloatAttr(1.0)));
 
     // Causal: the last K/V block a row of this Q block sees (row r sees
-    // keys <= r + Nk - Nq).
+    // keys <= r + Nk - Nq, or <= r when aligned top-left).
     Value keyBlockEnd = keyBlocks;
     if (op.getCausal()) {
-      Value lastRowEnd = tb.add(firstQuery, tb.index(blockQ));
-      Value visible = tb.add(lastRowEnd, tb.sub(keys, queries));
+      Value visible = tb.add(firstQuery, tb.index(blockQ));
+      if (!isTopLeft(op.getCausalAlignment()))
+        visible = tb.add(visible, tb.sub(keys, queries));
       visible = tb.min(tb.max(visible, tb.index(0)), keys);
       keyBlockEnd = tb.ceilDiv(visible, blockK);
     }
@@ -362,10 +363,10 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                       TileBuilder{nb, nl}.constant(f32, scale));
                 });
           }
-          Value masked =
-              MaskScoresOp::create(b, loc, scaled.getType(), scaled, firstQuery,
-                                   firstKey, queries, keys, op.getCausalAttr(),
-                                   /*fragment=*/nullptr);
+          Value masked = MaskScoresOp::create(
+              b, loc, scaled.getType(), scaled, firstQuery, firstKey, queries,
+              keys, op.getCausalAttr(), op.getCausalAlignmentAttr(),
+              /*fragment=*/nullptr);
 
           // P~, m', l', alpha (section 4).
           auto rowType = RankedTensorType::get({blockQ}, f32);

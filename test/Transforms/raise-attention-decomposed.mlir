@@ -714,12 +714,11 @@ func.func @causal_mask_equal_lengths(%q: tensor<4x?x8xf32>, %k: tensor<4x?x8xf32
 #keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
 #col = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 
-// The causal pattern with Nq != Nk: torch aligns it top-left, sage's
-// `causal` bottom-right, so it stays a mask operand.
+// The causal pattern with Nq != Nk: torch aligns it top-left, so it
+// becomes `causal` aligned top-left.
 // CHECK-LABEL: func @causal_pattern_unequal_lengths
-//       CHECK: %[[CM:.*]] = linalg.generic
-//       CHECK: sage.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%[[CM]])
-//   CHECK-NOT: causal
+//   CHECK-NOT: linalg.generic
+//       CHECK: sage.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
 func.func @causal_pattern_unequal_lengths(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8xf32>,
     %v: tensor<4x24x8xf32>) -> tensor<4x16x8xf32> {
   %zero = arith.constant 0.000000e+00 : f32
@@ -1202,11 +1201,10 @@ func.func @whole_tensor_reciprocal_select(%q: tensor<2x16x64xf32>, %k: tensor<2x
 #keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
 #col = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 
-// The same as a broadcast [Nq, Nk] mask: not causal (top-left with
-// Nq != Nk), and a mask computed in the function is not lowered.
-// CHECK-LABEL: func @negative_broadcast_causal_unequal_lengths
-//   CHECK-NOT: sage.attention
-func.func @negative_broadcast_causal_unequal_lengths(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8xf32>,
+// The same as a broadcast [Nq, Nk] mask: causal aligned top-left.
+// CHECK-LABEL: func @broadcast_causal_unequal_lengths
+//       CHECK: sage.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
+func.func @broadcast_causal_unequal_lengths(%q: tensor<4x16x8xf32>, %k: tensor<4x24x8xf32>,
     %v: tensor<4x24x8xf32>) -> tensor<4x16x8xf32> {
   %zero = arith.constant 0.000000e+00 : f32
   %ninf = arith.constant 0xFF800000 : f32
@@ -1262,7 +1260,6 @@ func.func @negative_broadcast_causal_unequal_lengths(%q: tensor<4x16x8xf32>, %k:
   } -> tensor<4x16x24xf32>
   %oe = tensor.empty() : tensor<4x16x8xf32>
   %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
-  // expected-remark@+1 {{not raised to sage.attention: the mask is a causal mask built from positions with Nq != Nk: sage.attention's causal is aligned bottom-right, and a mask computed in the function is not lowered}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x24xf32>, tensor<4x24x8xf32>)
       outs(%of : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>

@@ -47,12 +47,14 @@ func.func @tm_tensor_causal_mask(%q: tensor<8x128x64xf32>, %k: tensor<8x128x64xf
 
 // -----
 
-// The same mask with Nq != Nk is top-left causal, which sage's causal is
-// not: it stays a mask operand. A boolean padding mask too.
+// The same mask with Nq != Nk is causal aligned top-left, as torch's
+// is_causal; a boolean padding mask stays a mask operand.
 // CHECK-LABEL: func @tm_tensor_masks_kept
-//       CHECK: sage.attention {{.*}} mask(%[[MASK:.*]]) {layout
-//   CHECK-NOT: causal
+//       CHECK: sage.attention
+//   CHECK-NOT: mask(
+//  CHECK-SAME: {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
 //       CHECK: sage.attention {{.*}} mask(%{{.*}}) {layout
+//   CHECK-NOT: causal
 func.func @tm_tensor_masks_kept(%q: tensor<8x64x64xf32>, %k: tensor<8x128x64xf32>,
     %v: tensor<8x128x64xf32>, %out: tensor<8x64x64xf32>, %pad: tensor<8x64x128xi1>)
     -> (tensor<8x64x64xf32>, tensor<8x64x64xf32>) {

@@ -75,14 +75,18 @@
 // RUN:   | FileCheck %s --check-prefix=SPELLED --implicit-check-not=stablehlo
 //       SPELLED: sage.attention {{.*}} scale = 0.088388349161020605 : f64}
 
+// is_causal with Nq != Nk: JAX's tril is aligned top-left, and so is the
+// raised `causal`.
+// RUN: sage-opt %S/../Pipelines/Inputs/jax/dpa_causal_nq_lt_nk.mlir --sage-raise-attention=explain=true \
+// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=TOPLEFT \
+// RUN:   --implicit-check-not=stablehlo --implicit-check-not=remark --implicit-check-not=func.func
+// TOPLEFT-LABEL: func.func public @main
+//       TOPLEFT: sage.attention {{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
+//   TOPLEFT-NOT: mask(
+
 // Not raised, with the reason: GQA as JAX spells it (query heads grouped in
-// a free dim of the products), and is_causal with Nq != Nk (top-left).
+// a free dim of the products).
 // RUN: sage-opt %S/../Pipelines/Inputs/jax/dpa_gqa.mlir --sage-raise-attention=explain=true \
 // RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GQA --implicit-check-not=linalg.
 // GQA: remark: not raised to sage.attention: 'stablehlo.dot_general' has several free dims on one side (JAX's GQA puts the query heads of a group there), which sage does not raise yet
 // GQA-NOT: sage.attention
-// RUN: sage-opt %S/../Pipelines/Inputs/jax/dpa_causal_nq_lt_nk.mlir --sage-raise-attention=explain=true \
-// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=TOPLEFT --implicit-check-not=linalg.
-// TOPLEFT: remark: not raised to sage.attention: the mask is a causal mask built from positions with Nq != Nk: sage.attention's causal is aligned bottom-right, and a mask computed in the function is not lowered
-// TOPLEFT-NOT: sage.attention
-// TOPLEFT: "stablehlo.dot_general"

@@ -110,6 +110,43 @@ func.func @default_recipe(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>,
 
 // -----
 
+// The same aligned top-left: row r sees keys <= r, so the loop ends at
+// ceil(clamp(64 i + 64, 0, Nk) / 64), with no Nk - Nq shift, and the
+// masking op keeps the alignment.
+// CHECK-LABEL: func @top_left_causal
+//   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+//   CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+//   CHECK-DAG: %[[C70:.*]] = arith.constant 70 : index
+//       CHECK: scf.forall (%{{.*}}, %{{.*}}, %[[I:.*]]) in
+//       CHECK:   %[[Q0:.*]] = arith.muli %[[I]], %[[C64]] : index
+//       CHECK:   %[[END_ROW:.*]] = arith.addi %[[Q0]], %[[C64]] : index
+//   CHECK-NOT:   arith.addi %[[END_ROW]]
+//       CHECK:   %[[CLAMPED:.*]] = arith.maxsi %[[END_ROW]], %[[C0]] : index
+//       CHECK:   %[[VISIBLE:.*]] = arith.minsi %[[CLAMPED]], %[[C70]] : index
+//       CHECK:   %[[KEND:.*]] = arith.ceildivui %[[VISIBLE]], %[[C64]] : index
+//       CHECK:   scf.for %{{.*}} = %[[C0]] to %[[KEND]]
+//       CHECK:     sage.mask_scores %{{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>} : tensor<64x64xf32>
+func.func @top_left_causal(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x8x1xf32>,
+    %vv: tensor<1x2x70x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>,
+    %qm: tensor<1x4x2x64xf32>, %k: tensor<1x2x70x64xf16>, %km: tensor<1x2x1x64xf32>)
+    -> tensor<1x4x100x64xf16> {
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs)
+      q_smooth(%qm, %k) k_smooth(%km) {
+        q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64, causal,
+        causal_alignment = #sage.causal_alignment<top_left>}
+    : (tensor<1x4x100x64xi8>, tensor<1x4x64x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x8x1xf32>,
+       tensor<1x2x70x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<1x4x2x64xf32>,
+       tensor<1x2x70x64xf16>, tensor<1x2x1x64xf32>) -> tensor<1x4x100x64xf16>
+  return %o : tensor<1x4x100x64xf16>
+}
+
+// -----
+
 // Dynamic batch and lengths, per-warp Q/K scales (partial groups at the
 // tail are padded), V smoothed, the f16 accumulator of SageAttention2++;
 // not causal, so every K/V block is visited and no dS is added.

@@ -768,9 +768,9 @@ static int runPlan(const RunOptions &options) {
   if (!error.empty())
     return fail(error);
   const ProblemSizes &sizes = options.sizes;
-  say(options, "plan: %s (%s, %s, D=%lld, causal=%d)\n",
+  say(options, "plan: %s (%s, %s, D=%lld, causal=%s)\n",
       options.planPath.c_str(), plan.variant.c_str(), plan.chip.c_str(),
-      static_cast<long long>(plan.headDim), plan.causal ? 1 : 0);
+      static_cast<long long>(plan.headDim), sage::ref::toString(plan.causal));
   say(options, "sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld %s\n",
       static_cast<long long>(sizes.batch), static_cast<long long>(sizes.heads),
       static_cast<long long>(sizes.headsKV), static_cast<long long>(sizes.seqQ),

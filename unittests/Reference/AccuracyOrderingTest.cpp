@@ -43,7 +43,7 @@ static const DataCase &dataCase(DataKind kind, int64_t headDim) {
   DataCase c;
   c.data = makeAttentionData(AttentionShape{1, 2, 2, 1024, 1024, headDim}, kind,
                              2025 + headDim);
-  c.ref = exactAttention(c.data.view(), /*causal=*/false);
+  c.ref = exactAttention(c.data.view(), /*causal=*/Causal::None);
   return cache.emplace(key, std::move(c)).first->second;
 }
 
@@ -58,8 +58,8 @@ static AccuracyMetrics measure(const char *label, DataKind kind,
                                int64_t headDim, const Recipe &recipe) {
   const DataCase &c = dataCase(kind, headDim);
   std::vector<double> ref = c.ref;
-  if (recipe.causal)
-    ref = exactAttention(c.data.view(), /*causal=*/true);
+  if (recipe.causal != Causal::None)
+    ref = exactAttention(c.data.view(), recipe.causal);
   AccuracyMetrics m = compareOutputs(sageAttention(c.data.view(), recipe), ref);
   std::printf("[accuracy] %-34s %-9s %9.6f %8.5f %9.6f %8.4f\n", label,
               toString(kind), m.cosSim, m.relL1, m.rmse, m.maxAbsError);
@@ -182,7 +182,7 @@ TEST(AccuracyOrderingTest, RecipeAccuracy) {
       m[std::string(name)] = measure(std::string(name).c_str(), kind, 128,
                                      *recipeFromVariantName(name));
     Recipe causal = preset("int8-fp8");
-    causal.causal = true;
+    causal.causal = Causal::BottomRight;
     AccuracyMetrics c = measure("int8-fp8 causal", kind, 128, causal);
     const char *data = toString(kind);
     EXPECT_GE(m["int8-fp8"].cosSim, 0.999) << data;

@@ -17,7 +17,7 @@ using namespace sage::ref;
 /// raw scores (no max shift) plus the mask's bias, normalized, for one
 /// (b, h, i).
 static std::vector<double> naiveRow(const AttentionData &data, int64_t b,
-                                    int64_t h, int64_t i, bool causal,
+                                    int64_t h, int64_t i, Causal causal,
                                     double scale) {
   const MaskData &mask = data.mask;
   const AttentionShape &s = data.shape;
@@ -27,7 +27,10 @@ static std::vector<double> naiveRow(const AttentionData &data, int64_t b,
   std::vector<double> num(s.headDim, 0.0);
   double den = 0.0;
   for (int64_t j = 0; j < s.seqK; ++j) {
-    if (causal && j > i + s.seqK - s.seqQ)
+    // Written out, not through isKeyVisible: bottom-right ends the
+    // diagonal at the last key, top-left starts it at the first.
+    if ((causal == Causal::BottomRight && j > i + s.seqK - s.seqQ) ||
+        (causal == Causal::TopLeft && j > i))
       continue;
     const float *k =
         data.k.data() + ((b * s.headsKV + hk) * s.seqK + j) * s.headDim;
@@ -62,13 +65,14 @@ TEST(ExactAttentionTest, HandComputedTwoKeys) {
   data.k = {0.0f, 1.0f};
   data.v = {1.0f, 3.0f};
   std::vector<double> lse;
-  std::vector<double> o = exactAttention(data.view(), false, 1.0, &lse);
+  std::vector<double> o = exactAttention(data.view(), Causal::None, 1.0, &lse);
   const double e = std::exp(1.0);
   ASSERT_EQ(o.size(), 1u);
   EXPECT_NEAR(o[0], (1.0 + 3.0 * e) / (1.0 + e), 1e-15);
   EXPECT_NEAR(lse[0], std::log(1.0 + e), 1e-15);
   // Causal with Nq = 1 < Nk = 2: the one query sees both keys.
-  EXPECT_NEAR(exactAttention(data.view(), true, 1.0)[0], o[0], 1e-15);
+  EXPECT_NEAR(exactAttention(data.view(), Causal::BottomRight, 1.0)[0], o[0],
+              1e-15);
 }
 
 TEST(ExactAttentionTest, NonFiniteInputsGiveNonFiniteRows) {
@@ -81,12 +85,12 @@ TEST(ExactAttentionTest, NonFiniteInputsGiveNonFiniteRows) {
   data.q = {std::numeric_limits<float>::quiet_NaN(), 1.0f};
   data.k = {0.5f, 1.0f};
   data.v = {1.0f, 3.0f};
-  std::vector<double> o = exactAttention(data.view(), false, 1.0);
+  std::vector<double> o = exactAttention(data.view(), Causal::None, 1.0);
   EXPECT_TRUE(std::isnan(o[0]));
   EXPECT_TRUE(std::isfinite(o[1]));
   data.q = {-1.0f, 1.0f};
   data.k = {0.5f, std::numeric_limits<float>::infinity()};
-  o = exactAttention(data.view(), false, 1.0);
+  o = exactAttention(data.view(), Causal::None, 1.0);
   EXPECT_DOUBLE_EQ(o[0], 1.0);
   EXPECT_TRUE(std::isnan(o[1]));
 }
@@ -97,7 +101,7 @@ static void expectMatchesNaive(const AttentionData &data) {
   const AttentionShape &shape = data.shape;
   const int64_t dim = shape.headDim;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dim));
-  for (bool causal : {false, true}) {
+  for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
     std::vector<double> o = exactAttention(data.view(), causal);
     for (int64_t b = 0; b < shape.batch; ++b)
       for (int64_t h = 0; h < shape.headsQ; ++h)
@@ -119,7 +123,7 @@ TEST(ExactAttentionTest, CausalBottomRightWithFewerQueries) {
   // Nq = 3, Nk = 5: query i sees keys 0 .. i + 2.
   AttentionShape shape{1, 1, 1, 3, 5, 4};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 5);
-  std::vector<double> o = exactAttention(data.view(), true);
+  std::vector<double> o = exactAttention(data.view(), Causal::BottomRight);
   for (int64_t i = 0; i < 3; ++i) {
     // The same row, non-causal, over the first i + 3 keys only.
     AttentionData sub;
@@ -127,7 +131,7 @@ TEST(ExactAttentionTest, CausalBottomRightWithFewerQueries) {
     sub.q.assign(data.q.begin() + i * 4, data.q.begin() + i * 4 + 4);
     sub.k.assign(data.k.begin(), data.k.begin() + (i + 3) * 4);
     sub.v.assign(data.v.begin(), data.v.begin() + (i + 3) * 4);
-    std::vector<double> want = exactAttention(sub.view(), false);
+    std::vector<double> want = exactAttention(sub.view(), Causal::None);
     for (int64_t d = 0; d < 4; ++d)
       EXPECT_NEAR(o[i * 4 + d], want[d], 1e-14);
   }
@@ -138,7 +142,8 @@ TEST(ExactAttentionTest, FullyMaskedRowIsZero) {
   AttentionShape shape{1, 2, 1, 5, 3, 4};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 9);
   std::vector<double> lse;
-  std::vector<double> o = exactAttention(data.view(), true, 0.0, &lse);
+  std::vector<double> o =
+      exactAttention(data.view(), Causal::BottomRight, 0.0, &lse);
   for (int64_t h = 0; h < 2; ++h) {
     for (int64_t i = 0; i < 5; ++i)
       for (int64_t d = 0; d < 4; ++d) {
@@ -168,14 +173,15 @@ TEST(ExactAttentionTest, GqaHeadMapping) {
     mha.k.insert(mha.k.end(), gqa.k.begin() + off, gqa.k.begin() + off + 72);
     mha.v.insert(mha.v.end(), gqa.v.begin() + off, gqa.v.begin() + off + 72);
   }
-  EXPECT_EQ(exactAttention(gqa.view(), true), exactAttention(mha.view(), true));
+  EXPECT_EQ(exactAttention(gqa.view(), Causal::BottomRight),
+            exactAttention(mha.view(), Causal::BottomRight));
   EXPECT_EQ(shape.kvHeadOf(3), 1);
 }
 
 TEST(ExactAttentionTest, InvalidShapeGivesEmpty) {
   AttentionData data;
   data.shape = AttentionShape{1, 3, 2, 4, 4, 4};
-  EXPECT_TRUE(exactAttention(data.view(), false).empty());
+  EXPECT_TRUE(exactAttention(data.view(), Causal::None).empty());
 }
 
 TEST(ExactAttentionTest, RowsMatchTheWholeProblem) {
@@ -184,7 +190,7 @@ TEST(ExactAttentionTest, RowsMatchTheWholeProblem) {
   const AttentionShape shapes[] = {{2, 4, 2, 40, 100, 64},
                                    {1, 3, 1, 130, 70, 32}};
   for (const AttentionShape &shape : shapes)
-    for (bool causal : {false, true}) {
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
       AttentionData data = makeAttentionData(shape, DataKind::Randn, 17);
       std::vector<double> lse, rowsLse;
       std::vector<double> all = exactAttention(data.view(), causal, 0.0, &lse);
@@ -201,7 +207,8 @@ TEST(ExactAttentionTest, RowsMatchTheWholeProblem) {
                                          (rows[r] + 1) * shape.headDim);
         std::vector<double> got(some.begin() + r * shape.headDim,
                                 some.begin() + (r + 1) * shape.headDim);
-        EXPECT_EQ(got, expected) << "row " << rows[r] << " causal=" << causal;
+        EXPECT_EQ(got, expected)
+            << "row " << rows[r] << " causal=" << sage::ref::toString(causal);
         // Bitwise, -inf included (rows that see no key under the mask).
         EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
       }
@@ -211,10 +218,11 @@ TEST(ExactAttentionTest, RowsMatchTheWholeProblem) {
 TEST(ExactAttentionTest, RowsOutOfRangeGiveNothing) {
   AttentionShape shape{1, 2, 1, 8, 8, 16};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 1);
-  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {16}).empty());
-  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {-1}).empty());
-  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {}).empty());
-  EXPECT_EQ(exactAttentionRows(data.view(), false, 0.0, {15}).size(), 16u);
+  EXPECT_TRUE(exactAttentionRows(data.view(), Causal::None, 0.0, {16}).empty());
+  EXPECT_TRUE(exactAttentionRows(data.view(), Causal::None, 0.0, {-1}).empty());
+  EXPECT_TRUE(exactAttentionRows(data.view(), Causal::None, 0.0, {}).empty());
+  EXPECT_EQ(exactAttentionRows(data.view(), Causal::None, 0.0, {15}).size(),
+            16u);
 }
 
 TEST(ExactAttentionTest, MaskMatchesNaiveFormula) {
@@ -231,12 +239,14 @@ TEST(ExactAttentionTest, KeepMaskOfTheCausalMaskIsCausal) {
   for (const AttentionShape &shape : shapes) {
     AttentionData data = makeAttentionData(shape, DataKind::Randn, 7);
     std::vector<double> lse, maskedLse;
-    std::vector<double> causal = exactAttention(data.view(), true, 0.0, &lse);
+    std::vector<double> causal =
+        exactAttention(data.view(), Causal::BottomRight, 0.0, &lse);
     data.mask = causalKeepMask(shape);
-    EXPECT_EQ(exactAttention(data.view(), false, 0.0, &maskedLse), causal);
+    EXPECT_EQ(exactAttention(data.view(), Causal::None, 0.0, &maskedLse),
+              causal);
     EXPECT_EQ(maskedLse, lse);
     // Both at once are the causal mask too.
-    EXPECT_EQ(exactAttention(data.view(), true), causal);
+    EXPECT_EQ(exactAttention(data.view(), Causal::BottomRight), causal);
   }
 }
 
@@ -245,13 +255,14 @@ TEST(ExactAttentionTest, RowConstantBiasOnlyShiftsTheLse) {
   AttentionShape shape{1, 2, 1, 6, 10, 16};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 4);
   std::vector<double> lse, maskedLse;
-  std::vector<double> plain = exactAttention(data.view(), false, 0.0, &lse);
+  std::vector<double> plain =
+      exactAttention(data.view(), Causal::None, 0.0, &lse);
   data.mask.bias.resize(6 * 10);
   for (int64_t i = 0; i < 6; ++i)
     std::fill(data.mask.bias.begin() + i * 10,
               data.mask.bias.begin() + (i + 1) * 10, 1.5f * i - 4.0f);
   std::vector<double> masked =
-      exactAttention(data.view(), false, 0.0, &maskedLse);
+      exactAttention(data.view(), Causal::None, 0.0, &maskedLse);
   ASSERT_EQ(masked.size(), plain.size());
   for (size_t n = 0; n < plain.size(); ++n)
     EXPECT_NEAR(masked[n], plain[n], 1e-12);
@@ -270,7 +281,7 @@ TEST(ExactAttentionTest, FullyMaskedRowOfTheMaskIsZero) {
   std::fill(data.mask.bias.begin() + 8, data.mask.bias.begin() + 11,
             keepBias(false));
   std::vector<double> lse;
-  std::vector<double> o = exactAttention(data.view(), false, 0.0, &lse);
+  std::vector<double> o = exactAttention(data.view(), Causal::None, 0.0, &lse);
   for (int64_t d = 0; d < 4; ++d) {
     EXPECT_EQ(o[4 + d], 0.0);
     EXPECT_NEAR(o[8 + d], data.v[12 + d], 1e-7);
@@ -286,9 +297,11 @@ TEST(ExactAttentionTest, BroadcastMaskEqualsTheExpandedOne) {
        {std::pair<int64_t, int64_t>{1, 1}, {1, 4}, {2, 1}}) {
     data.mask = randomMask(shape, batch, heads, 9);
     std::vector<double> lse, expandedLse;
-    std::vector<double> o = exactAttention(data.view(), true, 0.0, &lse);
+    std::vector<double> o =
+        exactAttention(data.view(), Causal::BottomRight, 0.0, &lse);
     data.mask = expandMask(data.mask, shape);
-    EXPECT_EQ(exactAttention(data.view(), true, 0.0, &expandedLse), o)
+    EXPECT_EQ(
+        exactAttention(data.view(), Causal::BottomRight, 0.0, &expandedLse), o)
         << batch << "x" << heads;
     EXPECT_EQ(expandedLse, lse);
   }
@@ -301,7 +314,7 @@ TEST(ExactAttentionTest, MaskedRowsMatchTheWholeProblem) {
   // A row the mask hides whole.
   std::fill(data.mask.bias.begin() + 7 * 100, data.mask.bias.begin() + 800,
             keepBias(false));
-  for (bool causal : {false, true}) {
+  for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
     std::vector<double> lse, rowsLse;
     std::vector<double> all = exactAttention(data.view(), causal, 0.0, &lse);
     std::vector<int64_t> rows = {shape.queryRows() - 1, 7, 0, 45, 201};
@@ -313,7 +326,7 @@ TEST(ExactAttentionTest, MaskedRowsMatchTheWholeProblem) {
                                     some.begin() + (r + 1) * 32),
                 std::vector<double>(all.begin() + rows[r] * 32,
                                     all.begin() + (rows[r] + 1) * 32))
-          << "row " << rows[r] << " causal=" << causal;
+          << "row " << rows[r] << " causal=" << sage::ref::toString(causal);
       EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
     }
     EXPECT_TRUE(std::isinf(rowsLse[1]));
@@ -324,6 +337,6 @@ TEST(ExactAttentionTest, MaskThatDoesNotFitGivesEmpty) {
   AttentionShape shape{2, 4, 2, 4, 4, 4};
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 1);
   data.mask = randomMask(shape, 1, 2, 1);
-  EXPECT_TRUE(exactAttention(data.view(), false).empty());
-  EXPECT_TRUE(exactAttentionRows(data.view(), false, 0.0, {0}).empty());
+  EXPECT_TRUE(exactAttention(data.view(), Causal::None).empty());
+  EXPECT_TRUE(exactAttentionRows(data.view(), Causal::None, 0.0, {0}).empty());
 }

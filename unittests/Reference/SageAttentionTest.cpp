@@ -64,7 +64,7 @@ TEST(SageAttentionTest, OddLengthsAreFinite) {
     AttentionShape shape{1, 1, 1, n, n, 64};
     AttentionData data =
         makeAttentionData(shape, DataKind::ChannelOutliers, 21 + n);
-    for (bool causal : {false, true}) {
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
       std::vector<double> ref = exactAttention(data.view(), causal);
       for (std::string_view name : kVariantNames) {
         Recipe recipe = *recipeFromVariantName(name);
@@ -73,7 +73,8 @@ TEST(SageAttentionTest, OddLengthsAreFinite) {
         ASSERT_EQ(o.size(), ref.size()) << name;
         EXPECT_TRUE(allFinite(o)) << name << " n=" << n;
         AccuracyMetrics m = compareOutputs(o, ref);
-        EXPECT_GT(m.cosSim, 0.98) << name << " n=" << n << " causal=" << causal;
+        EXPECT_GT(m.cosSim, 0.98)
+            << name << " n=" << n << " causal=" << sage::ref::toString(causal);
       }
     }
   }
@@ -85,7 +86,7 @@ TEST(SageAttentionTest, FullyMaskedRowsAreZero) {
   AttentionData data = makeAttentionData(shape, DataKind::Randn, 4);
   for (std::string_view name : kVariantNames) {
     Recipe recipe = *recipeFromVariantName(name);
-    recipe.causal = true;
+    recipe.causal = Causal::BottomRight;
     std::vector<float> lse;
     std::vector<float> o = sageAttention(data.view(), recipe, &lse);
     ASSERT_TRUE(allFinite(o)) << name;
@@ -104,7 +105,7 @@ TEST(SageAttentionTest, GqaAndBatchesAreIndependentSlices) {
   AttentionShape shape{2, 4, 2, 130, 90, 64};
   AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 8);
   Recipe recipe = preset("int4-fp8");
-  recipe.causal = true;
+  recipe.causal = Causal::BottomRight;
   std::vector<float> all = sageAttention(data.view(), recipe);
   // Batch 1, query head 3 alone, with its KV head 1.
   AttentionData one;
@@ -125,9 +126,9 @@ TEST(SageAttentionTest, LseMatchesExact) {
   AttentionShape shape{1, 1, 1, 200, 300, 64};
   AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 6);
   std::vector<double> refLse;
-  exactAttention(data.view(), true, 0.0, &refLse);
+  exactAttention(data.view(), Causal::BottomRight, 0.0, &refLse);
   Recipe recipe = preset("int8-fp8");
-  recipe.causal = true;
+  recipe.causal = Causal::BottomRight;
   std::vector<float> lse;
   sageAttention(data.view(), recipe, &lse);
   ASSERT_EQ(lse.size(), refLse.size());
@@ -148,7 +149,7 @@ TEST(SageAttentionTest, QSmoothingCorrectionCarriesTheMean) {
   AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 2);
   for (int64_t i = 1; i < 128; ++i)
     std::copy(data.q.begin(), data.q.begin() + 64, data.q.begin() + i * 64);
-  std::vector<double> ref = exactAttention(data.view(), false);
+  std::vector<double> ref = exactAttention(data.view(), Causal::None);
   Recipe recipe = preset("int4-fp8");
   recipe.pvFormat = PVFormat::Fp16;
   AccuracyMetrics smoothed =
@@ -200,7 +201,7 @@ TEST(SageAttentionTest, RowsMatchTheWholeProblem) {
   perTensor.granularity = Granularity::PerTensor;
   recipes.push_back(perTensor);
   for (const AttentionShape &shape : shapes)
-    for (bool causal : {false, true})
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft})
       for (Recipe recipe : recipes) {
         recipe.causal = causal;
         ASSERT_EQ(validateRecipe(recipe), "");
@@ -223,7 +224,8 @@ TEST(SageAttentionTest, RowsMatchTheWholeProblem) {
                                  some.begin() + (r + 1) * shape.headDim);
           EXPECT_EQ(got, expected)
               << toString(recipe.qkFormat) << "/" << toString(recipe.pvFormat)
-              << " row " << rows[r] << " causal=" << causal;
+              << " row " << rows[r]
+              << " causal=" << sage::ref::toString(causal);
           EXPECT_EQ(rowsLse[r], lse[rows[r]]) << "row " << rows[r];
         }
       }
@@ -240,12 +242,12 @@ TEST(SageAttentionTest, KeepMaskOfTheCausalMaskIsCausal) {
       AttentionData data =
           makeAttentionData(shape, DataKind::ChannelOutliers, 3);
       Recipe recipe = *recipeFromVariantName(name);
-      recipe.causal = true;
+      recipe.causal = Causal::BottomRight;
       std::vector<float> lse, maskedLse;
       std::vector<float> causal = sageAttention(data.view(), recipe, &lse);
       ASSERT_FALSE(causal.empty()) << name;
       data.mask = causalKeepMask(shape);
-      recipe.causal = false;
+      recipe.causal = Causal::None;
       EXPECT_EQ(sageAttention(data.view(), recipe, &maskedLse), causal) << name;
       EXPECT_EQ(maskedLse, lse) << name;
     }
@@ -298,9 +300,10 @@ TEST(SageAttentionTest, MaskedModelTracksMaskedExact) {
   AttentionData data = makeAttentionData(shape, DataKind::ChannelOutliers, 9);
   data.mask = randomMask(shape, 2, 1, 4);
   std::vector<double> refLse;
-  std::vector<double> ref = exactAttention(data.view(), true, 0.0, &refLse);
+  std::vector<double> ref =
+      exactAttention(data.view(), Causal::BottomRight, 0.0, &refLse);
   Recipe recipe = preset("int8-fp8");
-  recipe.causal = true;
+  recipe.causal = Causal::BottomRight;
   std::vector<float> lse;
   std::vector<float> o = sageAttention(data.view(), recipe, &lse);
   AccuracyMetrics m = compareOutputs(o, ref);
@@ -356,8 +359,8 @@ TEST(SageAttentionTest, LowestFloatMasksLikeMinusInfinity) {
   EXPECT_TRUE(dropsKey(-3.3895314e38f)); // the bf16 minimum
   EXPECT_FALSE(dropsKey(-65504.0f));     // the f16 minimum adds
   std::vector<double> exactLse, lowestExactLse;
-  EXPECT_EQ(exactAttention(lowest.view(), false, 0.0, &lowestExactLse),
-            exactAttention(data.view(), false, 0.0, &exactLse));
+  EXPECT_EQ(exactAttention(lowest.view(), Causal::None, 0.0, &lowestExactLse),
+            exactAttention(data.view(), Causal::None, 0.0, &exactLse));
   EXPECT_EQ(lowestExactLse, exactLse);
   for (std::string_view name : kVariantNames) {
     Recipe recipe = *recipeFromVariantName(name);
@@ -390,7 +393,7 @@ TEST(SageAttentionTest, MaskedRowsMatchTheWholeProblem) {
   std::fill(data.mask.bias.begin() + 33 * 150,
             data.mask.bias.begin() + 34 * 150, keepBias(false));
   for (std::string_view name : kVariantNames)
-    for (bool causal : {false, true}) {
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
       Recipe recipe = *recipeFromVariantName(name);
       recipe.causal = causal;
       std::vector<float> lse, rowsLse;
@@ -405,7 +408,8 @@ TEST(SageAttentionTest, MaskedRowsMatchTheWholeProblem) {
                                      some.begin() + (r + 1) * 64),
                   std::vector<float>(all.begin() + rows[r] * 64,
                                      all.begin() + (rows[r] + 1) * 64))
-            << name << " row " << rows[r] << " causal=" << causal;
+            << name << " row " << rows[r]
+            << " causal=" << sage::ref::toString(causal);
         EXPECT_EQ(rowsLse[r], lse[rows[r]]) << name << " row " << rows[r];
       }
       // Row 33 of every (b, h): the mask broadcasts over the batch.

@@ -20,8 +20,8 @@ inline MaskData causalKeepMask(const AttentionShape &shape) {
   MaskData mask;
   for (int64_t i = 0; i < shape.seqQ; ++i)
     for (int64_t j = 0; j < shape.seqK; ++j)
-      mask.bias.push_back(
-          keepBias(isKeyVisible(true, i, j, shape.seqQ, shape.seqK)));
+      mask.bias.push_back(keepBias(
+          isKeyVisible(Causal::BottomRight, i, j, shape.seqQ, shape.seqK)));
   return mask;
 }
 

@@ -26,7 +26,7 @@ static const ref::AttentionShape kShapes[] = {
 
 TEST(ParallelReferenceTest, ExactMatchesOneCall) {
   for (const ref::AttentionShape &shape : kShapes)
-    for (bool causal : {false, true}) {
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
       ref::AttentionData data =
           ref::makeAttentionData(shape, ref::DataKind::Randn, 3);
       std::vector<double> lse, parallelLse;
@@ -36,7 +36,7 @@ TEST(ParallelReferenceTest, ExactMatchesOneCall) {
       std::vector<double> parallel =
           parallelExactAttention(data.view(), causal, 0.0, &parallelLse, 5);
       EXPECT_EQ(parallel, serial)
-          << "Nq=" << shape.seqQ << " causal=" << causal;
+          << "Nq=" << shape.seqQ << " causal=" << sage::ref::toString(causal);
       EXPECT_EQ(parallelLse, lse);
     }
 }
@@ -45,7 +45,7 @@ TEST(ParallelReferenceTest, ModelMatchesOneCall) {
   std::optional<ref::Recipe> preset = ref::recipeFromVariantName("int8-fp8");
   ASSERT_TRUE(preset);
   for (const ref::AttentionShape &shape : kShapes)
-    for (bool causal : {false, true}) {
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
       ref::Recipe recipe = *preset;
       recipe.causal = causal;
       recipe.blockQ = 64;
@@ -58,7 +58,7 @@ TEST(ParallelReferenceTest, ModelMatchesOneCall) {
       std::vector<float> parallel =
           parallelSageAttention(data.view(), recipe, 3);
       EXPECT_EQ(parallel, serial)
-          << "Nq=" << shape.seqQ << " causal=" << causal;
+          << "Nq=" << shape.seqQ << " causal=" << sage::ref::toString(causal);
     }
 }
 
@@ -80,7 +80,7 @@ TEST(ParallelReferenceTest, RecipeFollowsThePlan) {
   EXPECT_TRUE(recipe.smoothQ);
   EXPECT_TRUE(recipe.smoothK);
   EXPECT_FALSE(recipe.smoothV);
-  EXPECT_TRUE(recipe.causal);
+  EXPECT_EQ(recipe.causal, ref::Causal::BottomRight);
   EXPECT_DOUBLE_EQ(recipe.scale, 0.08838834764831845);
   EXPECT_EQ(recipe.outputFormat, ref::ElementFormat::F32);
 
@@ -188,7 +188,7 @@ TEST(ParallelReferenceTest, SampledRowsMatchTheWholeReferences) {
   std::optional<ref::Recipe> preset = ref::recipeFromVariantName("int8-fp8");
   ASSERT_TRUE(preset);
   for (const ref::AttentionShape &shape : kShapes)
-    for (bool causal : {false, true}) {
+    for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
       ref::AttentionData data =
           ref::makeAttentionData(shape, ref::DataKind::ChannelOutliers, 9);
       std::vector<int64_t> rows = sampleQueryRows(shape, 12, 1);
@@ -230,18 +230,18 @@ TEST(ParallelReferenceTest, MaskedMatchesOneCall) {
       recipe.warpRows = 16;
       std::vector<double> lse, parallelLse, rowsLse;
       std::vector<double> exact =
-          ref::exactAttention(data.view(), false, 0.0, &lse);
+          ref::exactAttention(data.view(), Causal::None, 0.0, &lse);
       ASSERT_FALSE(exact.empty());
-      EXPECT_EQ(
-          parallelExactAttention(data.view(), false, 0.0, &parallelLse, 5),
-          exact);
+      EXPECT_EQ(parallelExactAttention(data.view(), Causal::None, 0.0,
+                                       &parallelLse, 5),
+                exact);
       EXPECT_EQ(parallelLse, lse);
       std::vector<float> model = ref::sageAttention(data.view(), recipe);
       ASSERT_FALSE(model.empty());
       EXPECT_EQ(parallelSageAttention(data.view(), recipe, 3), model);
       std::vector<int64_t> rows = sampleQueryRows(shape, 12, 1);
       std::vector<double> exactRows = parallelExactAttentionRows(
-          data.view(), false, 0.0, rows, &rowsLse, 5);
+          data.view(), Causal::None, 0.0, rows, &rowsLse, 5);
       std::vector<float> modelRows =
           parallelSageAttentionRows(data.view(), recipe, rows, 5);
       const size_t d = static_cast<size_t>(shape.headDim);
@@ -261,7 +261,7 @@ TEST(ParallelReferenceTest, SampledRowsFollowTheLayout) {
   const std::vector<DimRole> layouts[] = {
       {DimRole::Batch, DimRole::Heads, DimRole::Tokens, DimRole::Features},
       {DimRole::Batch, DimRole::Tokens, DimRole::Heads, DimRole::Features}};
-  for (bool causal : {false, true}) {
+  for (Causal causal : {Causal::None, Causal::BottomRight, Causal::TopLeft}) {
     std::vector<double> exact =
         parallelExactAttention(data.view(), causal, 0.0, nullptr, 2);
     std::vector<float> gpu(exact.begin(), exact.end());
@@ -280,7 +280,7 @@ TEST(ParallelReferenceTest, SampledRowsFollowTheLayout) {
         for (int64_t k = 0; k < shape.headDim; ++k)
           sampled.push_back(back[static_cast<size_t>(row * shape.headDim + k)]);
       ref::AccuracyMetrics m = ref::compareOutputs(sampled, reference);
-      EXPECT_GT(m.cosSim, 0.9999999) << "causal=" << causal;
+      EXPECT_GT(m.cosSim, 0.9999999) << "causal=" << ref::toString(causal);
       EXPECT_LT(m.maxAbsError, 1e-6);
     }
   }

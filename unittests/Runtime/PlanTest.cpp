@@ -42,7 +42,7 @@ TEST(PlanTest, ParsesTheSample) {
   EXPECT_EQ(plan.valueDim, 128);
   EXPECT_EQ(plan.inputType, ElementType::F16);
   EXPECT_EQ(plan.outputType, ElementType::F16);
-  EXPECT_FALSE(plan.causal);
+  EXPECT_EQ(plan.causal, sage::ref::Causal::None);
   EXPECT_DOUBLE_EQ(plan.scale, 0.08838834764831845);
   EXPECT_TRUE(plan.smooth.q);
   EXPECT_TRUE(plan.smooth.k);
@@ -93,6 +93,34 @@ TEST(PlanTest, RankThreeLayoutAndArchSpecificChip) {
   EXPECT_TRUE(plan.archSpecific);
 }
 
+TEST(PlanTest, CausalAlignment) {
+  // A causal plan without an alignment is bottom-right, as plans written
+  // before causal_alignment existed.
+  const std::string causal = R"("causal": true)";
+  LaunchPlan plan;
+  ASSERT_EQ(
+      parsePlan(replaceOnce(samplePlanText(), R"("causal": false)", causal),
+                plan),
+      "");
+  EXPECT_EQ(plan.causal, sage::ref::Causal::BottomRight);
+  for (auto [spelling, expected] :
+       {std::pair{"bottom_right", sage::ref::Causal::BottomRight},
+        std::pair{"top_left", sage::ref::Causal::TopLeft}}) {
+    std::string text =
+        replaceOnce(samplePlanText(), R"("causal": false)",
+                    causal + R"(, "causal_alignment": ")" + spelling + "\"");
+    ASSERT_EQ(parsePlan(text, plan), "") << spelling;
+    EXPECT_EQ(plan.causal, expected) << spelling;
+  }
+  // Not causal: the alignment changes nothing.
+  ASSERT_EQ(parsePlan(replaceOnce(
+                          samplePlanText(), R"("causal": false)",
+                          R"("causal": false, "causal_alignment": "top_left")"),
+                      plan),
+            "");
+  EXPECT_EQ(plan.causal, sage::ref::Causal::None);
+}
+
 TEST(PlanTest, ElementTypes) {
   ElementType type;
   ASSERT_TRUE(parseElementType("f8E4M3FN", type));
@@ -138,6 +166,10 @@ TEST(PlanTest, MissingFields) {
 TEST(PlanTest, WrongTypes) {
   EXPECT_EQ(editedError(R"("causal": false)", R"("causal": 1)"),
             "field 'causal': expected a boolean, got number 1");
+  EXPECT_EQ(editedError(R"("causal": false)",
+                        R"("causal": true, "causal_alignment": "top")"),
+            "field 'causal_alignment': expected \"bottom_right\" or "
+            "\"top_left\", got \"top\"");
   EXPECT_EQ(editedError(R"("head_dim": 128)", R"("head_dim": "128")"),
             "field 'head_dim': expected a positive integer, got string "
             "\"128\"");

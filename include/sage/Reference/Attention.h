@@ -30,8 +30,8 @@ namespace sage::ref {
 /// per (b, h, i) row, the natural log of sum_j exp(scale * S_ij + bias_ij)
 /// (-inf for a row that sees no key). A mask that does not fit the shape
 /// (see AttentionMask::fits) gives an empty vector.
-std::vector<double> exactAttention(const AttentionProblem &problem, bool causal,
-                                   double scale = 0.0,
+std::vector<double> exactAttention(const AttentionProblem &problem,
+                                   Causal causal, double scale = 0.0,
                                    std::vector<double> *lse = nullptr);
 
 /// Returns the rows \p rows of exactAttention(problem, causal, scale): for
@@ -41,7 +41,7 @@ std::vector<double> exactAttention(const AttentionProblem &problem, bool causal,
 /// check of a problem too long to check whole. A row index out of range
 /// (or an invalid shape) gives an empty vector.
 std::vector<double> exactAttentionRows(const AttentionProblem &problem,
-                                       bool causal, double scale,
+                                       Causal causal, double scale,
                                        const std::vector<int64_t> &rows,
                                        std::vector<double> *lse = nullptr);
 

@@ -141,10 +141,35 @@ struct AttentionData {
   }
 };
 
-/// Returns true if query \p i may see key \p j (bottom-right causal).
-inline bool isKeyVisible(bool causal, int64_t i, int64_t j, int64_t seqQ,
+/// Which keys a query sees: all, or those on or left of a diagonal aligned
+/// to the bottom-right corner of the scores (sage.attention's `causal`) or
+/// to the top-left (`causal_alignment = top_left`, PyTorch's and JAX's
+/// is_causal). The two agree when Nq = Nk.
+enum class Causal { None, BottomRight, TopLeft };
+
+/// "none", "bottom_right" or "top_left", as the launch plan spells it.
+inline const char *toString(Causal causal) {
+  switch (causal) {
+  case Causal::None:
+    return "none";
+  case Causal::BottomRight:
+    return "bottom_right";
+  case Causal::TopLeft:
+    return "top_left";
+  }
+  return "?";
+}
+
+/// The diagonal's shift under a causal mask: query i sees keys
+/// j <= i + shift.
+inline int64_t causalShift(Causal causal, int64_t seqQ, int64_t seqK) {
+  return causal == Causal::TopLeft ? 0 : seqK - seqQ;
+}
+
+/// Returns true if query \p i may see key \p j.
+inline bool isKeyVisible(Causal causal, int64_t i, int64_t j, int64_t seqQ,
                          int64_t seqK) {
-  return !causal || j <= i + (seqK - seqQ);
+  return causal == Causal::None || j <= i + causalShift(causal, seqQ, seqK);
 }
 
 /// Returns \p scale, or 1/sqrt(headDim) when \p scale is 0.

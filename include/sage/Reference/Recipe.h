@@ -10,6 +10,7 @@
 #define SAGE_REFERENCE_RECIPE_H
 
 #include "sage/Reference/Formats.h"
+#include "sage/Reference/Problem.h"
 #include "sage/Reference/Quantize.h"
 
 #include <array>
@@ -68,7 +69,7 @@ struct Recipe {
   int64_t warpRows = 32;
   /// K/V tokens per block (b_k).
   int64_t blockK = 64;
-  bool causal = false;
+  Causal causal = Causal::None;
   /// Softmax scale; 0 selects 1/sqrt(D).
   double scale = 0.0;
   /// Format the output is rounded to (the kernel's O dtype).

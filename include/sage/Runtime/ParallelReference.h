@@ -22,10 +22,12 @@
 
 namespace sage::rt {
 
+using sage::ref::Causal;
+
 /// exactAttention of \p problem on \p threads workers; \p lse as there.
 std::vector<double>
-parallelExactAttention(const sage::ref::AttentionProblem &problem, bool causal,
-                       double scale, std::vector<double> *lse,
+parallelExactAttention(const sage::ref::AttentionProblem &problem,
+                       Causal causal, double scale, std::vector<double> *lse,
                        unsigned threads);
 
 /// sageAttention of \p problem with \p recipe on \p threads workers. An
@@ -48,7 +50,7 @@ std::vector<int64_t> sampleQueryRows(const sage::ref::AttentionShape &shape,
 /// exactAttentionRows of \p problem on \p threads workers.
 std::vector<double>
 parallelExactAttentionRows(const sage::ref::AttentionProblem &problem,
-                           bool causal, double scale,
+                           Causal causal, double scale,
                            const std::vector<int64_t> &rows,
                            std::vector<double> *lse, unsigned threads);
 

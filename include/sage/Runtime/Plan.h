@@ -12,6 +12,7 @@
 #ifndef SAGE_RUNTIME_PLAN_H
 #define SAGE_RUNTIME_PLAN_H
 
+#include "sage/Reference/Problem.h"
 #include "sage/Runtime/SizeExpr.h"
 
 #include <array>
@@ -117,7 +118,8 @@ struct LaunchPlan {
   int64_t valueDim = 0;
   ElementType inputType = ElementType::F16;
   ElementType outputType = ElementType::F16;
-  bool causal = false;
+  /// From `causal` and `causal_alignment` (bottom_right when absent).
+  sage::ref::Causal causal = sage::ref::Causal::None;
   /// Softmax scale; 0 stands for 1/sqrt(head_dim).
   double scale = 0.0;
   PlanSmooth smooth;

@@ -9,13 +9,15 @@
 //
 // pairs is Nq * Nk without a mask. With the causal mask it is Nq * Nk / 2
 // when Nq == Nk (the convention of FlashAttention's benchmarks) and the
-// exact number of visible (query, key) pairs otherwise, with the
-// bottom-right convention j <= i + Nk - Nq.
+// exact number of visible (query, key) pairs otherwise, j <= i + Nk - Nq
+// aligned bottom-right or j <= i aligned top-left.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SAGE_RUNTIME_THROUGHPUT_H
 #define SAGE_RUNTIME_THROUGHPUT_H
+
+#include "sage/Reference/Problem.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,12 +25,14 @@
 
 namespace sage::rt {
 
+using sage::ref::Causal;
+
 /// Returns the (query, key) pairs attention computes (see above).
-double attentionPairs(int64_t seqQ, int64_t seqK, bool causal);
+double attentionPairs(int64_t seqQ, int64_t seqK, Causal causal);
 
 /// Returns the operations of one attention call.
 double attentionOps(int64_t batch, int64_t heads, int64_t seqQ, int64_t seqK,
-                    int64_t headDim, int64_t valueDim, bool causal);
+                    int64_t headDim, int64_t valueDim, Causal causal);
 
 /// Returns tera-operations per second for \p ops in \p milliseconds.
 double teraOpsPerSecond(double ops, double milliseconds);

@@ -332,10 +332,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     kb.barrier();
   }
 
-  // Causal: the last key block any row of this Q block sees (bottom-right
-  // alignment: row r sees keys <= r + Nk - Nq).
+  // Causal: the last key block any row of this Q block sees (row r sees
+  // keys <= r + Nk - Nq aligned bottom-right, <= r aligned top-left).
   Value blockEnd = keyBlocks;
-  Value diagonal = kb.sub(keys, queries);
+  Value diagonal = config.causalTopLeft ? kb.i32(0) : kb.sub(keys, queries);
   if (config.causal) {
     Value visible = kb.add(
         kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)), diagonal);
@@ -486,6 +486,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     scoreFragment = MaskScoresOp::create(
         kb.b, kb.loc, scoreFragment.getType(), scoreFragment, firstRow,
         blockStart, queries, keys, config.causal ? kb.b.getUnitAttr() : nullptr,
+        config.causalTopLeft ? CausalAlignmentAttr::get(
+                                   kb.b.getContext(), CausalAlignment::TopLeft)
+                             : nullptr,
         queryKeyMma);
     Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
     Type rowType = maxFragment.getType();

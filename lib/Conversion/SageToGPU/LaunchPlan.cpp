@@ -45,7 +45,7 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
         b.getNamedAttr("params", b.getArrayAttr(params)),
     }));
   }
-  return b.getDictionaryAttr({
+  SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("format", b.getStringAttr("sage-launch-plan")),
       b.getNamedAttr("version", b.getI64IntegerAttr(1)),
       b.getNamedAttr("name", b.getStringAttr(name)),
@@ -73,5 +73,10 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
                      })),
       b.getNamedAttr("buffers", b.getArrayAttr(bufferAttrs)),
       b.getNamedAttr("kernels", b.getArrayAttr(launchAttrs)),
-  });
+  };
+  if (causal)
+    attrs.push_back(b.getNamedAttr(
+        "causal_alignment",
+        b.getStringAttr(causalTopLeft ? "top_left" : "bottom_right")));
+  return b.getDictionaryAttr(attrs);
 }

@@ -49,7 +49,7 @@ struct LaunchPlan {
   SmallVector<std::string> layout;
   int64_t headDim = 0, valueDim = 0;
   std::string inputType, outputType;
-  bool causal = false;
+  bool causal = false, causalTopLeft = false;
   double scale = 0;
   bool smoothQ = false, smoothK = false, smoothV = false;
   int64_t blockQ = 0, warpQ = 0, blockK = 0, warps = 0;

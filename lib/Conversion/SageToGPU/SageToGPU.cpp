@@ -178,6 +178,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.smoothK = bool(sources.keySmooth);
   config.smoothV = bool(sources.valueSmooth);
   config.causal = op.getCausal();
+  config.causalTopLeft = isTopLeft(op.getCausalAlignment());
   config.lse = bool(op.getLse());
   if (Value mask = op.getMask()) {
     // A broadcast dimension must be 1 in the type: a dynamic one is read
@@ -398,6 +399,7 @@ struct ConvertSageToGPUPass
     plan.inputType = getTypeName(config->inputType);
     plan.outputType = getTypeName(config->outputType);
     plan.causal = config->causal;
+    plan.causalTopLeft = config->causalTopLeft;
     plan.scale = config->scale;
     plan.smoothQ = config->smoothQ;
     plan.smoothK = config->smoothK;

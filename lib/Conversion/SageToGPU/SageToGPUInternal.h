@@ -63,7 +63,8 @@ struct AttentionConfig {
   IoLayout io;
   bool smoothQ = false, smoothK = false, smoothV = false;
   bool causal = false;
-  bool lse = false; // the attention kernel also writes log sum exp
+  bool causalTopLeft = false; // the diagonal from (0, 0), not (Nq, Nk)
+  bool lse = false;           // the attention kernel also writes log sum exp
   // The mask, [B | 1, H | 1, Nq, Nk] in memory: i1 (one byte, nonzero
   // keeps) or additive f16 / bf16 / f32; none when null.
   Type maskType;

@@ -195,8 +195,12 @@ struct MaskScoresOnFragments : OpRewritePattern<MaskScoresOp> {
     for (int64_t r = 0; r < mma.getM() / 8; ++r)
       rows.push_back(add(op.getQueryOffset(),
                          r == 0 ? group : add(group, constant(8 * r))));
-    Value diagonal =
-        arith::SubIOp::create(rewriter, loc, op.getKeys(), op.getQueries());
+    // Key j is right of row i's diagonal iff j > i + shift (sage.mask_scores).
+    Value diagonal = isTopLeft(op.getCausalAlignment())
+                         ? constant(0)
+                         : arith::SubIOp::create(rewriter, loc, op.getKeys(),
+                                                 op.getQueries())
+                               .getResult();
     Value negInf = f.constant(-std::numeric_limits<double>::infinity());
     SmallVector<Value> result;
     for (auto [i, score] : llvm::enumerate(f.elements(op.getScores()))) {

@@ -43,8 +43,9 @@ struct AttentionMatch {
   /// An i1 keep-mask or an additive float mask, if any.
   Value mask;
   SmallVector<int64_t> maskPerm;
-  /// Causal with the bottom-right convention of sage.attention.
-  bool causal = false;
+  /// Causal, aligned bottom-right (sage.attention's default) or top-left
+  /// (the frontends' is_causal, kept where Nq = Nk is not proven).
+  bool causal = false, causalTopLeft = false;
   /// The value the attention replaces; `resultPerm` takes the canonical
   /// result [batch dims..., queries, features] to its order.
   Value result;
@@ -94,8 +95,8 @@ bool isCausalMask(Value mask);
 
 /// Shared by the matchers: records `mask` (permuted by `perm` to [batch...,
 /// queries, keys]) in `match`, as `causal` when it is the materialized
-/// causal mask and `queries` = `keys` (static), as the mask operand
-/// otherwise.
+/// causal mask (aligned top-left unless `queries` = `keys` is static), as
+/// the mask operand otherwise.
 LogicalResult recordMask(AttentionMatch &match, Value mask,
                          ArrayRef<int64_t> perm, int64_t queries, int64_t keys);
 

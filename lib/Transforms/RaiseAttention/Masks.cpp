@@ -208,11 +208,11 @@ LogicalResult sage::recordMask(AttentionMatch &match, Value mask,
   Type element = getElementTypeOrSelf(mask.getType());
   if (!type || !(element.isInteger(1) || isAttentionElementType(element)))
     return match.refuse("the mask is not an i1, f16, bf16 or f32 tensor");
-  // Torch's causal mask is aligned top-left, sage's bottom-right: they
-  // agree only when Nq = Nk.
-  bool equalLengths = !ShapedType::isDynamic(queries) && queries == keys;
-  if (equalLengths && positional && isCausalMask(mask)) {
+  // The frontends' causal mask is aligned top-left; sage's default,
+  // bottom-right, is the same when Nq = Nk, and then the IR says nothing.
+  if (positional && isCausalMask(mask)) {
     match.causal = true;
+    match.causalTopLeft = ShapedType::isDynamic(queries) || queries != keys;
     return success();
   }
   match.mask = mask;

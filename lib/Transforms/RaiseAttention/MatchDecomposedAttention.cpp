@@ -841,12 +841,11 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       (!ShapedType::isDynamic(numQueries) && numQueries == numKeys) ||
       (positional && haveEqualSizes(mask->mask, maskRank - 2, maskRank - 1));
   bool causalMask = positional && isCausalMask(mask->mask);
-  if (causalMask && equalLengths) {
+  if (causalMask) {
+    // Aligned top-left, as the frontends' is_causal; the same as sage's
+    // default bottom-right when Nq = Nk.
     match.causal = true;
-  } else if (causalMask && maskRank == 2) {
-    return refuse("the mask is a causal mask built from positions with Nq "
-                  "!= Nk: sage.attention's causal is aligned bottom-right, "
-                  "and a mask computed in the function is not lowered");
+    match.causalTopLeft = !equalLengths;
   } else {
     // The mask from as far up its transposes, reshapes and widenings as
     // it stays shaped like the scores (a function argument, for the

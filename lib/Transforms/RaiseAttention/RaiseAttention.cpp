@@ -248,10 +248,14 @@ static void replaceWithAttention(RewriterBase &rewriter, Operation *root,
     dims.push_back(DimRole::Heads);
   dims.append({DimRole::Tokens, DimRole::Features});
   Value result =
-      AttentionOp::create(rewriter, loc, resultType, /*lse=*/Type(), query, key,
-                          value, mask, LayoutAttr::get(ctx, dims), recipe,
-                          rewriter.getF64FloatAttr(match.scale),
-                          match.causal ? rewriter.getUnitAttr() : UnitAttr())
+      AttentionOp::create(
+          rewriter, loc, resultType, /*lse=*/Type(), query, key, value, mask,
+          LayoutAttr::get(ctx, dims), recipe,
+          rewriter.getF64FloatAttr(match.scale),
+          match.causal ? rewriter.getUnitAttr() : UnitAttr(),
+          match.causalTopLeft
+              ? CausalAlignmentAttr::get(ctx, CausalAlignment::TopLeft)
+              : CausalAlignmentAttr())
           .getResult();
   if (unbatched)
     result = tensor::CollapseShapeOp::create(rewriter, loc, result, kUnitBatch);

@@ -2,7 +2,7 @@
 
 // The default int8-fp8 recipe, D = 64, causal: six kernels and their plan.
 // CHECK-LABEL: module attributes {gpu.container_module, sage.launch_plans = {attention = {
-//  CHECK-SAME: causal = true, chip = "sm_90"
+//  CHECK-SAME: causal = true, causal_alignment = "bottom_right", chip = "sm_90"
 //  CHECK-SAME: kernels = [{{.*}}name = "sage_sum_tokens_d64"{{.*}}name = "sage_value_absmax"{{.*}}name = "sage_quantize_k"{{.*}}name = "sage_quantize_v"{{.*}}name = "sage_quantize_q"{{.*}}name = "sage_attention"
 //  CHECK-SAME: smooth = {k = true, q = true, v = false}
 //  CHECK-SAME: tiles = {block_k = 64 : i64, block_q = 64 : i64, warp_q = 16 : i64, warps = 4 : i64}
@@ -196,4 +196,26 @@ func.func @attention_lse(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v:
       scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
     : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>, tensor<?x?x?x64xf16>) -> (tensor<?x?x?x64xf16>, tensor<?x?x?xf32>)
   return %o, %lse : tensor<?x?x?x64xf16>, tensor<?x?x?xf32>
+}
+
+// -----
+
+// Causal aligned top-left (the frontends' is_causal with Nq != Nk): the
+// plan says so, and the attention kernel's loop bound and masking use no
+// Nk - Nq shift.
+// CHECK-LABEL: module attributes {gpu.container_module, sage.launch_plans = {top_left = {
+//  CHECK-SAME: causal = true, causal_alignment = "top_left"
+//       CHECK: gpu.func @sage_attention
+//       CHECK:   sage.mask_scores {{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, fragment = #sage.mma<
+func.func @top_left(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x128x64xf16>, %v: tensor<1x1x128x64xf16>) -> tensor<1x1x64x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x128x64xf16> -> tensor<1x1x128x64xi8>, tensor<1x1x8x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x128x64xf16> -> tensor<1x1x128x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      causal, causal_alignment = #sage.causal_alignment<top_left>}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x128x64xi8>, tensor<1x1x8x1xf32>, tensor<1x1x128x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
+  return %o : tensor<1x1x64x64xf16>
 }

@@ -111,6 +111,20 @@ func.func @mask(%s: vector<8xf32>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> ve
   return %0 : vector<8xf32>
 }
 
+// Aligned top-left, a key is masked past the row itself: no Nk - Nq shift.
+// CHECK-LABEL: func @mask_top_left
+//  CHECK-SAME: (%[[S:[^:]*]]: vector<4xf32>, %[[Q0:[^:]*]]: i32, %[[K0:[^:]*]]: i32, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
+//   CHECK-NOT:   arith.subi
+//       CHECK:   %[[ROW0:.*]] = arith.addi %[[Q0]], %[[G:.*]] : i32
+//       CHECK:   %[[KEY0:.*]] = arith.addi %[[K0]], %[[T2:.*]] : i32
+//       CHECK:   %[[PAD0:.*]] = arith.cmpi sge, %[[KEY0]], %[[NK]]
+//       CHECK:   %[[AFTER0:.*]] = arith.cmpi sgt, %[[KEY0]], %[[ROW0]]
+//       CHECK:   arith.ori %[[PAD0]], %[[AFTER0]]
+func.func @mask_top_left(%s: vector<4xf32>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> vector<4xf32> {
+  %0 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal, causal_alignment = #sage.causal_alignment<top_left>, fragment = #s8} : vector<4xf32>, i32
+  return %0 : vector<4xf32>
+}
+
 // Without causal only padded keys are masked; index positions work alike.
 // CHECK-LABEL: func @mask_index
 //   CHECK-NOT:   arith.index_castui

@@ -11,6 +11,23 @@ func.func @f(%q: tensor<16x64xf16>, %k: tensor<16x64xf16>, %v: tensor<16x64xf16>
 
 // -----
 
+func.func @f(%q: tensor<2x16x64xf16>, %k: tensor<2x16x64xf16>, %v: tensor<2x16x64xf16>) {
+  // expected-error@+1 {{'sage.attention' op has causal_alignment = top_left but is not causal}}
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal_alignment = #sage.causal_alignment<top_left>}
+    : (tensor<2x16x64xf16>, tensor<2x16x64xf16>, tensor<2x16x64xf16>) -> tensor<2x16x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%s: tensor<64x64xf32>, %i: index) {
+  // expected-error@+1 {{'sage.mask_scores' op has causal_alignment = bottom_right but is not causal}}
+  %0 = sage.mask_scores %s at [%i, %i] of [%i, %i] {causal_alignment = #sage.causal_alignment<bottom_right>} : tensor<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @f(%q: tensor<1x2x16x64xf16>, %k: tensor<2x16x64xf16>, %v: tensor<2x16x64xf16>) {
   // expected-error@+1 {{'sage.attention' op expected query of rank 3 to match the layout, got 'tensor<1x2x16x64xf16>'}}
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}

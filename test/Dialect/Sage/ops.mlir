@@ -20,6 +20,21 @@ func.func @attention_bhnd_gqa_causal(%q: tensor<2x32x?x128xf16>,
   return %o : tensor<2x32x?x128xf16>
 }
 
+// CHECK-LABEL: func @attention_top_left_causal
+//       CHECK: sage.attention
+//  CHECK-SAME: {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
+func.func @attention_top_left_causal(%q: tensor<2x8x100x64xf16>,
+    %k: tensor<2x8x300x64xf16>, %v: tensor<2x8x300x64xf16>)
+    -> tensor<2x8x100x64xf16> {
+  %o = sage.attention %q, %k, %v {
+      layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8">, causal,
+      causal_alignment = #sage.causal_alignment<top_left>}
+    : (tensor<2x8x100x64xf16>, tensor<2x8x300x64xf16>, tensor<2x8x300x64xf16>)
+      -> tensor<2x8x100x64xf16>
+  return %o : tensor<2x8x100x64xf16>
+}
+
 // CHECK-LABEL: func @attention_bnhd_mask_lse
 //       CHECK: %{{.*}}, %[[LSE:.*]] = sage.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask(%{{[a-z0-9_]+}})
 //  CHECK-SAME: layout = #sage.layout<[batch, tokens, heads, features]>
@@ -176,6 +191,7 @@ func.func @online_softmax_and_accumulate(%s: tensor<128x64xf32>, %m: tensor<128x
 //  CHECK-SAME: (%[[S:[^:]*]]: tensor<64x64xf32>, %[[Q0:[^:]*]]: index, %[[K0:[^:]*]]: index, %[[NQ:[^:]*]]: index, %[[NK:[^:]*]]: index
 //       CHECK: sage.mask_scores %[[S]] at [%[[Q0]], %[[K0]]] of [%[[NQ]], %[[NK]]] {causal} : tensor<64x64xf32>
 //       CHECK: sage.mask_scores %[[S]] at [%[[Q0]], %[[K0]]] of [%[[NQ]], %[[NK]]] : tensor<64x64xf32>
+//       CHECK: sage.mask_scores %[[S]] at [%[[Q0]], %[[K0]]] of [%[[NQ]], %[[NK]]] {causal, causal_alignment = #sage.causal_alignment<top_left>} : tensor<64x64xf32>
 //       CHECK: sage.quantize %[[S]] {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
 //       CHECK: sage.qmma {{.*}} {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x128xi8>, tensor<32x1xf32>, tensor<64x128xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
 func.func @tile_forms(%s: tensor<64x64xf32>, %q0: index, %k0: index, %nq: index,
@@ -183,6 +199,7 @@ func.func @tile_forms(%s: tensor<64x64xf32>, %q0: index, %k0: index, %nq: index,
     %sb: tensor<4x1xf32>) {
   %0 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal} : tensor<64x64xf32>
   %1 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] : tensor<64x64xf32>
+  %tl = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal, causal_alignment = #sage.causal_alignment<top_left>} : tensor<64x64xf32>
   %p, %ps = sage.quantize %s {quant = #sage.quant<f8E4M3FN, per_tensor>, bound = 1.0 : f64}
     : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
   %2 = sage.qmma %a scaled %sa, %b scaled %sb, %s {accumulator = i32,

@@ -83,7 +83,19 @@ struct NamedTensor {
 };
 } // namespace
 
+/// A causal alignment only means something on a causal op.
+static LogicalResult
+verifyCausalAlignment(Operation *op, bool causal,
+                      std::optional<CausalAlignment> alignment) {
+  if (alignment && !causal)
+    return op->emitOpError("has causal_alignment = ")
+           << stringifyCausalAlignment(*alignment) << " but is not causal";
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
+  if (failed(verifyCausalAlignment(*this, getCausal(), getCausalAlignment())))
+    return failure();
   LayoutAttr layout = getLayout();
   unsigned rank = layout.getRank();
   if (rank != 3 && rank != 4)
@@ -636,6 +648,8 @@ static LogicalResult verifyOneForm(Operation *op,
 }
 
 LogicalResult MaskScoresOp::verify() {
+  if (failed(verifyCausalAlignment(*this, getCausal(), getCausalAlignment())))
+    return failure();
   if (failed(verifyOneForm(*this, getFragment(), {getScores()})))
     return failure();
   if (auto scores = dyn_cast<VectorType>(getScores().getType()))
@@ -690,6 +704,8 @@ LogicalResult AccumulateOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult QuantizedAttentionOp::verify() {
+  if (failed(verifyCausalAlignment(*this, getCausal(), getCausalAlignment())))
+    return failure();
   auto check = [&](StringRef name, Value value,
                    ArrayRef<int64_t> expected) -> LogicalResult {
     auto type = cast<RankedTensorType>(value.getType());

@@ -62,6 +62,10 @@ def main():
     masked = ["attention_d128_f16_mask_i1", "attention_d128_f16_mask_f16_heads1",
               "attention_d64_bf16_causal_mask_f32_batch1_lse"]
     plans += masked
+    # Causal aligned top-left (the frontends' is_causal), whose Nq != Nk
+    # rows below differ from the bottom-right kernels'.
+    plans += ["attention_d64_f16_causal_top_left",
+              "attention_d128_bf16_causal_top_left_lse"]
     for plan in plans:
         text = HEADER.format(name=plan) + "\n"
         for n in (1, 17, 128, 1000):

@@ -17,4 +17,12 @@
 #define GET_ATTRDEF_CLASSES
 #include "sage/Dialect/Sage/IR/SageAttrs.h.inc"
 
+namespace mlir::sage {
+/// Whether a causal op's `causal_alignment` (bottom-right when absent) is
+/// top-left: query i then sees keys j <= i, else j <= i + Nk - Nq.
+inline bool isTopLeft(std::optional<CausalAlignment> alignment) {
+  return alignment == CausalAlignment::TopLeft;
+}
+} // namespace mlir::sage
+
 #endif // SAGE_DIALECT_SAGE_IR_SAGEATTRS_H

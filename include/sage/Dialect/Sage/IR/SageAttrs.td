@@ -14,6 +14,25 @@ class Sage_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 //===----------------------------------------------------------------------===//
+// CausalAlignmentAttr
+//===----------------------------------------------------------------------===//
+
+def Sage_CausalAlignmentAttr : EnumAttr<Sage_Dialect, Sage_CausalAlignment,
+                                        "causal_alignment"> {
+  let summary = "where a causal mask's diagonal starts";
+  let description = [{
+    With `Nq` queries and `Nk` keys, query `i` sees key `j` iff
+    `j <= i + shift`: `bottom_right` (the default where an op has no
+    alignment) has `shift = Nk - Nq`, so the last query sees every key;
+    `top_left` has `shift = 0`, so query `i` sees keys `0..i`, as PyTorch's
+    and JAX's `is_causal`. They agree when `Nq = Nk`. Top-left with
+    `Nq > Nk` lets the queries past `Nk` see every key; bottom-right leaves
+    the first `Nq - Nk` queries with none (their output is 0).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
 // QuantAttr
 //===----------------------------------------------------------------------===//
 

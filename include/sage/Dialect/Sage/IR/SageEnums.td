@@ -97,4 +97,16 @@ def Sage_FragmentOrder : I32EnumAttr<"FragmentOrder",
   let genSpecializedAttr = 0;
 }
 
+// Frontends differ when Nq != Nk: FlashAttention and sage's kernels end the
+// diagonal at the last key (bottom-right); PyTorch's and JAX's `is_causal`
+// start it at the first (top-left).
+def Sage_CausalAlignment : I32EnumAttr<"CausalAlignment",
+    "the corner of the scores the causal diagonal is aligned to", [
+  I32EnumAttrCase<"BottomRight", 0, "bottom_right">,
+  I32EnumAttrCase<"TopLeft", 1, "top_left">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
 #endif // SAGE_DIALECT_SAGE_IR_SAGEENUMS_TD

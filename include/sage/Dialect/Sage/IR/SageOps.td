@@ -42,8 +42,10 @@ def Sage_AttentionOp : Sage_Op<"attention", [Pure]> {
       (the result's shape with `features` replaced by the key count); its
       batch and heads dimensions may be 1 to broadcast.
     * `causal`: query `i` sees key `j` iff `j <= i + (Nk - Nq)` (aligned to
-      the bottom-right corner, which is the usual convention for equal
-      lengths); a query row that sees no key yields zeros.
+      the bottom-right corner, as FlashAttention), or, with
+      `causal_alignment = #sage.causal_alignment<top_left>`, iff `j <= i`
+      (PyTorch's and JAX's `is_causal`); a query row that sees no key
+      yields zeros.
     * `lse`: the optional second result is `log(sum_j exp(scale * s_ij))`
       per query row, in f32, shaped like the result without `features`.
 
@@ -64,7 +66,8 @@ def Sage_AttentionOp : Sage_Op<"attention", [Pure]> {
                        Sage_FloatTensor:$value,
                        Optional<RankedTensorOf<[I1, F16, BF16, F32]>>:$mask,
                        Sage_LayoutAttr:$layout, Sage_RecipeAttr:$recipe,
-                       OptionalAttr<F64Attr>:$scale, UnitAttr:$causal);
+                       OptionalAttr<F64Attr>:$scale, UnitAttr:$causal,
+                       OptionalAttr<Sage_CausalAlignmentAttr>:$causal_alignment);
   let results = (outs Sage_FloatTensor:$result,
                       Optional<Sage_F32Tensor>:$lse);
   let assemblyFormat = [{
@@ -349,7 +352,9 @@ def Sage_MaskScoresOp : Sage_Op<"mask_scores",
 
       `result[r, c] = -inf` if `key_offset + c >= keys` (a padded key), or,
       with `causal`, if `key_offset + c > query_offset + r + keys - queries`
-      (bottom-right alignment, as `sage.attention`); else `scores[r, c]`.
+      (bottom-right alignment, as `sage.attention`), or, with
+      `causal_alignment = #sage.causal_alignment<top_left>`, if
+      `key_offset + c > query_offset + r`; else `scores[r, c]`.
 
     Rows past `queries` (padding) are left as they are: their results are
     never stored. A later level can skip the tiles this op masks entirely
@@ -372,7 +377,9 @@ def Sage_MaskScoresOp : Sage_Op<"mask_scores",
   let arguments = (ins Sage_ScoresTileOrFragment:$scores,
                        Sage_Offset:$query_offset, Sage_Offset:$key_offset,
                        Sage_Offset:$queries, Sage_Offset:$keys,
-                       UnitAttr:$causal, OptionalAttr<Sage_MmaAttr>:$fragment);
+                       UnitAttr:$causal,
+                       OptionalAttr<Sage_CausalAlignmentAttr>:$causal_alignment,
+                       OptionalAttr<Sage_MmaAttr>:$fragment);
   let results = (outs Sage_ScoresTileOrFragment:$result);
   let assemblyFormat = [{
     $scores `at` ` ` `[` $query_offset `,` $key_offset `]`
@@ -494,8 +501,8 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
 
     At the end `O = O / l * delta_V / P_r (+ v_mean)`. Operands are laid
     out `[batch, heads, tokens, features]`; query head `h` reads key/value
-    head `h / (Hq / Hkv)`. `causal` uses the bottom-right convention of
-    `sage.attention`.
+    head `h / (Hq / Hkv)`. `causal` and `causal_alignment` mean what they
+    mean on `sage.attention`.
 
     The optional `mask` is `[batch | 1, heads | 1, queries, keys]`: `i1`
     (true = keep) or additive float in the units of `scale * q . k`, its
@@ -532,7 +539,8 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     Optional<RankedTensorOf<[I1, F16, BF16, F32]>>:$mask,
     Sage_QuantAttr:$q_quant, Sage_QuantAttr:$k_quant,
     Sage_QuantAttr:$p_quant, Sage_QuantAttr:$v_quant,
-    Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal);
+    Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal,
+    OptionalAttr<Sage_CausalAlignmentAttr>:$causal_alignment);
   let results = (outs Sage_FloatTensor:$result,
                      Optional<Sage_F32Tensor>:$lse);
   let assemblyFormat = [{
