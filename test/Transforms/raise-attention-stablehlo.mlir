@@ -83,6 +83,11 @@
 // TOPLEFT-LABEL: func.func public @main
 //       TOPLEFT: sage.attention {{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
 //   TOPLEFT-NOT: mask(
+// RUN: sage-opt %S/../Pipelines/Inputs/jax/dpa_causal_nq_gt_nk.mlir --sage-raise-attention \
+// RUN:   | FileCheck %s --check-prefix=TOPLEFT2 --implicit-check-not=stablehlo --implicit-check-not=func.func
+// TOPLEFT2-LABEL: func.func public @main
+//       TOPLEFT2: sage.attention {{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
+//  TOPLEFT2-SAME: (tensor<2x8x1024x128xf16>, tensor<2x8x512x128xf16>, tensor<2x8x512x128xf16>) -> tensor<2x8x1024x128xf16>
 
 // Not raised, with the reason: GQA as JAX spells it (query heads grouped in
 // a free dim of the products).

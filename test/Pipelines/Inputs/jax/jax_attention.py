@@ -71,6 +71,8 @@ CASES = {
                    "f16", ()),
     "dpa_causal_nq_lt_nk": (dpa(is_causal=True), "btnh", 2, 512, 1024, 8, 8,
                             128, "f16", ()),
+    "dpa_causal_nq_gt_nk": (dpa(is_causal=True), "btnh", 2, 1024, 512, 8, 8,
+                            128, "f16", ()),
     "dpa_gqa": (dpa(), "btnh", 2, 1024, 1024, 8, 2, 128, "f16", ()),
     "dpa_bias": (dpa(extra=("bias",)), "btnh", 2, 1024, 1024, 8, 8, 128,
                  "f16", ("bias",)),
