@@ -89,9 +89,17 @@
 //       TOPLEFT2: sage.attention {{.*}} {causal, causal_alignment = #sage.causal_alignment<top_left>, layout
 //  TOPLEFT2-SAME: (tensor<2x8x1024x128xf16>, tensor<2x8x512x128xf16>, tensor<2x8x512x128xf16>) -> tensor<2x8x1024x128xf16>
 
-// Not raised, with the reason: GQA as JAX spells it (query heads grouped in
-// a free dim of the products).
+// GQA as JAX spells it: Q's 8 heads reshaped to [2 K/V heads, group of 4]
+// make the group a second free dim of both products, and the max is taken
+// before vmap's transposes move it. Raised with Q's heads whole (K/V head
+// h / 4 for query head h, as JAX's split) and K, V with their 2 heads.
 // RUN: sage-opt %S/../Pipelines/Inputs/jax/dpa_gqa.mlir --sage-raise-attention=explain=true \
-// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GQA --implicit-check-not=linalg.
-// GQA: remark: not raised to sage.attention: 'stablehlo.dot_general' has several free dims on one side (JAX's GQA puts the query heads of a group there), which sage does not raise yet
-// GQA-NOT: sage.attention
+// RUN:   --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GQA \
+// RUN:   --implicit-check-not=stablehlo --implicit-check-not=remark --implicit-check-not=func.func
+// GQA-LABEL: func.func public @main
+//  GQA-SAME: (%[[Q:[a-z0-9]+]]: tensor<2x1024x8x128xf16>, %[[K:[a-z0-9]+]]: tensor<2x1024x2x128xf16>, %[[V:[a-z0-9]+]]: tensor<2x1024x2x128xf16>)
+//       GQA: %[[QT:.*]] = linalg.transpose ins(%[[Q]] {{.*}} permutation = [0, 2, 1, 3]
+//       GQA: %[[KT:.*]] = linalg.transpose ins(%[[K]] {{.*}} permutation = [0, 2, 1, 3]
+//       GQA: %[[VT:.*]] = linalg.transpose ins(%[[V]] {{.*}} permutation = [0, 2, 1, 3]
+//       GQA: sage.attention %[[QT]], %[[KT]], %[[VT]] {layout = #sage.layout<[batch, heads, tokens, features]>
+//  GQA-SAME: (tensor<2x8x1024x128xf16>, tensor<2x2x1024x128xf16>, tensor<2x2x1024x128xf16>) -> tensor<2x8x1024x128xf16>

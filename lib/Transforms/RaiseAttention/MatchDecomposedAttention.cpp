@@ -454,22 +454,36 @@ static SmallVector<Candidate> walkResult(AxisSpace &space, Value value,
   return candidates;
 }
 
-/// The canonical order of a tensor: `batch` axes, then `rows`, `columns`.
-static SmallVector<unsigned> getOrder(ArrayRef<unsigned> batch, unsigned rows,
-                                      unsigned columns) {
-  SmallVector<unsigned> order(batch);
-  order.append({rows, columns});
+/// The query heads of a group sharing one K/V head (GQA as JAX spells it):
+/// a second free dim of Q*K^T on the query side, `axis`, which Q's reshape
+/// merges right after the batch axis `kvHeads` (heads = kv heads x group,
+/// kv-major, so query head h reads K/V head h / group).
+struct QueryGroup {
+  unsigned axis = kNoAxis, kvHeads = kNoAxis;
+};
+
+/// The canonical order of a tensor, one label per dim: `batch` axes, then
+/// `rows`, `columns`. With a query group, the K/V heads axis of an operand
+/// that has the group (Q, the result) spans both.
+static SmallVector<Label> getOrder(ArrayRef<unsigned> batch, unsigned rows,
+                                   unsigned columns,
+                                   const QueryGroup &group = {}) {
+  SmallVector<Label> order;
+  for (unsigned axis : batch)
+    order.push_back(axis == group.kvHeads ? Label{axis, group.axis}
+                                          : Label{axis});
+  order.append({Label{rows}, Label{columns}});
   return order;
 }
 
-/// Where each axis of `order` is in `labels` (one axis per dim), if all are.
+/// Where each label of `order` is in `labels`, if all are.
 static std::optional<SmallVector<int64_t>>
-getPermutation(const Labels &labels, ArrayRef<unsigned> order) {
+getPermutation(const Labels &labels, ArrayRef<Label> order) {
   if (labels.size() != order.size())
     return std::nullopt;
   SmallVector<int64_t> perm;
-  for (unsigned axis : order) {
-    auto it = llvm::find(labels, Label{axis});
+  for (const Label &label : order) {
+    auto it = llvm::find(labels, label);
     if (it == labels.end())
       return std::nullopt;
     perm.push_back(it - labels.begin());
@@ -477,10 +491,10 @@ getPermutation(const Labels &labels, ArrayRef<unsigned> order) {
   return perm;
 }
 
-/// The furthest candidate that is one canonical axis per dim, with its
+/// The furthest candidate whose dims are the labels of `order`, with its
 /// permutation to `order`.
 static std::optional<std::pair<Candidate, SmallVector<int64_t>>>
-pickCandidate(ArrayRef<Candidate> candidates, ArrayRef<unsigned> order) {
+pickCandidate(ArrayRef<Candidate> candidates, ArrayRef<Label> order) {
   for (const Candidate &candidate : llvm::reverse(candidates))
     if (std::optional<SmallVector<int64_t>> perm =
             getPermutation(candidate.labels, order))
@@ -491,7 +505,7 @@ pickCandidate(ArrayRef<Candidate> candidates, ArrayRef<unsigned> order) {
 /// The permutation of a mask with `labels` to `order`: unit dims stand for
 /// the batch axes the mask broadcasts over.
 static std::optional<SmallVector<int64_t>>
-getMaskPermutation(const Labels &labels, ArrayRef<unsigned> order) {
+getMaskPermutation(const Labels &labels, ArrayRef<Label> order) {
   if (labels.size() != order.size())
     return std::nullopt;
   SmallVector<int64_t> units;
@@ -499,13 +513,13 @@ getMaskPermutation(const Labels &labels, ArrayRef<unsigned> order) {
     if (label.empty())
       units.push_back(i);
   SmallVector<int64_t> perm;
-  for (unsigned axis : order) {
-    auto it = llvm::find(labels, Label{axis});
+  for (const Label &axes : order) {
+    auto it = llvm::find(labels, axes);
     if (it != labels.end()) {
       perm.push_back(it - labels.begin());
       continue;
     }
-    if (!AxisSpace::isBatch(axis) || units.empty())
+    if (!llvm::all_of(axes, AxisSpace::isBatch) || units.empty())
       return std::nullopt;
     perm.push_back(units.front());
     units.erase(units.begin());
@@ -535,34 +549,92 @@ static bool haveEqualSizes(Value value, int64_t a, int64_t b) {
   return empty && empty.getDynamicSize(a) == empty.getDynamicSize(b);
 }
 
+/// For a Q*K^T with two query-side free loops `free`, the loop of the
+/// query group (QueryGroup) and the batch loop it follows: Q, up through
+/// transposes, is an expand_shape that splits one dim into exactly [a
+/// batch loop, one of `free`], as JAX splits the query heads into [K/V
+/// heads, group].
+static std::optional<std::pair<unsigned, unsigned>>
+findQueryGroupLoops(linalg::LinalgOp qk, ArrayRef<unsigned> free,
+                    ArrayRef<unsigned> batch) {
+  OpOperand *query = qk.getDpsInputOperand(0);
+  SmallVector<std::optional<unsigned>> loopOf;
+  for (AffineExpr expr : qk.getMatchingIndexingMap(query).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    loopOf.push_back(dim ? std::optional<unsigned>(dim.getPosition())
+                         : std::nullopt);
+  }
+  Value value = query->get();
+  while (auto transpose = getTransposeInput(value)) {
+    SmallVector<std::optional<unsigned>> input(loopOf.size());
+    for (auto [i, dim] : llvm::enumerate(transpose->second))
+      input[dim] = loopOf[i];
+    loopOf = std::move(input);
+    value = transpose->first;
+  }
+  auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand)
+    return std::nullopt;
+  std::optional<std::pair<unsigned, unsigned>> found;
+  for (const ReassociationIndices &dims : expand.getReassociationIndices()) {
+    if (dims.size() != 2 || !loopOf[dims[0]] || !loopOf[dims[1]] ||
+        !llvm::is_contained(batch, *loopOf[dims[0]]) ||
+        !llvm::is_contained(free, *loopOf[dims[1]]))
+      continue;
+    if (found)
+      return std::nullopt;
+    found = {*loopOf[dims[1]], *loopOf[dims[0]]};
+  }
+  return found;
+}
+
 /// Checks that the ops found by structure compute softmax(s) over one axis
 /// and that nothing else reads their intermediate values.
 static LogicalResult checkSoftmax(SpelledSoftmax &softmax,
                                   AttentionMatch &match) {
-  if (softmax.max.op.getDpsInputs()[0] != softmax.scores)
-    return match.refuse("the max is not taken over the scores the exponent "
-                        "subtracts it from");
-  if (softmax.sum.op.getDpsInputs()[0] != softmax.exps)
-    return match.refuse("the sum is not taken over the exponentials the "
-                        "normalization divides");
-  if (softmax.max.axis != softmax.sum.axis)
-    return match.refuse("the max reduces dimension " + Twine(softmax.max.axis) +
-                        ", but the sum reduces dimension " +
-                        Twine(softmax.sum.axis));
-  if (dropConstantResults(softmax.maxRead) !=
-          dropConstantResults(softmax.max.map) ||
-      dropConstantResults(softmax.sumRead) !=
-          dropConstantResults(softmax.sum.map))
-    return match.refuse("the max or the sum is not broadcast back along the "
-                        "dimension it reduces");
-
   auto hasUsers = [](Value value, ArrayRef<Operation *> users) {
     return llvm::equal(llvm::to_vector(value.getUsers()), users) ||
            (users.size() == 2 &&
             llvm::equal(llvm::to_vector(value.getUsers()),
                         ArrayRef<Operation *>{users[1], users[0]}));
   };
-  if (!hasUsers(softmax.scores, {softmax.max.op, softmax.sub}))
+  // JAX takes the max before its vmap moves a dim: the exponent then
+  // subtracts it from a transpose of the tensor the max reduces, the max
+  // read back through the same transpose. The max's axis and map are
+  // brought to the scores' dims.
+  Value maxInput = softmax.max.op.getDpsInputs()[0];
+  unsigned maxAxis = softmax.max.axis;
+  AffineMap maxMap = softmax.max.map;
+  if (maxInput != softmax.scores) {
+    auto transpose = getTransposeInput(softmax.scores);
+    if (!transpose || transpose->first != maxInput)
+      return match.refuse("the max is not taken over the scores the "
+                          "exponent subtracts it from");
+    SmallVector<int64_t> inverse = invertPermutationVector(transpose->second);
+    maxAxis = inverse[maxAxis];
+    maxMap = maxMap.compose(
+        AffineMap::getPermutationMap(inverse, maxMap.getContext()));
+    if (!hasUsers(maxInput, {softmax.max.op, softmax.scores.getDefiningOp()}))
+      return match.refuse("the scores have users besides the max and the "
+                          "subtraction");
+  }
+  if (softmax.sum.op.getDpsInputs()[0] != softmax.exps)
+    return match.refuse("the sum is not taken over the exponentials the "
+                        "normalization divides");
+  if (maxAxis != softmax.sum.axis)
+    return match.refuse("the max reduces dimension " + Twine(maxAxis) +
+                        ", but the sum reduces dimension " +
+                        Twine(softmax.sum.axis));
+  if (dropConstantResults(softmax.maxRead) != dropConstantResults(maxMap) ||
+      dropConstantResults(softmax.sumRead) !=
+          dropConstantResults(softmax.sum.map))
+    return match.refuse("the max or the sum is not broadcast back along the "
+                        "dimension it reduces");
+
+  if (!hasUsers(softmax.scores,
+                maxInput == softmax.scores
+                    ? ArrayRef<Operation *>{softmax.max.op, softmax.sub}
+                    : ArrayRef<Operation *>{softmax.sub}))
     return match.refuse("the scores have users besides the max and the "
                         "subtraction");
   if (!hasUsers(softmax.exps, {softmax.sum.op, softmax.normalize}))
@@ -619,9 +691,15 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   double scale = 1.0, scaleAfterMask = 1.0;
   std::optional<MaskAdd> mask;
   linalg::LinalgOp qk;
+  // The tensor the max reduces, when the exponent reads a transpose of it
+  // (checkSoftmax checked its two users).
+  Value maxInput = softmax.max.op.getDpsInputs()[0];
+  auto hasOnlySoftmaxUsers = [&](Value value) {
+    return value.hasOneUse() || value == maxInput;
+  };
   while (!(qk = getContraction(scores.back()))) {
     Value value = scores.back();
-    if (scores.size() > 1 && !value.hasOneUse())
+    if (scores.size() > 1 && !hasOnlySoftmaxUsers(value))
       return refuse("the scores have users besides the softmax");
     if (Value input = getLayoutInput(value)) {
       scores.push_back(input);
@@ -645,30 +723,48 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       return refuse("the scores do not come from a Q*K^T contraction");
     }
   }
-  if (scores.size() > 1 && !scores.back().hasOneUse())
+  if (scores.size() > 1 && !hasOnlySoftmaxUsers(scores.back()))
     return refuse("the scores have users besides the softmax");
 
   // Q*K^T labels the axes: its batch dims, in the order of its result,
   // queries (m), keys (n) and features (k).
   FailureOr<linalg::ContractionDimensions> qkDims =
       linalg::inferContractionDims(qk);
-  if (failed(qkDims) || qkDims->m.size() != 1 || qkDims->n.size() != 1 ||
-      qkDims->k.size() != 1)
+  // GQA as JAX spells it: the query heads of a group are a second free dim.
+  std::optional<std::pair<unsigned, unsigned>> groupLoops;
+  if (succeeded(qkDims) && qkDims->m.size() == 2) {
+    groupLoops = findQueryGroupLoops(qk, qkDims->m, qkDims->batch);
+    if (!groupLoops)
+      return refuse("Q*K^T has two query-side free dims, but Q is not a "
+                    "reshape of heads into [K/V heads, group] (GQA as JAX "
+                    "spells it)");
+  }
+  if (failed(qkDims) || (qkDims->m.size() != 1 && !groupLoops) ||
+      qkDims->n.size() != 1 || qkDims->k.size() != 1)
     return refuse("Q*K^T is not a matrix product with one query, key and "
                   "feature dimension");
   if (!hasZeroInit(qk))
     return refuse("Q*K^T accumulates into a non-zero init");
   AxisSpace space;
   SmallVector<Label> qkLoops(qk.getNumLoops());
-  qkLoops[qkDims->m[0]] = {kQueries};
+  unsigned queryLoop = qkDims->m[0];
+  if (groupLoops && queryLoop == groupLoops->first)
+    queryLoop = qkDims->m[1];
+  qkLoops[queryLoop] = {kQueries};
   qkLoops[qkDims->n[0]] = {kKeys};
   qkLoops[qkDims->k[0]] = {kFeatures};
   auto scoreType = cast<ShapedType>(qk->getResult(0).getType());
+  QueryGroup group;
   for (auto [i, expr] : llvm::enumerate(
            qk.getMatchingIndexingMap(qk.getDpsInitOperand(0)).getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (dim && llvm::is_contained(qkDims->batch, dim.getPosition()))
+    if (dim && (llvm::is_contained(qkDims->batch, dim.getPosition()) ||
+                (groupLoops && dim.getPosition() == groupLoops->first)))
       qkLoops[dim.getPosition()] = {space.addBatch(scoreType.getDimSize(i))};
+  }
+  if (groupLoops) {
+    group.axis = qkLoops[groupLoops->first][0];
+    group.kvHeads = qkLoops[groupLoops->second][0];
   }
   FailureOr<Labels> queryLabels =
       getOperandLabels(qk, qk.getDpsInputOperand(0), qkLoops);
@@ -712,8 +808,8 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   }
   FailureOr<linalg::ContractionDimensions> pvDims =
       linalg::inferContractionDims(pv);
-  if (failed(pvDims) || pvDims->m.size() != 1 || pvDims->n.size() != 1 ||
-      pvDims->k.size() != 1)
+  if (failed(pvDims) || pvDims->m.size() != (group.axis == kNoAxis ? 1u : 2u) ||
+      pvDims->n.size() != 1 || pvDims->k.size() != 1)
     return refuse("P*V is not a matrix product with one query, key and "
                   "feature dimension");
   if (!hasZeroInit(pv))
@@ -732,7 +828,13 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
                   " of the probabilities, not the key dimension " +
                   Twine(keyDim - labels->begin()));
   }
-  if (pvLoops[pvDims->m[0]] != Label{kQueries})
+  // With a query group, P*V's second free dim must be the group.
+  unsigned pvRows = pvDims->m[0];
+  if (pvDims->m.size() == 2 && pvLoops[pvRows] == Label{group.axis})
+    pvRows = pvDims->m[1];
+  if (pvLoops[pvRows] != Label{kQueries} ||
+      (pvDims->m.size() == 2 &&
+       pvLoops[pvDims->m[pvRows == pvDims->m[0] ? 1 : 0]] != Label{group.axis}))
     return refuse("the rows of P*V are not the queries");
   pvLoops[pvDims->n[0]] = {kValueFeatures};
   FailureOr<Labels> valueLabels =
@@ -756,16 +858,19 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
       result;
   SmallVector<unsigned> batch;
   bool tooMany = false;
-  for (const SmallVector<unsigned> &option :
-       {space.getLeaves(), space.getRoots()}) {
+  for (SmallVector<unsigned> option : {space.getLeaves(), space.getRoots()}) {
+    // The query group is part of the heads of Q and the result.
+    llvm::erase(option, group.axis);
     if (option.size() > 2) {
       tooMany = true;
       continue;
     }
-    query = pickCandidate(queries, getOrder(option, kQueries, kFeatures));
+    query =
+        pickCandidate(queries, getOrder(option, kQueries, kFeatures, group));
     key = pickCandidate(keys, getOrder(option, kKeys, kFeatures));
     value = pickCandidate(values, getOrder(option, kKeys, kValueFeatures));
-    result = pickCandidate(results, getOrder(option, kQueries, kValueFeatures));
+    result = pickCandidate(results,
+                           getOrder(option, kQueries, kValueFeatures, group));
     if (query && key && value && result) {
       batch = option;
       break;
@@ -850,7 +955,7 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
     // The mask from as far up its transposes, reshapes and widenings as
     // it stays shaped like the scores (a function argument, for the
     // lowering to read).
-    SmallVector<unsigned> maskOrder = getOrder(batch, kQueries, kKeys);
+    SmallVector<Label> maskOrder = getOrder(batch, kQueries, kKeys, group);
     std::optional<std::pair<Value, SmallVector<int64_t>>> picked;
     SmallVector<Candidate> masks =
         walkOperand(space, mask->mask, maskLabels, /*scales=*/false,

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -384,6 +385,12 @@ sage::traceBroadcast(Value value, AffineMap map,
         break;
       step = generic.getIndexingMapsArray()[0];
       source = generic.getDpsInputs()[0];
+    } else if (auto transpose = dyn_cast<linalg::TransposeOp>(def)) {
+      // Result dim i is input dim perm[i]: input dim d is read at result
+      // dim inverse[d].
+      step = AffineMap::getPermutationMap(
+          invertPermutationVector(transpose.getPermutation()), ctx);
+      source = transpose.getInput();
     } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
       step = getUnitReshapeMap(expand.getReassociationIndices(),
                                expand.getResultType().getShape(),

@@ -97,9 +97,10 @@ struct Reduction {
 std::optional<Reduction> getReduction(Value value);
 
 /// Follows `value`, read at `map` (from some index space to the dims of
-/// `value`), back through ops that only replicate or reshape elements:
-/// linalg.broadcast, broadcasting linalg.generic copies (casts allowed),
-/// tensor.expand_shape / collapse_shape of unit dims. Returns the source
+/// `value`), back through ops that only replicate, move or reshape
+/// elements: linalg.broadcast, broadcasting linalg.generic copies (casts
+/// allowed), linalg.transpose, tensor.expand_shape / collapse_shape of unit
+/// dims. Returns the source
 /// and the map at which it is read; appends the ops passed to `chain`.
 std::pair<Value, AffineMap> traceBroadcast(Value value, AffineMap map,
                                            SmallVectorImpl<Operation *> &chain);

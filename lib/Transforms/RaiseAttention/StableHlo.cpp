@@ -428,11 +428,6 @@ FailureOr<Value> Converter::convertDotGeneral(Operation *op, Scope &scope) {
     return refuse("'" + op->getName().getStringRef() + "' " +
                   "is not a float product of ranked tensors over a dim "
                   "longer than 1");
-  if (free[0].size() > 1 || free[1].size() > 1)
-    return refuse("'" + op->getName().getStringRef() + "' " +
-                  "has several free dims on one side (JAX's GQA puts "
-                  "the query heads of a group there), which sage does "
-                  "not raise yet");
 
   // Loops in the result's order: batch, lhs free, rhs free; then the
   // contracted dims.
