@@ -69,8 +69,6 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
     return "tiles need static feature dimensions";
   if (op.getLse())
     return "the lse result is not tiled yet";
-  if (op.getMask())
-    return "the mask is not tiled yet";
   std::string mismatch =
       getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
   if (mismatch.empty())
@@ -177,6 +175,29 @@ struct TileBuilder {
         ArrayRef<OpFoldResult>{
             sub(index(rows), getValueOrCreateConstantIndexOp(b, loc, count)),
             zero},
+        constant(element, 0));
+  }
+
+  /// The [rows, cols] window at (`firstRow`, `firstCol`) of the matrix at
+  /// (`outer0`, `outer1`) of a rank-4 tensor, `rowCount` x `colCount` of it
+  /// read and the rest padded with zeros.
+  Value paddedWindow(Value source, Value outer0, Value outer1, Value firstRow,
+                     Value rowCount, int64_t rows, Value firstCol,
+                     Value colCount, int64_t cols) {
+    Type element = cast<RankedTensorType>(source.getType()).getElementType();
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                              element),
+        source, ArrayRef<OpFoldResult>{outer0, outer1, firstRow, firstCol},
+        ArrayRef<OpFoldResult>{one, one, rowCount, colCount},
+        ArrayRef<OpFoldResult>{one, one, one, one});
+    return tensor::PadOp::create(
+        b, loc, RankedTensorType::get({rows, cols}, element), slice,
+        ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{sub(index(rows), rowCount),
+                               sub(index(cols), colCount)},
         constant(element, 0));
   }
 
@@ -361,6 +382,33 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                   return arith::MulFOp::create(
                       nb, nl, args[0],
                       TileBuilder{nb, nl}.constant(f32, scale));
+                });
+          }
+          // The mask, in the units of the scaled scores: added, or -inf
+          // where an i1 mask drops the key (as the kernels do, before
+          // sage.mask_scores hides padded and causal keys).
+          if (Value mask = op.getMask()) {
+            auto maskType = cast<RankedTensorType>(mask.getType());
+            Value maskBatch = maskType.getDimSize(0) == 1 ? lb.index(0) : batch;
+            Value maskHead = maskType.getDimSize(1) == 1 ? lb.index(0) : head;
+            Value maskTile =
+                lb.paddedWindow(mask, maskBatch, maskHead, firstQuery,
+                                queryCount, blockQ, firstKey, keyCount, blockK);
+            scaled = lb.elementwise(
+                {scaled, maskTile}, {lb.tileMap({r, c}), lb.tileMap({r, c})},
+                tensor::EmptyOp::create(b, loc,
+                                        ArrayRef<int64_t>{blockQ, blockK}, f32),
+                [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+                  TileBuilder nested{nb, nl};
+                  Value bias = args[1];
+                  if (bias.getType().isInteger(1))
+                    return arith::SelectOp::create(
+                        nb, nl, bias, args[0],
+                        nested.constant(
+                            f32, -std::numeric_limits<double>::infinity()));
+                  if (bias.getType() != f32)
+                    bias = arith::ExtFOp::create(nb, nl, f32, bias);
+                  return arith::AddFOp::create(nb, nl, args[0], bias);
                 });
           }
           Value masked = MaskScoresOp::create(

@@ -317,3 +317,51 @@ func.func @negative_int8_probabilities(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x
        tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return %o : tensor<1x1x64x64xf32>
 }
+
+// -----
+
+// Masks: an i1 keep-mask broadcast over heads ([B, 1, Nq, Nk]) and an
+// additive f16 mask per head. The window of the Q block's rows and the
+// K/V block's keys is read (the heads index 0 where it broadcasts),
+// padded to the tile, and applied to the scaled scores before
+// sage.mask_scores: -inf where the i1 mask drops a key, the f16 value
+// widened and added otherwise.
+// CHECK-LABEL: func @masks
+//  CHECK-SAME: %[[KEEP:[^:]*]]: tensor<2x1x100x70xi1>, %[[BIAS:[^:]*]]: tensor<2x4x100x70xf16>)
+//   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+//       CHECK: scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in
+//       CHECK:   scf.for
+//       CHECK:     %[[KWIN:.*]] = tensor.extract_slice %[[KEEP]][%[[B]], %[[C0]], %[[Q0:.*]], %[[K0:.*]]] [1, 1, %[[QN:.*]], %[[KN:.*]]] [1, 1, 1, 1] : tensor<2x1x100x70xi1> to tensor<?x?xi1>
+//       CHECK:     %[[KTILE:.*]] = tensor.pad %[[KWIN]]
+//       CHECK:     } : tensor<?x?xi1> to tensor<64x64xi1>
+//       CHECK:     %[[KEPT:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[KTILE]] : tensor<64x64xf32>, tensor<64x64xi1>)
+//       CHECK:       arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+//       CHECK:     sage.mask_scores %[[KEPT]] at [%[[Q0]], %[[K0]]] of [%{{.*}}, %{{.*}}] : tensor<64x64xf32>
+//       CHECK:   scf.for
+//       CHECK:     %[[BWIN:.*]] = tensor.extract_slice %[[BIAS]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] [1, 1, %{{.*}}, %{{.*}}] [1, 1, 1, 1] : tensor<2x4x100x70xf16> to tensor<?x?xf16>
+//       CHECK:     %[[BTILE:.*]] = tensor.pad %[[BWIN]]
+//       CHECK:     %[[BIASED:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[BTILE]] : tensor<64x64xf32>, tensor<64x64xf16>)
+//       CHECK:       %[[WIDE:.*]] = arith.extf %{{.*}} : f16 to f32
+//       CHECK:       arith.addf %{{.*}}, %[[WIDE]] : f32
+//       CHECK:     sage.mask_scores %[[BIASED]]
+func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
+    %kv: tensor<2x4x70x64xi8>, %ks: tensor<2x4x8x1xf32>,
+    %vv: tensor<2x4x70x64xf8E4M3FN>, %vs: tensor<2x4x1x64xf32>,
+    %keep: tensor<2x1x100x70xi1>, %bias: tensor<2x4x100x70xf16>)
+    -> (tensor<2x4x100x64xf16>, tensor<2x4x100x64xf16>) {
+  %o1 = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) mask(%keep) {
+      q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<2x4x100x64xi8>, tensor<2x4x64x1xf32>, tensor<2x4x70x64xi8>, tensor<2x4x8x1xf32>,
+       tensor<2x4x70x64xf8E4M3FN>, tensor<2x4x1x64xf32>, tensor<2x1x100x70xi1>) -> tensor<2x4x100x64xf16>
+  %o2 = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) mask(%bias) {
+      q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<2x4x100x64xi8>, tensor<2x4x64x1xf32>, tensor<2x4x70x64xi8>, tensor<2x4x8x1xf32>,
+       tensor<2x4x70x64xf8E4M3FN>, tensor<2x4x1x64xf32>, tensor<2x4x100x70xf16>) -> tensor<2x4x100x64xf16>
+  return %o1, %o2 : tensor<2x4x100x64xf16>, tensor<2x4x100x64xf16>
+}
