@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -67,8 +68,6 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
   int64_t valueDim = op.getVValues().getType().getDimSize(3);
   if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
     return "tiles need static feature dimensions";
-  if (op.getLse())
-    return "the lse result is not tiled yet";
   std::string mismatch =
       getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
   if (mismatch.empty())
@@ -240,6 +239,87 @@ struct TileBuilder {
   }
 };
 
+/// The LSE of the Q block's `queryCount` rows from the loop's running max
+/// and sum (natural units): m + ln l, -inf for a row that saw no key (m =
+/// -inf, l = 0), plus, with K smoothed, the shift smoothing left in every
+/// score of the row, scale * (q - qbar) . mean K (sage.quantized_attention).
+static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
+                            Value sum, Value queryMean, Value batch, Value head,
+                            Value kvHead, Value firstQuery, Value queryCount) {
+  OpBuilder &b = tb.b;
+  Location loc = tb.loc;
+  Type f32 = b.getF32Type();
+  int64_t blockQ = cast<RankedTensorType>(max.getType()).getDimSize(0);
+  auto rowType = RankedTensorType::get({blockQ}, f32);
+  SmallVector<Value> inputs = {max, sum};
+  Value shift;
+  if (Value keyMean = op.getKMean()) {
+    int64_t dim = op.getQValues().getType().getDimSize(3);
+    Value queries = tb.paddedTile(op.getQuery(), batch, head, firstQuery,
+                                  queryCount, blockQ, dim);
+    Value meanTile = tb.paddedTile(keyMean, batch, kvHead, b.getIndexAttr(0),
+                                   b.getIndexAttr(1), 1, dim);
+    Value meanK = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({dim}, f32), meanTile,
+        ArrayRef<ReassociationIndices>{{0, 1}});
+    // q - qbar in f32.
+    AffineExpr r, c;
+    bindDims(b.getContext(), r, c);
+    SmallVector<Value> centerInputs = {queries};
+    SmallVector<AffineMap> centerMaps = {tb.tileMap({r, c})};
+    if (queryMean) {
+      centerInputs.push_back(queryMean);
+      centerMaps.push_back(tb.tileMap({c}));
+    }
+    Value centered = tb.elementwise(
+        centerInputs, centerMaps,
+        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, dim}, f32),
+        [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+          Value q = args[0];
+          if (q.getType() != f32)
+            q = arith::ExtFOp::create(nb, nl, f32, q);
+          return queryMean ? arith::SubFOp::create(nb, nl, q, args[1]) : q;
+        });
+    shift = linalg::MatvecOp::create(b, loc, TypeRange{rowType},
+                                     ValueRange{centered, meanK},
+                                     ValueRange{tb.filled({blockQ}, f32, 0)})
+                .getResult(0);
+    inputs.push_back(shift);
+  }
+  double scale = op.getScale().convertToDouble();
+  SmallVector<AffineMap> maps(inputs.size() + 1, b.getMultiDimIdentityMap(1));
+  Value lse =
+      linalg::GenericOp::create(
+          b, loc, rowType, inputs,
+          ValueRange{
+              tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ}, f32)},
+          maps, {utils::IteratorType::parallel},
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            TileBuilder eb{nb, nl};
+            Value value = arith::AddFOp::create(
+                nb, nl, args[0], math::LogOp::create(nb, nl, args[1]));
+            if (shift)
+              value = arith::AddFOp::create(
+                  nb, nl, value,
+                  arith::MulFOp::create(nb, nl, args[2],
+                                        eb.constant(f32, scale)));
+            Value empty =
+                arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                      args[1], eb.constant(f32, 0));
+            value = arith::SelectOp::create(
+                nb, nl, empty,
+                eb.constant(f32, -std::numeric_limits<double>::infinity()),
+                value);
+            linalg::YieldOp::create(nb, nl, value);
+          })
+          .getResult(0);
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({ShapedType::kDynamic}, f32), lse,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{queryCount},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
 /// Rewrites one sage.quantized_attention into the tile-level loop nest.
 struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
   TileAttention(MLIRContext *ctx, AttentionTileSizes tiles)
@@ -275,6 +355,17 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     Value result =
         tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                 resultType.getElementType(), dynamicSizes);
+    // The LSE is [batch, heads, queries] f32.
+    SmallVector<Value> outs = {result};
+    if (Value lse = op.getLse()) {
+      auto lseType = cast<RankedTensorType>(lse.getType());
+      SmallVector<Value> lseSizes;
+      for (int64_t d = 0; d < 3; ++d)
+        if (lseType.isDynamicDim(d))
+          lseSizes.push_back(sizes[d]);
+      outs.push_back(tensor::EmptyOp::create(rewriter, loc, lseType.getShape(),
+                                             f32, lseSizes));
+    }
 
     // One workgroup per (batch, head, Q block), as the kernels launch them.
     ArrayAttr mapping = rewriter.getArrayAttr(
@@ -283,7 +374,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
          gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
     auto grid = scf::ForallOp::create(
         rewriter, loc, ArrayRef<OpFoldResult>{batches, heads, queryBlocks},
-        ValueRange{result}, mapping);
+        outs, mapping);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(grid.getBody());
     Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
@@ -515,6 +606,10 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
         ArrayRef<OpFoldResult>{queryCount, rewriter.getIndexAttr(valueDim)},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                rewriter.getIndexAttr(1)});
+    Value lseRows;
+    if (op.getLse())
+      lseRows = buildLogSumExp(tb, op, loop.getResult(1), sum, queryMean, batch,
+                               head, kvHead, firstQuery, queryCount);
     rewriter.setInsertionPointToStart(grid.getTerminator().getBody());
     OpFoldResult one = rewriter.getIndexAttr(1);
     tensor::ParallelInsertSliceOp::create(
@@ -524,7 +619,13 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
         ArrayRef<OpFoldResult>{one, one, queryCount,
                                rewriter.getIndexAttr(valueDim)},
         ArrayRef<OpFoldResult>{one, one, one, one});
-    rewriter.replaceOp(op, grid.getResult(0));
+    if (lseRows)
+      tensor::ParallelInsertSliceOp::create(
+          rewriter, loc, lseRows, grid.getRegionIterArgs()[1],
+          ArrayRef<OpFoldResult>{batch, head, firstQuery},
+          ArrayRef<OpFoldResult>{one, one, queryCount},
+          ArrayRef<OpFoldResult>{one, one, one});
+    rewriter.replaceOp(op, grid.getResults());
     return success();
   }
 

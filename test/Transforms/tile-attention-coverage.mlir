@@ -51,18 +51,3 @@ func.func @negative_smoothing_block(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x2
        tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>, tensor<1x1x2x64xf32>, tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf32>
   return %o : tensor<1x1x64x64xf32>
 }
-
-// -----
-
-func.func @negative_lse(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf32>,
-    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x4x1xf32>,
-    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64xf32> {
-  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: the lse result is not tiled yet}}
-  %o, %lse = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
-      q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
-      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
-      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
-      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
-    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> (tensor<1x1x64x64xf32>, tensor<1x1x64xf32>)
-  return %lse : tensor<1x1x64xf32>
-}

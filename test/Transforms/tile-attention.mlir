@@ -365,3 +365,57 @@ func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
        tensor<2x4x70x64xf8E4M3FN>, tensor<2x4x1x64xf32>, tensor<2x4x100x70xf16>) -> tensor<2x4x100x64xf16>
   return %o1, %o2 : tensor<2x4x100x64xf16>, tensor<2x4x100x64xf16>
 }
+
+// -----
+
+// The LSE: each row's m + ln l from the loop, -inf for a row that saw no
+// key, plus the shift K smoothing leaves in its scores, scale * (q - qbar)
+// . mean K, from the unquantized query; the Q block's rows are inserted
+// into the [B, H, Nq] result beside the output's.
+// CHECK-LABEL: func @lse
+//  CHECK-SAME: %[[QM:[^:]*]]: tensor<1x4x2x64xf32>, %[[K:[^:]*]]: tensor<1x2x70x64xf16>, %[[KM:[^:]*]]: tensor<1x2x1x64xf32>, %[[Q:[^:]*]]: tensor<1x4x100x64xf16>)
+//   CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+//   CHECK-DAG: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+//       CHECK: %[[O_EMPTY:.*]] = tensor.empty() : tensor<1x4x100x64xf16>
+//       CHECK: %[[LSE_EMPTY:.*]] = tensor.empty() : tensor<1x4x100xf32>
+//       CHECK: %[[GRID:.*]]:2 = scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in ({{.*}}) shared_outs(%[[O_OUT:.*]] = %[[O_EMPTY]], %[[LSE_OUT:.*]] = %[[LSE_EMPTY]])
+//       CHECK:   %[[LOOP:.*]]:3 = scf.for
+//       CHECK:   tensor.extract_slice %[[Q]][%[[B]], %[[H]], %[[Q0:.*]], 0]
+//       CHECK:   tensor.extract_slice %[[KM]][%[[B]], %[[HKV:.*]], 0, 0] [1, 1, 1, 64]
+//       CHECK:   %[[MEAN_K:.*]] = tensor.collapse_shape
+//       CHECK:   %[[CENTERED:.*]] = linalg.generic
+//       CHECK:     arith.extf
+//       CHECK:     arith.subf
+//       CHECK:   %[[SHIFT:.*]] = linalg.matvec ins(%[[CENTERED]], %[[MEAN_K]] : tensor<64x64xf32>, tensor<64xf32>)
+//       CHECK:   %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#1, %[[LOOP]]#2, %[[SHIFT]] : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+//       CHECK:   ^bb0(%[[M:.*]]: f32, %[[L:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
+//       CHECK:     %[[LOG:.*]] = math.log %[[L]] : f32
+//       CHECK:     %[[MLOG:.*]] = arith.addf %[[M]], %[[LOG]] : f32
+//       CHECK:     %[[SCALED:.*]] = arith.mulf %[[S]], %[[SCALE]] : f32
+//       CHECK:     %[[SUM:.*]] = arith.addf %[[MLOG]], %[[SCALED]] : f32
+//       CHECK:     %[[EMPTY_ROW:.*]] = arith.cmpf oeq, %[[L]]
+//       CHECK:     arith.select %[[EMPTY_ROW]], %[[NEG_INF]], %[[SUM]] : f32
+//       CHECK:   %[[LSE_ROWS:.*]] = tensor.extract_slice %[[ROWS]][0] [%[[COUNT:.*]]] [1] : tensor<64xf32> to tensor<?xf32>
+//       CHECK:   scf.forall.in_parallel
+//       CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[O_OUT]][%[[B]], %[[H]], %[[Q0]], 0]
+//       CHECK:     tensor.parallel_insert_slice %[[LSE_ROWS]] into %[[LSE_OUT]][%[[B]], %[[H]], %[[Q0]]] [1, 1, %[[COUNT]]] [1, 1, 1] : tensor<?xf32> into tensor<1x4x100xf32>
+//       CHECK: return %[[GRID]]#0, %[[GRID]]#1
+func.func @lse(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x8x1xf32>,
+    %vv: tensor<1x2x70x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>,
+    %qm: tensor<1x4x2x64xf32>, %k: tensor<1x2x70x64xf16>, %km: tensor<1x2x1x64xf32>,
+    %q: tensor<1x4x100x64xf16>)
+    -> (tensor<1x4x100x64xf16>, tensor<1x4x100xf32>) {
+  %o, %lse = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs)
+      q_smooth(%qm, %k) k_smooth(%km) lse_query(%q) {
+        q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64, causal}
+    : (tensor<1x4x100x64xi8>, tensor<1x4x64x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x8x1xf32>,
+       tensor<1x2x70x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<1x4x2x64xf32>,
+       tensor<1x2x70x64xf16>, tensor<1x2x1x64xf32>, tensor<1x4x100x64xf16>)
+      -> (tensor<1x4x100x64xf16>, tensor<1x4x100xf32>)
+  return %o, %lse : tensor<1x4x100x64xf16>, tensor<1x4x100xf32>
+}

@@ -102,6 +102,7 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
     row max m and the row sum l:
 
       S       = sage.qmma(Q_i, K_j) (i32), then (S + qbar_i . K_j) * scale
+      S       = S + M_ij (or -inf where an i1 M_ij is false), with a mask
       S       = sage.mask_scores(S)            padded keys, causal
       P~, m, l, alpha = sage.online_softmax(S, m, l)
       P_hat   = sage.quantize(P~) {bound = 1.0}   static scale 1 / P_r
@@ -109,7 +110,8 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
       O       = sage.accumulate(R into O rescale alpha)
 
     then `O / l * delta_V / P_r (+ mean V)` in the output type, inserted at
-    the Q block. Tiles are static: a partial block is padded with zeros
+    the Q block, and with an LSE result each row's `m + ln l` (plus the
+    K-smoothing shift) into the `[B, H, Nq]` LSE. Tiles are static: a partial block is padded with zeros
     (padded keys are masked, padded rows never stored). Tile sizes must fit
     the quantization groups (a per_thread or per_block group of `block`
     tokens, a per_warp group of `warp` tokens, the Q-smoothing block) and
@@ -120,6 +122,7 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::sage::SageDialect",
     "::mlir::tensor::TensorDialect"
