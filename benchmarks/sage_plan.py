@@ -154,8 +154,9 @@ class Plan:
             _check(cu.cuLaunchKernel(func, *grid, *block, 0, stream, params, 0))
 
 
-def reference(q, k, v, causal, scale):
-    """FP64 attention on the GPU; bottom-right causal alignment."""
+def reference(q, k, v, causal, scale, top_left=False):
+    """FP64 attention on the GPU; causal aligned bottom-right (query i sees
+    keys j <= i + Nk - Nq), or top-left (j <= i) with `top_left`."""
     q, k, v = q.double(), k.double(), v.double()
     ratio = q.shape[1] // k.shape[1]
     k = k.repeat_interleave(ratio, dim=1)
@@ -165,7 +166,8 @@ def reference(q, k, v, causal, scale):
         nq, nk = q.shape[2], k.shape[2]
         i = torch.arange(nq, device=q.device)[:, None]
         j = torch.arange(nk, device=q.device)[None, :]
-        s = s.masked_fill(j > i + (nk - nq), float("-inf"))
+        s = s.masked_fill(j > i + (0 if top_left else nk - nq),
+                          float("-inf"))
     p = torch.softmax(s, dim=-1).nan_to_num(0.0)
     return torch.matmul(p, v)
 

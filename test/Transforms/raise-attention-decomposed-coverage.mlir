@@ -1401,3 +1401,195 @@ func.func @silu_is_not_attention(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>) -
   } -> tensor<16x32xf32>
   return %s : tensor<16x32xf32>
 }
+
+// -----
+
+// GQA's query group split from the only batch axis (Q [B*G], K [B]): the
+// group must join the heads, after a batch, or Q's batch would differ
+// from K's.
+func.func @negative_gqa_group_of_batch(%q: tensor<16x8x16xf32>, %k: tensor<24x2x16xf32>, %v: tensor<24x2x16xf32>) -> tensor<16x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %q5 = tensor.expand_shape %q [[0], [1, 2], [3]] output_shape [16, 2, 4, 16] : tensor<16x8x16xf32> into tensor<16x2x4x16xf32>
+  %se = tensor.empty() : tensor<2x4x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x4x16x24xf32>) -> tensor<2x4x16x24xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(k, g, t, s, f) -> (t, k, g, f)>, affine_map<(k, g, t, s, f) -> (s, k, f)>, affine_map<(k, g, t, s, f) -> (k, g, t, s)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q5, %k : tensor<16x2x4x16xf32>, tensor<24x2x16xf32>) outs(%si : tensor<2x4x16x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %x = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x16x24xf32>
+  %me = tensor.empty() : tensor<2x4x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %m = linalg.reduce ins(%s : tensor<2x4x16x24xf32>) outs(%mi : tensor<2x4x16xf32>) dimensions = [3]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %mb = linalg.broadcast ins(%m : tensor<2x4x16xf32>) outs(%se : tensor<2x4x16x24xf32>) dimensions = [3]
+  %d = arith.subf %s, %mb : tensor<2x4x16x24xf32>
+  %e = math.exp %d : tensor<2x4x16x24xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %z = linalg.reduce ins(%e : tensor<2x4x16x24xf32>) outs(%zi : tensor<2x4x16xf32>) dimensions = [3]
+    (%in: f32, %out: f32) {
+      %x = arith.addf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %zb = linalg.broadcast ins(%z : tensor<2x4x16xf32>) outs(%se : tensor<2x4x16x24xf32>) dimensions = [3]
+  %p = arith.divf %e, %zb : tensor<2x4x16x24xf32>
+  %oe = tensor.empty() : tensor<16x2x4x16xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<16x2x4x16xf32>) -> tensor<16x2x4x16xf32>
+  // expected-remark@+1 {{not raised to sage.attention: the query group of Q*K^T (GQA) is split from a batch dim that is not the heads of [batch, heads, tokens, features]}}
+  %o5 = linalg.generic {indexing_maps = [affine_map<(k, g, t, s, e) -> (k, g, t, s)>, affine_map<(k, g, t, s, e) -> (s, k, e)>, affine_map<(k, g, t, s, e) -> (t, k, g, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%p, %v : tensor<2x4x16x24xf32>, tensor<24x2x16xf32>) outs(%oi : tensor<16x2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %x = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x2x4x16xf32>
+  %o = tensor.collapse_shape %o5 [[0], [1, 2], [3]] : tensor<16x2x4x16xf32> into tensor<16x8x16xf32>
+  return %o : tensor<16x8x16xf32>
+}
+
+// -----
+
+// The same with the K/V heads dynamic: still refused (raised, the
+// operands' batch sizes would differ at run time).
+func.func @negative_gqa_group_of_batch_dynamic(%q: tensor<16x?x16xf32>, %k: tensor<24x?x16xf32>, %v: tensor<24x?x16xf32>) -> tensor<16x?x16xf32> {
+  %c1 = arith.constant 1 : index
+  %hk = tensor.dim %k, %c1 : tensor<24x?x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %q5 = tensor.expand_shape %q [[0], [1, 2], [3]] output_shape [16, %hk, 4, 16] : tensor<16x?x16xf32> into tensor<16x?x4x16xf32>
+  %se = tensor.empty(%hk) : tensor<?x4x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<?x4x16x24xf32>) -> tensor<?x4x16x24xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(k, g, t, s, f) -> (t, k, g, f)>, affine_map<(k, g, t, s, f) -> (s, k, f)>, affine_map<(k, g, t, s, f) -> (k, g, t, s)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q5, %k : tensor<16x?x4x16xf32>, tensor<24x?x16xf32>) outs(%si : tensor<?x4x16x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %x = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?x4x16x24xf32>
+  %me = tensor.empty(%hk) : tensor<?x4x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<?x4x16xf32>) -> tensor<?x4x16xf32>
+  %m = linalg.reduce ins(%s : tensor<?x4x16x24xf32>) outs(%mi : tensor<?x4x16xf32>) dimensions = [3]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %mb = linalg.broadcast ins(%m : tensor<?x4x16xf32>) outs(%se : tensor<?x4x16x24xf32>) dimensions = [3]
+  %d = arith.subf %s, %mb : tensor<?x4x16x24xf32>
+  %e = math.exp %d : tensor<?x4x16x24xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<?x4x16xf32>) -> tensor<?x4x16xf32>
+  %z = linalg.reduce ins(%e : tensor<?x4x16x24xf32>) outs(%zi : tensor<?x4x16xf32>) dimensions = [3]
+    (%in: f32, %out: f32) {
+      %x = arith.addf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %zb = linalg.broadcast ins(%z : tensor<?x4x16xf32>) outs(%se : tensor<?x4x16x24xf32>) dimensions = [3]
+  %p = arith.divf %e, %zb : tensor<?x4x16x24xf32>
+  %oe = tensor.empty(%hk) : tensor<16x?x4x16xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<16x?x4x16xf32>) -> tensor<16x?x4x16xf32>
+  // expected-remark@+1 {{not raised to sage.attention: the query group of Q*K^T (GQA) is split from a batch dim that is not the heads of [batch, heads, tokens, features]}}
+  %o5 = linalg.generic {indexing_maps = [affine_map<(k, g, t, s, e) -> (k, g, t, s)>, affine_map<(k, g, t, s, e) -> (s, k, e)>, affine_map<(k, g, t, s, e) -> (t, k, g, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]}
+      ins(%p, %v : tensor<?x4x16x24xf32>, tensor<24x?x16xf32>) outs(%oi : tensor<16x?x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %x = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<16x?x4x16xf32>
+  %o = tensor.collapse_shape %o5 [[0], [1, 2], [3]] : tensor<16x?x4x16xf32> into tensor<16x?x16xf32>
+  return %o : tensor<16x?x16xf32>
+}
+
+// -----
+
+// The exponent subtracts the max from a transpose of the scores, but the
+// max reduces the queries: refused.
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @negative_transposed_max_other_axis(%q: tensor<2x16x8xf32>, %k: tensor<2x24x8xf32>, %v: tensor<2x24x8xf32>) -> tensor<2x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap] ins(%q, %k : tensor<2x16x8xf32>, tensor<2x24x8xf32>) outs(%si : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %me = tensor.empty() : tensor<2x24xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x24xf32>) -> tensor<2x24xf32>
+  %m = linalg.reduce ins(%s : tensor<2x16x24xf32>) outs(%mi : tensor<2x24xf32>) dimensions = [1]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %te = tensor.empty() : tensor<2x24x16xf32>
+  %t = linalg.transpose ins(%s : tensor<2x16x24xf32>) outs(%te : tensor<2x24x16xf32>) permutation = [0, 2, 1]
+  %mb = linalg.broadcast ins(%m : tensor<2x24xf32>) outs(%te : tensor<2x24x16xf32>) dimensions = [2]
+  %d = arith.subf %t, %mb : tensor<2x24x16xf32>
+  %e = math.exp %d : tensor<2x24x16xf32>
+  %ze = tensor.empty() : tensor<2x16xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%ze : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %z = linalg.reduce ins(%e : tensor<2x24x16xf32>) outs(%zi : tensor<2x16xf32>) dimensions = [1]
+    (%in: f32, %out: f32) {
+      %x = arith.addf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %zb = linalg.broadcast ins(%z : tensor<2x16xf32>) outs(%te : tensor<2x24x16xf32>) dimensions = [1]
+  %p = arith.divf %e, %zb : tensor<2x24x16xf32>
+  %oe = tensor.empty() : tensor<2x16x8xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  // expected-remark@+1 {{not raised to sage.attention: the max reduces dimension 2, but the sum reduces dimension 1}}
+  %o = linalg.generic {indexing_maps = [affine_map<(b, q, n, d) -> (b, n, q)>, affine_map<(b, q, n, d) -> (b, n, d)>, affine_map<(b, q, n, d) -> (b, q, d)>], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%p, %v : tensor<2x24x16xf32>, tensor<2x24x8xf32>) outs(%oi : tensor<2x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %x = arith.mulf %a, %b : f32
+    %y = arith.addf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x16x8xf32>
+  return %o : tensor<2x16x8xf32>
+}
+
+// -----
+
+// A select on whole tensors whose hidden value (-1000) does not vanish
+// next to a kept score is no keep-mask.
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+#id3 = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m)>
+func.func @negative_whole_tensor_select_finite(%q: tensor<2x16x64xf32>, %k: tensor<2x24x64xf32>, %v: tensor<2x24x64xf32>, %keep: tensor<2x16x24xi1>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %hidden = arith.constant dense<-1.000000e+03> : tensor<2x16x24xf32>
+  %ones = arith.constant dense<1.0> : tensor<2x16x24xf32>
+  %se = tensor.empty() : tensor<2x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s0 = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap] ins(%q, %k : tensor<2x16x64xf32>, tensor<2x24x64xf32>) outs(%si : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s = arith.select %keep, %s0, %hidden : tensor<2x16x24xi1>, tensor<2x16x24xf32>
+  %me = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %m = linalg.reduce ins(%s : tensor<2x16x24xf32>) outs(%mi : tensor<2x16xf32>) dimensions = [2]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %mb = linalg.broadcast ins(%m : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<2x16x24xf32>
+  %e = math.exp %d : tensor<2x16x24xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %z = linalg.reduce ins(%e : tensor<2x16x24xf32>) outs(%zi : tensor<2x16xf32>) dimensions = [2]
+    (%in: f32, %out: f32) {
+      %x = arith.addf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %zb = linalg.broadcast ins(%z : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %r = arith.divf %ones, %zb : tensor<2x16x24xf32>
+  %p = arith.mulf %e, %r : tensor<2x16x24xf32>
+  %oe = tensor.empty() : tensor<2x16x64xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  // expected-remark@+1 {{not raised to sage.attention: the scores reach the softmax through arith.select, not only casts, constant scales, a mask, reshapes and transposes}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x24xf32>, tensor<2x24x64xf32>) outs(%oi : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %o : tensor<2x16x64xf32>
+}

@@ -1147,6 +1147,53 @@ func.func @whole_tensor_softmax(%q: tensor<2x16x64xf16>, %k: tensor<2x24x64xf16>
 
 // -----
 
+// A widened f16 mask added on the left of the scores on whole tensors: the
+// operand that is a function argument through casts is the mask.
+// CHECK-LABEL: func @whole_tensor_mask_first
+//  CHECK-SAME: %[[M:[^:]*]]: tensor<2x16x24xf16>)
+//       CHECK: sage.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%[[M]])
+#qmap = affine_map<(b, m, n, k) -> (b, m, k)>
+#kmap = affine_map<(b, m, n, k) -> (b, n, k)>
+#smap = affine_map<(b, m, n, k) -> (b, m, n)>
+#id3 = affine_map<(b, m, n) -> (b, m, n)>
+#row = affine_map<(b, m, n) -> (b, m)>
+func.func @whole_tensor_mask_first(%q: tensor<2x16x64xf16>, %k: tensor<2x24x64xf16>, %v: tensor<2x24x64xf16>, %mask: tensor<2x16x24xf16>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant dense<0.125> : tensor<2x16x24xf32>
+  %se = tensor.empty() : tensor<2x16x24xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%se : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s0 = linalg.batch_matmul indexing_maps = [#qmap, #kmap, #smap] ins(%q, %k : tensor<2x16x64xf16>, tensor<2x24x64xf16>) outs(%si : tensor<2x16x24xf32>) -> tensor<2x16x24xf32>
+  %s1 = arith.mulf %s0, %scale : tensor<2x16x24xf32>
+  %mw = arith.extf %mask : tensor<2x16x24xf16> to tensor<2x16x24xf32>
+  %s = arith.addf %mw, %s1 : tensor<2x16x24xf32>
+  %me = tensor.empty() : tensor<2x16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %m = linalg.reduce ins(%s : tensor<2x16x24xf32>) outs(%mi : tensor<2x16xf32>) dimensions = [2]
+    (%in: f32, %out: f32) {
+      %x = arith.maximumf %in, %out : f32
+      linalg.yield %x : f32
+    }
+  %mb = linalg.broadcast ins(%m : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<2x16x24xf32>
+  %e = math.exp %d : tensor<2x16x24xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%me : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %z = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<2x16x24xf32>) outs(%zi : tensor<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<2x16xf32>
+  %zb = linalg.broadcast ins(%z : tensor<2x16xf32>) outs(%se : tensor<2x16x24xf32>) dimensions = [2]
+  %p32 = arith.divf %e, %zb : tensor<2x16x24xf32>
+  %p = arith.truncf %p32 : tensor<2x16x24xf32> to tensor<2x16x24xf16>
+  %oe = tensor.empty() : tensor<2x16x64xf32>
+  %oi = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x24xf16>, tensor<2x24x64xf16>) outs(%oi : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %o : tensor<2x16x64xf32>
+}
+
+// -----
+
 // The same with P = e * (1 / z), the reciprocal and an i1 keep-mask
 // (select from -inf) on whole tensors.
 // CHECK-LABEL: func @whole_tensor_reciprocal_select

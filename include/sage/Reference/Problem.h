@@ -3,9 +3,9 @@
 // Q is [B, Hq, Nq, D] and K, V are [B, Hkv, Nk, D], row-major f32 arrays
 // whose values are already rounded to the input dtype (see roundAll).
 // Query head h reads KV head h / (Hq / Hkv) (grouped-query attention).
-// Causal masking is bottom-right aligned: query i sees key j iff
-// j <= i + (Nk - Nq). An optional mask adds a bias to every score (see
-// AttentionMask).
+// Causal masking is aligned bottom-right (query i sees key j iff
+// j <= i + (Nk - Nq)) or top-left (iff j <= i; see Causal). An optional
+// mask adds a bias to every score (see AttentionMask).
 //
 //===----------------------------------------------------------------------===//
 

@@ -26,9 +26,9 @@ def SageRaiseAttention : Pass<"sage-raise-attention"> {
 
     Operand roles come from indexing maps; operands in another order are
     transposed to [batch..., tokens, features] and the result back. A
-    materialized causal mask becomes `causal` when Nq = Nk is provable
-    (torch's mask is top-left aligned, sage's bottom-right); other masks
-    become the mask operand.
+    materialized causal mask becomes `causal`, aligned top-left as the
+    frontends' (`causal_alignment = top_left`, left implicit where Nq = Nk
+    is provable); other masks become the mask operand.
 
     Left alone (with `explain`, a remark says why): softmax over another
     axis; scores or probabilities with other users; dropout or other

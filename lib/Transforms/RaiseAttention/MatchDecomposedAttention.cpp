@@ -241,7 +241,11 @@ static Value getLayoutInput(Value value) {
 /// the scores and that tensor. The scores are the operand that is not an
 /// argument or a generic built from positions, when one is.
 static std::optional<MaskAdd> getMaskAdd(Value value) {
+  // A function argument (through casts, as a widened f16 mask) or a mask
+  // built from positions; the scores come from a contraction.
   auto isLikelyMask = [](Value tensor) {
+    while (Value input = getCastInput(tensor))
+      tensor = input;
     return isa<BlockArgument>(tensor) || isCausalMask(tensor);
   };
   if (auto add = value.getDefiningOp<arith::AddFOp>()) {
@@ -857,12 +861,18 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   std::optional<std::pair<Candidate, SmallVector<int64_t>>> query, key, value,
       result;
   SmallVector<unsigned> batch;
-  bool tooMany = false;
+  bool tooMany = false, groupNotHeads = false;
   for (SmallVector<unsigned> option : {space.getLeaves(), space.getRoots()}) {
-    // The query group is part of the heads of Q and the result.
+    // The query group is part of the heads of Q and the result: its K/V
+    // heads axis must be the heads dim, after the batch.
     llvm::erase(option, group.axis);
     if (option.size() > 2) {
       tooMany = true;
+      continue;
+    }
+    if (group.axis != kNoAxis &&
+        (option.size() != 2 || option[1] != group.kvHeads)) {
+      groupNotHeads = true;
       continue;
     }
     query =
@@ -877,6 +887,10 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
     }
   }
   if (!query || !key || !value || !result) {
+    if (groupNotHeads)
+      return refuse("the query group of Q*K^T (GQA) is split from a batch "
+                    "dim that is not the heads of [batch, heads, tokens, "
+                    "features]");
     if (tooMany)
       return refuse("attention with more than 2 batch dimensions is not "
                     "raised");
@@ -934,8 +948,8 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
   if (!mask)
     return success();
   // A causal mask is read by position, [..., queries, keys]; it may be
-  // broadcast over any batch dims. Torch's is aligned top-left, sage's
-  // bottom-right: they agree when Nq = Nk.
+  // broadcast over any batch dims. The frontends align it top-left; sage's
+  // default, bottom-right, agrees when Nq = Nk.
   int64_t maskRank = maskLabels.size();
   int64_t numQueries = dimSize(*query, tokensPos);
   int64_t numKeys = dimSize(*key, tokensPos);
@@ -972,7 +986,9 @@ LogicalResult sage::matchDecomposedAttention(linalg::LinalgOp root,
     if (!picked)
       return refuse("the mask is not shaped like the scores (only batch "
                     "dimensions may broadcast)");
-    // Causal was ruled out above: keep recordMask from deciding again.
+    // Not a causal mask built from positions (checked above); with Nq
+    // unknown to it, recordMask could only make its source top-left causal,
+    // the frontends' meaning.
     if (failed(recordMask(match, picked->first,
                           compactPermutation(picked->second),
                           ShapedType::kDynamic, numKeys)))
