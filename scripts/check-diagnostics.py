@@ -3,7 +3,8 @@
 
 Diagnostics: emitError / emitOpError / emitRemark / emitWarning chains (and
 `diag << ...` continuations), `refuse(...)` explanations, `return`s of
-get*Blocker / get*Mismatch / get*Reason functions, `reason = ...`. A message
+get*Blocker / get*Mismatch / get*Reason functions, `reason = ...` and
+`why = ...` (an explanation handed to a caller that reports it). A message
 is the template of its literal pieces ("{}" for a value), counted once; a
 string parameter of a helper is followed to its callers, one message per
 literal passed. Exits 1 if a message without a test is not allowlisted in
@@ -199,7 +200,7 @@ class Source:
             elif t == 'return' and any(BLOCKER.match(c['name']) and not c['lam']
                                        for c in self.enclosing(i)):
                 yield i, self.render(i + 1, self.end_of(i + 1))
-            elif t == 'reason' and self.t(i + 1) == '=' and self.t(i - 1) in (';', '{', '}', ')'):
+            elif t in ('reason', 'why') and self.t(i + 1) == '=' and self.t(i - 1) in (';', '{', '}', ')'):
                 yield i, self.render(i + 2, self.end_of(i + 2))
 
 
