@@ -1,6 +1,7 @@
 // The kernels the GPU tests and benchmarks run: one function per
 // (head dim, input type, causal) with dynamic batch, heads and tokens.
-// D = 48, 80 and 112 are stored padded to the MMA's k (64, 96, 128); the
+// D = 48, 80 and 112 are stored padded to the MMA's k (64, 96, 128), and
+// D = 256 stages K/V in dynamic shared memory; the
 // _lse functions also return the log-sum-exp of each query row.
 // Compiled by the `sage-kernels` build target into build/kernels/.
 
@@ -127,4 +128,17 @@ func.func @attention_d128_bf16_causal_top_left_lse(%q: tensor<?x?x?x128xbf16>, %
   %o, %lse = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal, causal_alignment = #sage.causal_alignment<top_left>}
     : (tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>) -> (tensor<?x?x?x128xbf16>, tensor<?x?x?xf32>)
   return %o, %lse : tensor<?x?x?x128xbf16>, tensor<?x?x?xf32>
+}
+
+// D = 256: the two K/V stages (74 KiB) in dynamic shared memory.
+func.func @attention_d256_f16(%q: tensor<?x?x?x256xf16>, %k: tensor<?x?x?x256xf16>, %v: tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x256xf16>, tensor<?x?x?x256xf16>, tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16>
+  return %o : tensor<?x?x?x256xf16>
+}
+
+func.func @attention_d256_f16_causal(%q: tensor<?x?x?x256xf16>, %k: tensor<?x?x?x256xf16>, %v: tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal}
+    : (tensor<?x?x?x256xf16>, tensor<?x?x?x256xf16>, tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16>
+  return %o : tensor<?x?x?x256xf16>
 }

@@ -5,7 +5,7 @@
 // RUN: sage-translate --sage-export-plan --sage-kernel-module=attention_d64_bf16 %t.mlir | FileCheck %s --check-prefix=ONE
 
 // NONE: error: no sage.launch_plans: run --sage-to-ptx first
-// MANY: error: the input has 20 kernel modules; pick one with --sage-kernel-module: attention_d112_f16 attention_d128_bf16 attention_d128_bf16_causal attention_d128_bf16_causal_top_left_lse attention_d128_f16
+// MANY: error: the input has 22 kernel modules; pick one with --sage-kernel-module: attention_d112_f16 attention_d128_bf16 attention_d128_bf16_causal attention_d128_bf16_causal_top_left_lse attention_d128_f16
 // UNKNOWN: error: no kernel module 'nope'
 // ONE: "input_type": "bf16",
 // ONE: "name": "attention_d64_bf16",

@@ -75,6 +75,8 @@ struct SoftmaxState {
 } // namespace
 
 static constexpr const char *kStagingName = "sage_attention_kv";
+/// The static shared memory a kernel may declare.
+static constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
 namespace {
 /// Where a K/V block sits in shared memory: K_hat rows (blockK x padded D
@@ -247,15 +249,22 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          km.builder.getI32IntegerAttr(4));
   KVStaging layout(config);
+  // Two stages of K_hat and V_hat^T blocks, filled by cp.async: static
+  // shared memory while the kernel's fits the 48 KiB a kernel may declare
+  // (D <= 128), else dynamic, which the plan asks for and the runtime opts
+  // in to (D up to 256 needs 74 KiB).
+  int64_t stagingBytes = 2 * layout.stageBytes;
+  bool dynamicStaging =
+      stagingBytes + 4 * (dim + config.blockK) > kStaticSharedBytes;
   {
-    // Two stages of K_hat and V_hat^T blocks, filled by cp.async.
     OpBuilder::InsertionGuard guard(km.builder);
     km.builder.setInsertionPoint(kernel.func);
-    auto bytes =
-        LLVM::LLVMArrayType::get(km.builder.getI8Type(), 2 * layout.stageBytes);
-    LLVM::GlobalOp::create(km.builder, km.loc, bytes, /*isConstant=*/false,
-                           LLVM::Linkage::Internal, kStagingName, Attribute(),
-                           /*alignment=*/16, /*addrSpace=*/3);
+    auto bytes = LLVM::LLVMArrayType::get(km.builder.getI8Type(),
+                                          dynamicStaging ? 0 : stagingBytes);
+    LLVM::GlobalOp::create(
+        km.builder, km.loc, bytes, /*isConstant=*/false,
+        dynamicStaging ? LLVM::Linkage::External : LLVM::Linkage::Internal,
+        kStagingName, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
   }
   KernelBuilder kb(km.builder, km.loc);
   Lane lane(kb);
@@ -595,5 +604,5 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     }
   km.addLaunch("sage_attention", params,
                {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
-               config.threads());
+               config.threads(), dynamicStaging ? stagingBytes : 0);
 }

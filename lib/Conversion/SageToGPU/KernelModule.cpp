@@ -46,11 +46,13 @@ KernelFunc KernelModule::addKernel(StringRef name, ArrayRef<KernelParam> params,
 }
 
 void KernelModule::addLaunch(StringRef name, ArrayRef<KernelParam> params,
-                             std::array<std::string, 3> grid, int64_t threads) {
+                             std::array<std::string, 3> grid, int64_t threads,
+                             int64_t sharedBytes) {
   PlanLaunch launch;
   launch.kernel = name.str();
   launch.grid = grid;
   launch.blockSize = threads;
+  launch.sharedBytes = sharedBytes;
   for (const KernelParam &param : params)
     launch.params.push_back({param.isBuffer, param.name});
   plan.launches.push_back(std::move(launch));

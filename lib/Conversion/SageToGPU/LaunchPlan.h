@@ -37,6 +37,8 @@ struct PlanLaunch {
   std::string kernel;
   std::array<std::string, 3> grid;
   int64_t blockSize;
+  /// Dynamic shared memory of each launch.
+  int64_t sharedBytes = 0;
   SmallVector<PlanParam> params;
 };
 

@@ -158,10 +158,10 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // Two threads a token split D in 16-byte loads (quantizers, dS); Q_hat
   // and K_hat are padded to whole layout groups for the MMA's k.
   for (int64_t dim : {config.headDim, config.valueDim})
-    if (dim < 32 || dim > 128 || dim % 16 != 0)
+    if (dim < 32 || dim > 256 || dim % 16 != 0)
       return op.emitOpError() << "the GPU lowering implements head "
                                  "dimensions that are multiples of 16 from "
-                                 "32 to 128, got "
+                                 "32 to 256, got "
                               << dim;
   FailureOr<OperandLayouts> layouts =
       getOperandLayouts(op, sources.queryQuantize, sources.keyQuantize,

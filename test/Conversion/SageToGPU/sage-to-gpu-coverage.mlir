@@ -169,12 +169,12 @@ func.func @negative_f16_accumulator(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64
 
 // -----
 
-// Kernels exist for head dimensions that are multiples of 16 from 32 to 128.
+// Kernels exist for head dimensions that are multiples of 16 from 32 to 256.
 func.func @negative_head_dim(%q: tensor<1x1x64x16xf16>, %k: tensor<1x1x64x16xf16>, %v: tensor<1x1x64x16xf16>) -> tensor<1x1x64x16xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x64x16xf16> -> tensor<1x1x64x16xi8>, tensor<1x1x4x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x64x16xf16> -> tensor<1x1x64x16xi8>, tensor<1x1x32x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x64x16xf16> -> tensor<1x1x64x16xf8E4M3FN>, tensor<1x1x1x16xf32>
-  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering implements head dimensions that are multiples of 16 from 32 to 128, got 16}}
+  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering implements head dimensions that are multiples of 16 from 32 to 256, got 16}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,

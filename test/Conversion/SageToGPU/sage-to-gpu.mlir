@@ -219,3 +219,25 @@ func.func @top_left(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x128x64xf16>, %v: t
     : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x128x64xi8>, tensor<1x1x8x1xf32>, tensor<1x1x128x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
   return %o : tensor<1x1x64x64xf16>
 }
+
+// -----
+
+// D = 256: the attention kernel's two K/V stages (2 x (64 x 272 + 256 x 80)
+// bytes) pass the 48 KiB of static shared memory, so they are dynamic
+// shared memory (an external array of 0 bytes) that the plan's launch
+// asks for; the other kernels need none.
+// CHECK-LABEL: module attributes {gpu.container_module, sage.launch_plans = {d256 = {
+//  CHECK-SAME: {block = [128, 1, 1], grid = ["cdiv(Nq,64)", "H", "B"], name = "sage_attention", params = [{{.*}}], shared_bytes = 75776 : i64}
+//       CHECK: llvm.mlir.global external @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+//       CHECK: gpu.func @sage_attention
+func.func @d256(%q: tensor<1x1x64x256xf16>, %k: tensor<1x1x64x256xf16>, %v: tensor<1x1x64x256xf16>) -> tensor<1x1x64x256xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x64x256xf16> -> tensor<1x1x64x256xi8>, tensor<1x1x4x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x64x256xf16> -> tensor<1x1x64x256xi8>, tensor<1x1x32x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x64x256xf16> -> tensor<1x1x64x256xf8E4M3FN>, tensor<1x1x1x256xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 6.250000e-02 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x64x256xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x256xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x256xf8E4M3FN>, tensor<1x1x1x256xf32>) -> tensor<1x1x64x256xf16>
+  return %o : tensor<1x1x64x256xf16>
+}

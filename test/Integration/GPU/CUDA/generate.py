@@ -66,6 +66,8 @@ def main():
     # rows below differ from the bottom-right kernels'.
     plans += ["attention_d64_f16_causal_top_left",
               "attention_d128_bf16_causal_top_left_lse"]
+    # D = 256, its K/V stages in dynamic shared memory.
+    plans += ["attention_d256_f16", "attention_d256_f16_causal"]
     for plan in plans:
         text = HEADER.format(name=plan) + "\n"
         for n in (1, 17, 128, 1000):
