@@ -87,6 +87,14 @@ class Plan:
             if k["name"] not in self.functions:
                 self.functions[k["name"]] = _check(
                     cu.cuModuleGetFunction(self.module, k["name"].encode()))
+            # Dynamic shared memory past the default 48 KiB needs an opt-in
+            # (the attention kernel's K/V stages at D > 128).
+            shared = int(k["shared_bytes"])
+            if shared > 48 * 1024:
+                _check(cu.cuFuncSetAttribute(
+                    self.functions[k["name"]],
+                    cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared))
 
     @property
     def rank(self):
@@ -121,7 +129,8 @@ class Plan:
         return buffers
 
     def launches(self, sizes, buffers, only=None):
-        """(function, grid, block, params) of every launch, for replay."""
+        """(function, grid, block, dynamic shared bytes, params) of every
+        launch, for replay."""
         result = []
         for k in self.desc["kernels"]:
             if only and only not in k["name"]:
@@ -138,6 +147,7 @@ class Plan:
                     values.append(evaluate(p["i32"], sizes))
                     types.append(ctypes.c_int)
             result.append((self.functions[k["name"]], grid, k["block"],
+                           int(k["shared_bytes"]),
                            (tuple(values), tuple(types))))
         return result
 
@@ -150,8 +160,9 @@ class Plan:
         if buffers is not None:
             self.zero(buffers)
         stream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
-        for func, grid, block, params in launches:
-            _check(cu.cuLaunchKernel(func, *grid, *block, 0, stream, params, 0))
+        for func, grid, block, shared, params in launches:
+            _check(cu.cuLaunchKernel(func, *grid, *block, shared, stream,
+                                     params, 0))
 
 
 def reference(q, k, v, causal, scale, top_left=False):

@@ -331,12 +331,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
 
   Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
-    kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, lane.tid, kb.i32(dim)), [&] {
-      kb.storeShared(kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryMean),
-                                  linearOffset(kb, queryHead, queryBlocks,
-                                               block, kb.i32(dim), lane.tid)),
-                     queryMean, lane.tid);
-    });
+    // Channel c by thread c mod CTA size (D > 128: two rounds).
+    for (int64_t c0 = 0; c0 < dim; c0 += config.threads()) {
+      Value channel = c0 ? kb.add(lane.tid, kb.i32(c0)) : lane.tid;
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)), [&] {
+        kb.storeShared(kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryMean),
+                                    linearOffset(kb, queryHead, queryBlocks,
+                                                 block, kb.i32(dim), channel)),
+                       queryMean, channel);
+      });
+    }
     // The first block's dS reads qbar before the loop's first barrier.
     kb.barrier();
   }

@@ -212,8 +212,31 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
         meanShared = kernel.shared[2];
 
   // qbar_i: mean of the valid rows of the block, thread (stream, c) summing
-  // channel c over every (threads / D)-th row.
-  if (config.smoothQ) {
+  // channel c over every (threads / D)-th row; where D is wider than the
+  // CTA, thread t sums channels t, t + threads, ... over every row.
+  if (config.smoothQ && dim > config.threads()) {
+    Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
+    for (int64_t c0 = 0; c0 < dim; c0 += config.threads()) {
+      Value channel = kb.add(thread.tid, kb.i32(c0));
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)), [&] {
+        Value sum = kb.forLoop(
+            kb.i32(0), validRows, kb.i32(1), ValueRange{kb.f32(0)},
+            [&](Value row, ValueRange acc) -> SmallVector<Value> {
+              Value offset =
+                  config.io.offset(kb, head, kernel.arg("H"), tokens,
+                                   kb.add(first, row), dim, channel);
+              return {kb.addf(acc[0], kb.loadAsF32(config.inputType,
+                                                   kernel.arg(kQuery), offset))};
+            })[0];
+        Value mean = kb.divf(sum, kb.sitofp(validRows));
+        kb.storeShared(mean, meanShared, channel);
+        kb.storeFromF32(
+            kb.f32Type(), mean, kernel.arg(kQueryMean),
+            linearOffset(kb, head, blocks, block, kb.i32(dim), channel));
+      });
+    }
+    kb.barrier();
+  } else if (config.smoothQ) {
     Value channel = kb.remu(thread.tid, kb.i32(dim));
     Value stream = kb.divu(thread.tid, kb.i32(dim));
     Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));

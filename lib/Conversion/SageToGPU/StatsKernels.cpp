@@ -1,13 +1,16 @@
 //===- StatsKernels.cpp - token sums and channel maxima -------------------===//
 //
-// One CTA per (chunk of 256 tokens, head, batch); thread c of each group of
-// D threads walks the chunk's tokens for channel c, then folds its result
+// One CTA per (chunk of 256 tokens, head, batch), of the attention's CTA
+// size or D threads where D is wider; thread c of each group of D threads
+// walks the chunk's tokens for channel c, then folds its result
 // into the [B, heads, D] buffer atomically. The means of K and V smoothing
 // (docs/Algorithm.md section 1) are sum / N where they are used.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SageToGPUInternal.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -16,6 +19,12 @@ static constexpr int64_t kTokensPerCta = 256;
 
 static std::string getSumKernelName(int64_t dim) {
   return "sage_sum_tokens_d" + std::to_string(dim);
+}
+
+/// Threads of a chunk kernel for `dim` channels: the attention's CTA, or
+/// one thread a channel where D is wider (D > 128).
+static int64_t getChunkThreads(int64_t ctaThreads, int64_t dim) {
+  return std::max(ctaThreads, dim);
 }
 
 static std::array<std::string, 3> getChunkGrid(StringRef tokens,
@@ -82,13 +91,13 @@ void mlir::sage::buildSumTokensKernel(KernelModule &km,
   if (config.valueDim != config.headDim)
     dims.push_back(config.valueDim);
   for (int64_t dim : dims) {
+    int64_t threads = getChunkThreads(config.threads(), dim);
     KernelFunc kernel = km.addKernel(
         getSumKernelName(dim),
         {{"src", true}, {"sum", true}, {"tokens", false}, {"heads", false}},
-        config.threads());
+        threads);
     KernelBuilder kb(km.builder, km.loc);
-    ChunkThread thread(kb, kernel, config.io, dim, config.threads(), "tokens",
-                       "heads");
+    ChunkThread thread(kb, kernel, config.io, dim, threads, "tokens", "heads");
     Value sum = thread.fold(kb, kb.f32(0), [&](Value acc, Value offset) {
       return kb.addf(acc,
                      kb.loadAsF32(config.inputType, kernel.arg("src"), offset));
@@ -106,7 +115,8 @@ void mlir::sage::launchSumTokens(KernelModule &km, StringRef source,
                 {sum.str(), true},
                 {tokens.str(), false},
                 {heads.str(), false}},
-               getChunkGrid(tokens, heads), km.plan.warps * 32);
+               getChunkGrid(tokens, heads),
+               getChunkThreads(km.plan.warps * 32, dim));
 }
 
 void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
@@ -115,11 +125,11 @@ void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
   if (config.smoothV)
     params.push_back({buffers::kValueSum, true});
   params.append({{buffers::kValueAbsMax, true}, {"Nk", false}, {"Hkv", false}});
-  KernelFunc kernel =
-      km.addKernel("sage_value_absmax", params, config.threads());
+  int64_t threads = getChunkThreads(config.threads(), config.valueDim);
+  KernelFunc kernel = km.addKernel("sage_value_absmax", params, threads);
   KernelBuilder kb(km.builder, km.loc);
-  ChunkThread thread(kb, kernel, config.io, config.valueDim, config.threads(),
-                     "Nk", "Hkv");
+  ChunkThread thread(kb, kernel, config.io, config.valueDim, threads, "Nk",
+                     "Hkv");
 
   // max |V - mean(V)| per channel; delta_V = that / V_r (section 3).
   Value mean;
@@ -136,5 +146,5 @@ void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
   kb.atomicMaxNonNegativeF32(kernel.arg(buffers::kValueAbsMax),
                              thread.channelOffset(kb), absMax);
   km.addLaunch("sage_value_absmax", params, getChunkGrid("Nk", "Hkv"),
-               config.threads());
+               threads);
 }

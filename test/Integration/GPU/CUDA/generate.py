@@ -81,8 +81,9 @@ def main():
             for dist in ("randn", "outliers"):
                 text += run(plan, 1, 4, 4, 4096, 4096, dist)
                 # The CPU model is too slow at 16k: FP64 only. (Not with a
-                # mask: 1 GiB of host f32 per (batch, head) at 16k.)
-                if plan not in masked:
+                # mask: 1 GiB of host f32 per (batch, head) at 16k; not at
+                # D = 256, whose FP64 reference alone takes minutes there.)
+                if plan not in masked and "_d256" not in plan:
                     text += run(plan, 1, 4, 4, 16384, 16384, dist,
                                 model=False)
         name = plan.replace("_", "-") + ".test"
