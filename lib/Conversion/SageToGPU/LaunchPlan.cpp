@@ -41,8 +41,7 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
         b.getNamedAttr("name", b.getStringAttr(launch.kernel)),
         b.getNamedAttr("grid", getStrings(b, launch.grid)),
         b.getNamedAttr("block", b.getI64ArrayAttr({launch.blockSize, 1, 1})),
-        b.getNamedAttr("shared_bytes",
-                       b.getI64IntegerAttr(launch.sharedBytes)),
+        b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(launch.sharedBytes)),
         b.getNamedAttr("params", b.getArrayAttr(params)),
     }));
   }

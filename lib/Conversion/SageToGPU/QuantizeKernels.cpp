@@ -222,11 +222,11 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
         Value sum = kb.forLoop(
             kb.i32(0), validRows, kb.i32(1), ValueRange{kb.f32(0)},
             [&](Value row, ValueRange acc) -> SmallVector<Value> {
-              Value offset =
-                  config.io.offset(kb, head, kernel.arg("H"), tokens,
-                                   kb.add(first, row), dim, channel);
-              return {kb.addf(acc[0], kb.loadAsF32(config.inputType,
-                                                   kernel.arg(kQuery), offset))};
+              Value offset = config.io.offset(kb, head, kernel.arg("H"), tokens,
+                                              kb.add(first, row), dim, channel);
+              return {
+                  kb.addf(acc[0], kb.loadAsF32(config.inputType,
+                                               kernel.arg(kQuery), offset))};
             })[0];
         Value mean = kb.divf(sum, kb.sitofp(validRows));
         kb.storeShared(mean, meanShared, channel);

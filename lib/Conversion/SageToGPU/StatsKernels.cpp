@@ -145,6 +145,5 @@ void mlir::sage::buildValueAbsMaxKernel(KernelModule &km,
   });
   kb.atomicMaxNonNegativeF32(kernel.arg(buffers::kValueAbsMax),
                              thread.channelOffset(kb), absMax);
-  km.addLaunch("sage_value_absmax", params, getChunkGrid("Nk", "Hkv"),
-               threads);
+  km.addLaunch("sage_value_absmax", params, getChunkGrid("Nk", "Hkv"), threads);
 }
