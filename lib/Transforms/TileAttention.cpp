@@ -155,48 +155,41 @@ struct TileBuilder {
   /// `rows` rows where `count` may be smaller.
   Value paddedTile(Value source, Value outer0, Value outer1, OpFoldResult first,
                    OpFoldResult count, int64_t rows, int64_t cols) {
-    Type element = cast<RankedTensorType>(source.getType()).getElementType();
-    auto tileType = RankedTensorType::get({rows, cols}, element);
-    bool whole = getConstantIntValue(count) == rows;
-    auto sliceType =
-        whole ? tileType
-              : RankedTensorType::get({ShapedType::kDynamic, cols}, element);
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    Value slice = tensor::ExtractSliceOp::create(
-        b, loc, sliceType, source,
-        ArrayRef<OpFoldResult>{outer0, outer1, first, zero},
-        ArrayRef<OpFoldResult>{one, one, count, b.getIndexAttr(cols)},
-        ArrayRef<OpFoldResult>{one, one, one, one});
-    if (whole)
-      return slice;
-    return tensor::PadOp::create(
-        b, loc, tileType, slice, ArrayRef<OpFoldResult>{zero, zero},
-        ArrayRef<OpFoldResult>{
-            sub(index(rows), getValueOrCreateConstantIndexOp(b, loc, count)),
-            zero},
-        constant(element, 0));
+    return paddedWindow(source, outer0, outer1, first, count, rows,
+                        b.getIndexAttr(0), b.getIndexAttr(cols), cols);
   }
 
   /// The [rows, cols] window at (`firstRow`, `firstCol`) of the matrix at
   /// (`outer0`, `outer1`) of a rank-4 tensor, `rowCount` x `colCount` of it
-  /// read and the rest padded with zeros.
-  Value paddedWindow(Value source, Value outer0, Value outer1, Value firstRow,
-                     Value rowCount, int64_t rows, Value firstCol,
-                     Value colCount, int64_t cols) {
+  /// read and the rest padded with zeros (no pad where both are whole).
+  Value paddedWindow(Value source, Value outer0, Value outer1,
+                     OpFoldResult firstRow, OpFoldResult rowCount, int64_t rows,
+                     OpFoldResult firstCol, OpFoldResult colCount,
+                     int64_t cols) {
     Type element = cast<RankedTensorType>(source.getType()).getElementType();
+    auto tileType = RankedTensorType::get({rows, cols}, element);
+    auto extent = [](OpFoldResult count, int64_t whole) {
+      return getConstantIntValue(count) == whole ? whole : ShapedType::kDynamic;
+    };
+    auto sliceType = RankedTensorType::get(
+        {extent(rowCount, rows), extent(colCount, cols)}, element);
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
     Value slice = tensor::ExtractSliceOp::create(
-        b, loc,
-        RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
-                              element),
-        source, ArrayRef<OpFoldResult>{outer0, outer1, firstRow, firstCol},
+        b, loc, sliceType, source,
+        ArrayRef<OpFoldResult>{outer0, outer1, firstRow, firstCol},
         ArrayRef<OpFoldResult>{one, one, rowCount, colCount},
         ArrayRef<OpFoldResult>{one, one, one, one});
+    if (sliceType == tileType)
+      return slice;
+    auto padding = [&](OpFoldResult count, int64_t whole) -> OpFoldResult {
+      if (getConstantIntValue(count) == whole)
+        return zero;
+      return sub(index(whole), getValueOrCreateConstantIndexOp(b, loc, count));
+    };
     return tensor::PadOp::create(
-        b, loc, RankedTensorType::get({rows, cols}, element), slice,
-        ArrayRef<OpFoldResult>{zero, zero},
-        ArrayRef<OpFoldResult>{sub(index(rows), rowCount),
-                               sub(index(cols), colCount)},
+        b, loc, tileType, slice, ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{padding(rowCount, rows),
+                               padding(colCount, cols)},
         constant(element, 0));
   }
 

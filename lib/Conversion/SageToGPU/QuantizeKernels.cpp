@@ -214,54 +214,53 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   // qbar_i: mean of the valid rows of the block, thread (stream, c) summing
   // channel c over every (threads / D)-th row; where D is wider than the
   // CTA, thread t sums channels t, t + threads, ... over every row.
-  if (config.smoothQ && dim > config.threads()) {
-    Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
-    for (int64_t c0 = 0; c0 < dim; c0 += config.threads()) {
-      Value channel = kb.add(thread.tid, kb.i32(c0));
-      kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)), [&] {
-        Value sum = kb.forLoop(
-            kb.i32(0), validRows, kb.i32(1), ValueRange{kb.f32(0)},
-            [&](Value row, ValueRange acc) -> SmallVector<Value> {
-              Value offset = config.io.offset(kb, head, kernel.arg("H"), tokens,
-                                              kb.add(first, row), dim, channel);
-              return {
-                  kb.addf(acc[0], kb.loadAsF32(config.inputType,
-                                               kernel.arg(kQuery), offset))};
-            })[0];
-        Value mean = kb.divf(sum, kb.sitofp(validRows));
-        kb.storeShared(mean, meanShared, channel);
-        kb.storeFromF32(
-            kb.f32Type(), mean, kernel.arg(kQueryMean),
-            linearOffset(kb, head, blocks, block, kb.i32(dim), channel));
-      });
-    }
-    kb.barrier();
-  } else if (config.smoothQ) {
-    Value channel = kb.remu(thread.tid, kb.i32(dim));
-    Value stream = kb.divu(thread.tid, kb.i32(dim));
-    Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
-    Value sum = kb.forLoop(
-        stream, validRows, kb.i32(config.threads() / dim),
-        ValueRange{kb.f32(0)},
-        [&](Value row, ValueRange acc) -> SmallVector<Value> {
-          Value offset = config.io.offset(kb, head, kernel.arg("H"), tokens,
-                                          kb.add(first, row), dim, channel);
-          return {kb.addf(acc[0], kb.loadAsF32(config.inputType,
-                                               kernel.arg(kQuery), offset))};
-        })[0];
-    kb.storeShared(sum, partial, thread.tid);
-    kb.barrier();
-    kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(dim)), [&] {
-      Value total = kb.f32(0);
-      for (int64_t s = 0; s < config.threads() / dim; ++s)
-        total = kb.addf(
-            total, kb.loadShared(partial, kb.add(thread.tid, kb.i32(s * dim))));
-      Value mean = kb.divf(total, kb.sitofp(validRows));
-      kb.storeShared(mean, meanShared, thread.tid);
+  if (config.smoothQ) {
+    // Channel `channel` summed over rows `firstRow`, + `step`, ... of the
+    // block's `validRows`; a mean stored for the quantizer and the plan.
+    auto sumRows = [&](Value channel, Value firstRow, Value step,
+                       Value validRows) {
+      return kb.forLoop(
+          firstRow, validRows, step, ValueRange{kb.f32(0)},
+          [&](Value row, ValueRange acc) -> SmallVector<Value> {
+            Value offset = config.io.offset(kb, head, kernel.arg("H"), tokens,
+                                            kb.add(first, row), dim, channel);
+            return {kb.addf(acc[0], kb.loadAsF32(config.inputType,
+                                                 kernel.arg(kQuery), offset))};
+          })[0];
+    };
+    auto storeMean = [&](Value channel, Value mean) {
+      kb.storeShared(mean, meanShared, channel);
       kb.storeFromF32(
           kb.f32Type(), mean, kernel.arg(kQueryMean),
-          linearOffset(kb, head, blocks, block, kb.i32(dim), thread.tid));
-    });
+          linearOffset(kb, head, blocks, block, kb.i32(dim), channel));
+    };
+    if (dim > config.threads()) {
+      Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
+      for (int64_t c0 = 0; c0 < dim; c0 += config.threads()) {
+        Value channel = kb.add(thread.tid, kb.i32(c0));
+        kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)), [&] {
+          Value sum = sumRows(channel, kb.i32(0), kb.i32(1), validRows);
+          storeMean(channel, kb.divf(sum, kb.sitofp(validRows)));
+        });
+      }
+    } else {
+      Value channel = kb.remu(thread.tid, kb.i32(dim));
+      Value stream = kb.divu(thread.tid, kb.i32(dim));
+      Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
+      Value sum =
+          sumRows(channel, stream, kb.i32(config.threads() / dim), validRows);
+      kb.storeShared(sum, partial, thread.tid);
+      kb.barrier();
+      kb.ifThen(
+          kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(dim)), [&] {
+            Value total = kb.f32(0);
+            for (int64_t s = 0; s < config.threads() / dim; ++s)
+              total = kb.addf(
+                  total,
+                  kb.loadShared(partial, kb.add(thread.tid, kb.i32(s * dim))));
+            storeMean(thread.tid, kb.divf(total, kb.sitofp(validRows)));
+          });
+    }
     kb.barrier();
   }
   auto mean = [&](Value channel) { return kb.loadShared(meanShared, channel); };

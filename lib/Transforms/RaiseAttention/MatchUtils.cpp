@@ -432,6 +432,15 @@ static AffineMap getIdentityMap(Value tensor) {
       cast<RankedTensorType>(tensor.getType()).getRank(), tensor.getContext());
 }
 
+/// The reduction of `kind` producing `source`, if any.
+static std::optional<Reduction> getReductionOfKind(Value source,
+                                                   ReductionKind kind) {
+  std::optional<Reduction> reduction = getReduction(source);
+  if (!reduction || reduction->kind != kind)
+    return std::nullopt;
+  return reduction;
+}
+
 /// Records in `softmax` the sum-reduction z that the normalization `op`
 /// reads at `map` from `source`: z itself through broadcasts, or, with
 /// `reciprocal`, 1 / z (a generic or an arith.divf on whole tensors) of it.
@@ -467,8 +476,9 @@ static bool matchSumRead(Operation *op, Value exps, Value source, AffineMap map,
     }
     std::tie(source, map) = traceBroadcast(input, inputMap.compose(map), chain);
   }
-  std::optional<Reduction> reduction = getReduction(source);
-  if (!reduction || reduction->kind != ReductionKind::Sum)
+  std::optional<Reduction> reduction =
+      getReductionOfKind(source, ReductionKind::Sum);
+  if (!reduction)
     return false;
   softmax.normalize = op;
   softmax.exps = exps;
@@ -556,8 +566,9 @@ static bool matchDifference(Value difference, SpelledSoftmax &softmax,
   }
   SmallVector<Operation *> chain;
   auto [source, map] = traceBroadcast(max, maxMap, chain);
-  std::optional<Reduction> reduction = getReduction(source);
-  if (!reduction || reduction->kind != ReductionKind::Max)
+  std::optional<Reduction> reduction =
+      getReductionOfKind(source, ReductionKind::Max);
+  if (!reduction)
     return false;
   softmax.sub = sub;
   softmax.scores = scores;
