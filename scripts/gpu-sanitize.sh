@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over the GPU test matrix (tails,
 # GQA, causal with Nq != Nk, decode, Nk = 1, the three masks, top-left
-# causal, D = 256 in dynamic shared memory), from a build tree carried to
+# causal, D = 256 in dynamic shared memory, tile sizes other than 64 x 64), from a build tree carried to
 # a GPU machine: build/bin/sage-run and build/kernels. Each run also checks
 # the result against FP64 and the CPU model, as sage-run always does.
 # API errors are not reported: the runtime counts a kernel's parameters by
@@ -26,6 +26,9 @@ configs=(
   "attention_d64_f16_causal_top_left.json --B 1 --H 4 --Hkv 2 --Nq 1029 --Nk 333"
   "attention_d128_bf16_causal_top_left_lse.json --B 1 --H 2 --Hkv 2 --Nq 333 --Nk 1029"
   "attention_d256_f16_causal.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
+  "tiles_d48_bf16_q128_k32.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "tiles_d96_f16_causal_lse_q64_k128.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
+  "tiles_d128_f16_q128_k128.json --B 1 --H 2 --Hkv 2 --Nq 1000 --Nk 777"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

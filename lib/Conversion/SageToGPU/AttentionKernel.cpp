@@ -244,8 +244,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // At D = 64 the kernel fits 128 registers a thread without spilling, so
   // four CTAs share an SM instead of three: ptxas only keeps it there when
   // asked. On the H200 that is 8% faster without a mask and 12% slower with
-  // the causal one (benchmarks/results/2026-12-02-h200-fragments.md).
-  if (config.paddedHeadDim == 64 && valueDim == 64 && !config.causal)
+  // the causal one, at the default 64 x 64 tiles
+  // (benchmarks/results/2026-12-02-h200-fragments.md).
+  if (config.paddedHeadDim == 64 && valueDim == 64 && !config.causal &&
+      config.blockQ == 64 && config.blockK == 64)
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          km.builder.getI32IntegerAttr(4));
   KVStaging layout(config);
@@ -424,15 +426,23 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // previous block's readers of `correction` passed the barrier that
     // ends its iteration; the barrier below publishes the new values.
     if (config.smoothQ) {
-      Value key = kb.divu(lane.tid, kb.i32(2));
-      Value half = kb.remu(lane.tid, kb.i32(2));
+      // threads / blockK adjacent lanes share a key, each summing an equal
+      // share of its channels (a power of two: getConfig's tiles).
+      int64_t lanesPerKey = config.threads() / config.blockK;
+      int64_t channels = dim / lanesPerKey;
+      Value key = kb.divu(lane.tid, kb.i32(lanesPerKey));
+      Value part = kb.remu(lane.tid, kb.i32(lanesPerKey));
       Value token = kb.add(blockStart, key);
       Value valid = kb.cmp(arith::CmpIPredicate::slt, token, keys);
       Value safeToken = kb.select(valid, token, kb.i32(0));
-      Value firstChannel = kb.mul(half, kb.i32(dim / 2));
+      Value firstChannel = kb.mul(part, kb.i32(channels));
+      // Loads of up to 16 bytes that tile the share (D = 48 over 8 lanes:
+      // 6 channels, in loads of 2).
       int64_t perLoad = 16 / (config.inputType.getIntOrFloatBitWidth() / 8);
+      while (channels % perLoad != 0)
+        perLoad /= 2;
       Value dot = kb.f32(0);
-      for (int64_t c = 0; c < dim / 2; c += perLoad) {
+      for (int64_t c = 0; c < channels; c += perLoad) {
         Value channel = kb.add(firstChannel, kb.i32(c));
         SmallVector<Value> k =
             kb.loadVectorAsF32(config.inputType, kernel.arg(kKey),
@@ -445,8 +455,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                            k[i]));
       }
       dot = kb.select(valid, dot, kb.f32(0));
-      dot = kb.addf(dot, kb.shuffleXor(dot, 1));
-      kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, half, kb.i32(0)),
+      for (int64_t mask = 1; mask < lanesPerKey; mask *= 2)
+        dot = kb.addf(dot, kb.shuffleXor(dot, mask));
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, part, kb.i32(0)),
                 [&] { kb.storeShared(dot, correction, key); });
     }
     kb.waitAsyncCopies(1);

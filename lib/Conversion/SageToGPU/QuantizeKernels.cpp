@@ -1,9 +1,10 @@
 //===- QuantizeKernels.cpp - Q, K and V into the MMA formats --------------===//
 //
-// One CTA of 128 threads per (block, head, batch). Q and K blocks: thread
-// 2r + half owns half of the channels of token r, finds its max |x|, the
-// CTA reduces the maxima over each per-thread group in shared memory
-// (docs/Algorithm.md section 2), and the thread writes its INT8 values. V: one
+// One CTA per (block, head, batch). Q and K blocks: two threads a token
+// (for Q, the attention's CTA); thread 2r + half owns half of the channels
+// of token r, finds its max |x|, the CTA reduces the maxima over each
+// per-thread group in shared memory (docs/Algorithm.md section 2), and the
+// thread writes its INT8 values. V: one
 // thread per (channel, 32 keys) writes E4M3 values transposed, [D, Nk], in
 // the key order of the V layout, which the P V mma.sync reads.
 //
@@ -37,9 +38,9 @@ static Value selectConstant(KernelBuilder &kb, Value index,
 }
 
 namespace {
-/// Thread 2r + half of a 128-thread CTA: token r of a 64-token block, half of
-/// its channels as they are stored (D padded to whole layout groups; the
-/// channels past D are zeros).
+/// Thread 2r + half of a CTA of two threads a token: token r of the block,
+/// half of its channels as they are stored (D padded to whole layout groups;
+/// the channels past D are zeros).
 struct TokenHalf {
   Value tid, row, half, firstChannel;
   int64_t channels; // per thread
@@ -131,8 +132,10 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     params.push_back({kKeySum, true});
   params.append(
       {{kKeyInt, true}, {kKeyScale, true}, {"Nk", false}, {"Hkv", false}});
-  KernelFunc kernel = km.addKernel("sage_quantize_k", params, config.threads(),
-                                   /*sharedF32=*/{config.threads()});
+  // Two threads a token of the block, whatever the attention's CTA.
+  int64_t threads = 2 * config.blockK;
+  KernelFunc kernel = km.addKernel("sage_quantize_k", params, threads,
+                                   /*sharedF32=*/{threads});
   KernelBuilder kb(km.builder, km.loc);
   int64_t dim = config.headDim;
   TokenHalf thread(kb, config.paddedHeadDim);
@@ -182,8 +185,7 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                    kb.mul(blocks, kb.i32(config.blockK)), token,
                    config.paddedHeadDim, config.layouts.queryKey);
   km.addLaunch("sage_quantize_k", params,
-               {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
-               config.threads());
+               {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"}, threads);
 }
 
 void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,

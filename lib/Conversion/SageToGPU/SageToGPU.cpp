@@ -139,12 +139,24 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
   bool perThread = queryQuant.getGranularity() == Granularity::PerThread &&
                    keyQuant.getGranularity() == Granularity::PerThread;
-  if (!perThread || queryQuant.getBlock() != 64 || queryQuant.getWarp() != 16 ||
-      keyQuant.getBlock() != 64)
+  if (!perThread)
     return op.emitOpError()
-           << "the GPU lowering implements per_thread Q/K scales with "
-              "block-q = 64, warp-q = 16, block-k = 64; got "
+           << "the GPU lowering implements per_thread Q/K scales; got "
            << queryQuant << " and " << keyQuant;
+  // The groups are the tiles: a Q block is one CTA of block-q / 16 warps
+  // of 16 rows, a K group's block is the K/V block of one loop step.
+  int64_t blockQ = queryQuant.getBlock(), warpQ = queryQuant.getWarp(),
+          blockK = keyQuant.getBlock();
+  if (warpQ != 16 || (blockQ != 64 && blockQ != 128))
+    return op.emitOpError()
+           << "the GPU lowering implements Q blocks of block-q = 64 or 128 "
+              "rows in warps of warp-q = 16; got block-q = "
+           << blockQ << ", warp-q = " << warpQ << " (" << queryQuant << ")";
+  if (blockK != 32 && blockK != 64 && blockK != 128)
+    return op.emitOpError()
+           << "the GPU lowering implements K/V blocks of block-k = 32, 64 or "
+              "128 tokens; got block-k = "
+           << blockK << " (" << keyQuant << ")";
   if (!queryQuant.getElementType().isSignlessInteger(8))
     return op.emitOpError() << "the GPU lowering implements INT8 Q/K, not "
                             << queryQuant.getElementType();
@@ -153,6 +165,10 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                "accumulator, not "
                             << op.getPvAccum();
   AttentionConfig config;
+  config.blockQ = blockQ;
+  config.warpQ = warpQ;
+  config.warps = blockQ / warpQ;
+  config.blockK = blockK;
   config.headDim = op.getQValues().getType().getDimSize(3);
   config.valueDim = op.getVValues().getType().getDimSize(3);
   // Two threads a token split D in 16-byte loads (quantizers, dS); Q_hat

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the attention-*.test files beside it: one per plan of
-benchmarks/kernels.mlir and kernels_layouts.mlir, covering the GPU test matrix of the 8+8 kernel.
+"""Writes the attention-*.test and tiles-*.test files beside it: one per
+plan of benchmarks/kernels*.mlir, covering the GPU test matrix of the 8+8 kernel.
 Rerun after changing the matrix or the bars; the files are checked in."""
 
 import os
@@ -33,7 +33,7 @@ def run(plan, B, H, Hkv, Nq, Nk, dist, model=True):
         cos, rel = ("0.9998", "0.02") if big else ("0.9995", "0.03")
     args = f"--B {B} --H {H} --Hkv {Hkv} --Nq {Nq} --Nk {Nk} --dist {dist}"
     checks = f"--min-cossim {cos} --max-rel-l1 {rel}"
-    if plan.endswith("_lse"):
+    if "_lse" in plan:
         # Measured on the H200 (2026-12-02): up to 0.024 on randn (causal,
         # N = 17: rows with few keys, whose LSE is close to one score and
         # keeps its INT8 quantization error) and 0.034 on outliers.
@@ -68,6 +68,13 @@ def main():
               "attention_d128_bf16_causal_top_left_lse"]
     # D = 256, its K/V stages in dynamic shared memory.
     plans += ["attention_d256_f16", "attention_d256_f16_causal"]
+    # Tile sizes other than 64 x 64 (benchmarks/kernels_tiles.mlir): the
+    # CPU model runs at the plan's tiles.
+    tiled = [f"tiles_{kernel}_q{q}_k{k}"
+             for q, k in ((128, 64), (64, 128), (128, 128), (64, 32), (128, 32))
+             for kernel in ("d128_f16", "d64_bf16_causal", "d48_bf16",
+                            "d96_f16_causal_lse")]
+    plans += tiled
     for plan in plans:
         text = HEADER.format(name=plan) + "\n"
         for n in (1, 17, 128, 1000):
@@ -83,7 +90,8 @@ def main():
                 # The CPU model is too slow at 16k: FP64 only. (Not with a
                 # mask: 1 GiB of host f32 per (batch, head) at 16k; not at
                 # D = 256, whose FP64 reference alone takes minutes there.)
-                if plan not in masked and "_d256" not in plan:
+                if (plan not in masked and plan not in tiled
+                        and "_d256" not in plan):
                     text += run(plan, 1, 4, 4, 16384, 16384, dist,
                                 model=False)
         name = plan.replace("_", "-") + ".test"
