@@ -4,6 +4,7 @@
 // RUN: sage-translate --sage-export-ptx %t.sm_90.mlir -o %t.sm_90.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90.ptx
 // RUN: sage-translate --sage-export-plan %t.sm_90.mlir | FileCheck %s --check-prefix=PLAN
+// RUN: sage-translate --sage-export-plan --sage-export-name=attention_q128 %t.sm_90.mlir | FileCheck %s --check-prefix=RENAMED
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.sm_90.ptx -o %t.sm_90.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_89" | sage-translate --sage-export-ptx -o %t.sm_89.ptx
 // RUN: FileCheck %s --check-prefix=SM89 < %t.sm_89.ptx
@@ -35,6 +36,10 @@
 // PTX: cvt.rn.satfinite.e4m3x2.f32
 // PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // PTX: st.global.b16
+
+// The plan exported under another name points to the PTX file of that name.
+// RENAMED: "name": "attention_q128",
+// RENAMED: "ptx": "attention_q128.ptx",
 
 // PLAN: "chip": "sm_90",
 // PLAN: "kernels": [

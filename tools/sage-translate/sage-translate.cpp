@@ -2,7 +2,8 @@
 //
 // mlir-translate for the output of --sage-to-ptx: writes the PTX of one
 // kernel module (--sage-export-ptx) or its launch plan as JSON
-// (--sage-export-plan, docs/LaunchPlan.md), the two files sage-run reads.
+// (--sage-export-plan, docs/LaunchPlan.md), the two files sage-run reads;
+// --sage-export-name renames the plan and the PTX file it points to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,13 @@ using namespace mlir;
 static llvm::cl::opt<std::string> kernelModuleName(
     "sage-kernel-module",
     llvm::cl::desc("Kernel module to export when the input holds several"),
+    llvm::cl::init(""));
+
+static llvm::cl::opt<std::string> exportName(
+    "sage-export-name",
+    llvm::cl::desc("Name of the exported plan and of the PTX file it "
+                   "points to (default: the kernel module's); for one "
+                   "module compiled under several pipeline options"),
     llvm::cl::init(""));
 
 /// The name and launch plan of the kernel module to export: the one named
@@ -101,7 +109,13 @@ static LogicalResult exportPlan(ModuleOp module, raw_ostream &os) {
   FailureOr<NamedAttribute> plan = getSelectedPlan(module);
   if (failed(plan))
     return failure();
-  os << llvm::formatv("{0:2}", toJson(plan->getValue())) << "\n";
+  llvm::json::Value json = toJson(plan->getValue());
+  if (!exportName.empty()) {
+    llvm::json::Object &object = *json.getAsObject();
+    object["name"] = exportName.getValue();
+    object["ptx"] = exportName + ".ptx";
+  }
+  os << llvm::formatv("{0:2}", json) << "\n";
   return success();
 }
 
