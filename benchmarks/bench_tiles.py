@@ -1,11 +1,12 @@
-"""sage's attention kernel at each tile size, beside SDPA, in one process.
+"""sage's attention kernel at each tile size and MMA scope, beside SDPA.
 
 Usage: python3 bench_tiles.py KERNEL_DIR [--lengths 4096,16384]
-Times the default 64 x 64 plans (attention_d128_f16, attention_d64_bf16_causal)
-and their tile variants (tiles_*_qQ_kK, benchmarks/kernels_tiles.mlir) on the
-same inputs, and prints a markdown table of TOPS: the attention kernel alone
-and end to end, and SDPA flash / cuDNN in the inputs' type. FLOPs and timing
-as in bench_attention.py.
+Times the default 64 x 64 plans (attention_d128_f16, attention_d64_bf16_causal),
+their tile variants (tiles_*_qQ_kK, benchmarks/kernels_tiles.mlir) and the
+wgmma kernel (tiles_*_wgmma, sm_90a) on the same inputs in one process, and
+prints a markdown table of TOPS: the attention kernel alone and end to end,
+and SDPA flash / cuDNN in the inputs' type. FLOPs and timing as in
+bench_attention.py.
 """
 
 import argparse
@@ -17,7 +18,11 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from bench_attention import L2_BYTES, time_ms
 from sage_plan import Plan, make_inputs
 
-TILES = [(64, 64), (128, 64), (64, 128), (128, 128), (64, 32), (128, 32)]
+# (label, plan suffix); None: the default plan.
+VARIANTS = [("mma.sync 64 x 64", None)] + [
+    (f"mma.sync {q} x {k}", f"_q{q}_k{k}")
+    for q, k in ((128, 64), (64, 128), (128, 128), (64, 32), (128, 32))
+] + [("wgmma 64 x 64", "_wgmma")]
 SHAPES = [  # (default plan, tile plan stem, D, dtype, causal)
     ("attention_d128_f16", "tiles_d128_f16", 128, torch.float16, False),
     ("attention_d64_bf16_causal", "tiles_d64_bf16_causal", 64, torch.bfloat16, True),
@@ -30,7 +35,7 @@ def main():
     parser.add_argument("--lengths", default="4096,16384")
     args = parser.parse_args()
     B, H = 4, 32
-    print("| D | type | causal | N | block-q x block-k | sage attn TOPS | sage e2e TOPS "
+    print("| D | type | causal | N | kernel, block-q x block-k | sage attn TOPS | sage e2e TOPS "
           "| vs 64 x 64 attn | SDPA flash | SDPA cuDNN | attn/cuDNN |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for default, stem, d, dtype, causal in SHAPES:
@@ -47,8 +52,8 @@ def main():
                 t_cudnn = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
                     *inputs[i], is_causal=causal), sets)
             t_default = None
-            for bq, bk in TILES:
-                name = default if (bq, bk) == (64, 64) else f"{stem}_q{bq}_k{bk}"
+            for label, suffix in VARIANTS:
+                name = default if suffix is None else stem + suffix
                 plan = Plan(f"{args.kernel_dir}/{name}.json")
                 sizes = plan.sizes(B, H, H, n, n)
                 bufs = [plan.allocate(sizes, *inputs[s]) for s in range(sets)]
@@ -57,7 +62,7 @@ def main():
                 t_e2e = time_ms(lambda i: plan.run(full[i], bufs[i]), sets)
                 t_attn = time_ms(lambda i: plan.run(attn[i]), sets)
                 t_default = t_default or t_attn
-                print(f"| {d} | {str(dtype)[6:]} | {int(causal)} | {n} | {bq} x {bk} "
+                print(f"| {d} | {str(dtype)[6:]} | {int(causal)} | {n} | {label} "
                       f"| {tops(t_attn):.0f} | {tops(t_e2e):.0f} | {t_default / t_attn:.2f} "
                       f"| {tops(t_flash):.0f} | {tops(t_cudnn):.0f} | {t_cudnn / t_attn:.2f} |",
                       flush=True)

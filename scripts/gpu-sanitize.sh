@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over the GPU test matrix (tails,
 # GQA, causal with Nq != Nk, decode, Nk = 1, the three masks, top-left
-# causal, D = 256 in dynamic shared memory, tile sizes other than 64 x 64), from a build tree carried to
-# a GPU machine: build/bin/sage-run and build/kernels. Each run also checks
-# the result against FP64 and the CPU model, as sage-run always does.
+# causal, D = 256 in dynamic shared memory, tile sizes other than 64 x 64,
+# the wgmma kernel), from a build tree carried to a GPU machine:
+# build/bin/sage-run and build/kernels. Each run also checks the result
+# against FP64 and the CPU model, as sage-run always does.
 # API errors are not reported: the runtime counts a kernel's parameters by
 # asking cuFuncGetParamInfo for one past the last (CUDA 13 has no count
 # query), which returns CUDA_ERROR_INVALID_VALUE by design.
@@ -29,6 +30,8 @@ configs=(
   "tiles_d48_bf16_q128_k32.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
   "tiles_d96_f16_causal_lse_q64_k128.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
   "tiles_d128_f16_q128_k128.json --B 1 --H 2 --Hkv 2 --Nq 1000 --Nk 777"
+  "tiles_d96_f16_causal_lse_wgmma.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "tiles_d48_bf16_wgmma.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

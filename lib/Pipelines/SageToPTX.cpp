@@ -71,6 +71,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   ConvertSageToGPUOptions gpu;
   gpu.chip = options.chip;
+  gpu.mmaScope = options.mmaScope;
   pm.addPass(createConvertSageToGPU(gpu));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

@@ -11,6 +11,9 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.sm_89.ptx -o %t.sm_89.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a" | sage-translate --sage-export-ptx -o %t.sm_90a.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a mma-scope=warpgroup" | sage-translate --sage-export-ptx -o %t.wgmma.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_120a" | sage-translate --sage-export-ptx -o %t.sm_120a.ptx
 // RUN: FileCheck %s --check-prefix=SM120 < %t.sm_120a.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
@@ -40,6 +43,19 @@
 // The plan exported under another name points to the PTX file of that name.
 // RENAMED: "name": "attention_q128",
 // RENAMED: "ptx": "attention_q128.ptx",
+
+// mma-scope=warpgroup: both products as wgmma, B through descriptors.
+// WGMMA: .target sm_90a
+// WGMMA-LABEL: .visible .entry sage_attention(
+// WGMMA: cp.async.wait_group 1;
+// WGMMA-NEXT: fence.proxy.async.shared::cta;
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// WGMMA: ex2.approx.ftz.f32
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// WGMMA-NOT: mma.sync
 
 // PLAN: "chip": "sm_90",
 // PLAN: "kernels": [

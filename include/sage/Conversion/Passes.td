@@ -21,9 +21,12 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     transposed into the key order of the PV mma.sync, and the attention
     kernel (`sage.warp_mma` of the m16n8k32 s8 row for Q K^T and of the
     e4m3 row with an f32 accumulator for P V, FP32 buffer per K/V block;
-    `convert-sage-to-nvvm` emits the instructions). A mask is the plan's
+    `convert-sage-to-nvvm` emits the instructions); with
+    `mma-scope=warpgroup` (sm_90a) both products are `sage.warpgroup_mma`
+    (wgmma) reading K and V^T from shared memory through matrix
+    descriptors, the operands stored as `#sage.mma_ordered`. A mask is the plan's
     `mask` input, added to the scores in the loop. What is not implemented
-    yet (INT4, f16 accumulation, other tile sizes) is an error naming it.
+    yet (INT4, f16 accumulation, other granularities) is an error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -37,7 +40,11 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target GPU (sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...)">
+           "Target GPU (sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...)">,
+    Option<"mmaScope", "mma-scope", "std::string", /*default=*/"\"warp\"",
+           "The attention kernel's MMAs: warp (mma.sync, operands in "
+           "registers) or warpgroup (wgmma with K and V read from shared "
+           "memory through descriptors; sm_90a)">
   ];
 }
 

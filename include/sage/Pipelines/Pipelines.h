@@ -30,6 +30,11 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<int64_t> blockK{
       *this, "block-k", llvm::cl::desc("Key/value tokens per K/V block"),
       llvm::cl::init(64)};
+  PassOptions::Option<std::string> mmaScope{
+      *this, "mma-scope",
+      llvm::cl::desc("The attention kernel's MMAs: warp (mma.sync) or "
+                     "warpgroup (wgmma, sm_90a)"),
+      llvm::cl::init("warp")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -79,17 +79,28 @@ static constexpr const char *kStagingName = "sage_attention_kv";
 static constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
 namespace {
-/// Where a K/V block sits in shared memory: K_hat rows (blockK x padded D
-/// bytes) then V_hat^T rows (Dv x blockK bytes), each row padded by 16
-/// bytes so that the 16-byte fragment loads of the eight rows g = 0..7 of a
-/// tile hit distinct banks (8-byte loads at other row pitches may conflict
-/// two ways).
+/// Where a K/V block sits in shared memory: K_hat (blockK rows of padded D
+/// bytes), then V_hat^T (Dv rows of blockK bytes).
+///  * mma.sync: row after row, each padded by 16 bytes so that the 16-byte
+///    fragment loads of the eight rows g = 0..7 of a tile hit distinct
+///    banks (8-byte loads at other row pitches may conflict two ways).
+///  * wgmma: the no-swizzle K-major layout its descriptors read
+///    (docs/Layouts.md): 16-byte column c of row r at c * rows * 16 +
+///    r * 16, i.e. core matrices of 8 rows x 16 bytes, 128 bytes apart
+///    down the rows and rows * 16 bytes apart along K.
 struct KVStaging {
+  bool coreMatrices;
   int64_t keyRow, valueRow, valueStart, stageBytes;
   explicit KVStaging(const AttentionConfig &config)
-      : keyRow(config.paddedHeadDim + 16), valueRow(config.blockK + 16),
+      : coreMatrices(config.scope == MmaScope::Warpgroup),
+        keyRow(config.paddedHeadDim + (coreMatrices ? 0 : 16)),
+        valueRow(config.blockK + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow) {}
+  /// Bytes between K-adjacent core matrices of a tile of `rows` rows.
+  static int64_t getLeadingBytes(int64_t rows) { return rows * 16; }
+  /// Bytes between the core matrices of two 8-row groups.
+  static constexpr int64_t kStrideBytes = 128;
 };
 } // namespace
 
@@ -275,6 +286,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       getWarpMma(ctx, km.builder.getI8Type(), km.builder.getI32Type());
   MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
                                     km.builder.getF32Type());
+  // wgmma: the warpgroup's products, A from registers, B from the stage.
+  MmaAttr queryKeyGroupMma = getWarpgroupMma(
+      ctx, km.builder.getI8Type(), km.builder.getI32Type(), config.blockK);
+  MmaAttr probValueGroupMma =
+      getWarpgroupMma(ctx, km.builder.getType<Float8E4M3FNType>(),
+                      km.builder.getF32Type(), valueDim);
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
   Value staging =
       LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(), kStagingName);
@@ -312,7 +329,25 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     return kb.loadWords(buffer, offset, laneBytes / 4);
   };
   SmallVector<MmaA> queryFragments;
-  for (int64_t g = 0; g < paddedDim / group; ++g) {
+  if (config.scope == MmaScope::Warpgroup) {
+    // Positions stored in order (#sage.mma_ordered): lane t's words of a
+    // chunk are its bytes 4t and 16 + 4t.
+    for (int64_t c = 0; c < paddedDim / 32; ++c) {
+      std::array<std::array<Value, 2>, 2> words;
+      for (int64_t row = 0; row < 2; ++row)
+        for (int64_t h = 0; h < 2; ++h)
+          words[row][h] = kb.loadWords(
+              kernel.arg(kQueryInt),
+              kb.add(linearOffset(kb, queryHead, paddedQueries, rows[row],
+                                  kb.i32(paddedDim), kb.i32(0)),
+                     kb.add(kb.i64(32 * c + 16 * h), groupOffset)),
+              1)[0];
+      queryFragments.push_back(
+          {words[0][0], words[1][0], words[0][1], words[1][1]});
+    }
+  }
+  for (int64_t g = 0; config.scope == MmaScope::Warp && g < paddedDim / group;
+       ++g) {
     std::array<SmallVector<Value>, 2> words;
     for (int64_t row = 0; row < 2; ++row)
       words[row] =
@@ -385,8 +420,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           auto copy = [&] {
             Value row = kb.divu(chunk, kb.i32(perRow));
             Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
-            Value dst = kb.add(kb.add(stage, kb.i32(smemStart)),
-                               kb.add(kb.mul(row, kb.i32(smemRow)), column));
+            Value inTile =
+                layout.coreMatrices
+                    ? kb.add(kb.mul(kb.remu(chunk, kb.i32(perRow)),
+                                    kb.i32(KVStaging::getLeadingBytes(rows))),
+                             kb.mul(row, kb.i32(16)))
+                    : kb.add(kb.mul(row, kb.i32(smemRow)), column);
+            Value dst = kb.add(kb.add(stage, kb.i32(smemStart)), inTile);
             kb.copyAsync16(staging, dst, source,
                            kb.add(rowOffset(row), kb.toI64(column)));
           };
@@ -461,6 +501,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                 [&] { kb.storeShared(dot, correction, key); });
     }
     kb.waitAsyncCopies(1);
+    // wgmma reads the stage through the async proxy: the copies' writes
+    // are made visible to it before the barrier.
+    if (layout.coreMatrices)
+      NVVM::FenceProxyOp::create(
+          kb.b, kb.loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     kb.barrier();
 
     // S = Q_hat K_hat^T with one delta_K per thread: group t of the block.
@@ -468,12 +514,30 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.f32Type(), kernel.arg(kKeyScale),
         linearOffset(kb, kvHead, keyBlocks, keyBlock, kb.i32(4), lane.t));
     Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
+    // wgmma: the warpgroup's whole [64, blockK] tile at once, one k-step
+    // of 32 bytes (two core matrices along K) per descriptor.
+    SmallVector<MmaAcc> groupScores;
+    if (layout.coreMatrices) {
+      SmallVector<Value> fragments, descriptors;
+      int64_t leading = KVStaging::getLeadingBytes(config.blockK);
+      for (int64_t c = 0; c < paddedDim / 32; ++c) {
+        fragments.push_back(
+            packAFragment(kb, queryKeyGroupMma, queryFragments[c]));
+        descriptors.push_back(getMatrixDescriptor(
+            kb, staging, kb.add(stage, kb.i32(2 * c * leading)), leading,
+            KVStaging::kStrideBytes));
+      }
+      groupScores =
+          emitWarpgroupMmas(kb, queryKeyGroupMma, fragments, descriptors);
+    }
     SmallVector<std::array<Value, 4>> scores;
     for (int64_t nt = 0; nt < keyTiles; ++nt) {
       MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
       Value keyRow = kb.add(kb.i32(nt * 8), lane.g);
       Value rowStart = kb.add(stage, kb.mul(keyRow, kb.i32(layout.keyRow)));
-      for (int64_t g = 0; g < paddedDim / group; ++g) {
+      if (layout.coreMatrices)
+        acc = groupScores[nt];
+      for (int64_t g = 0; !layout.coreMatrices && g < paddedDim / group; ++g) {
         SmallVector<Value> words = kb.loadSharedWords(
             staging,
             kb.add(rowStart, kb.add(kb.i32(g * group),
@@ -558,20 +622,35 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // buffer 24). Each V^T row is read a layout group of keys at a time.
     int64_t valueGroup = vLayout.getGroupSize(),
             valueLaneBytes = vLayout.getLaneBytes();
+    SmallVector<MmaAcc> groupValues;
+    if (layout.coreMatrices) {
+      SmallVector<Value> descriptors;
+      int64_t leading = KVStaging::getLeadingBytes(valueDim);
+      for (int64_t c = 0; c < keyChunks; ++c)
+        descriptors.push_back(getMatrixDescriptor(
+            kb, staging,
+            kb.add(stage, kb.i32(layout.valueStart + 2 * c * leading)), leading,
+            KVStaging::kStrideBytes));
+      groupValues =
+          emitWarpgroupMmas(kb, probValueGroupMma, probFragments, descriptors);
+    }
     Value keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
                              kb.mul(lane.t, kb.i32(valueLaneBytes)));
     for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
       MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
+      if (layout.coreMatrices)
+        partial = groupValues[dt];
       Value channel = kb.add(kb.i32(dt * 8), lane.g);
       Value rowOffset =
           kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
       SmallVector<Value> words;
-      for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
+      for (int64_t g = 0;
+           !layout.coreMatrices && g < config.blockK / valueGroup; ++g)
         llvm::append_range(
             words, kb.loadSharedWords(staging,
                                       kb.add(rowOffset, kb.i32(g * valueGroup)),
                                       valueLaneBytes / 4));
-      for (int64_t c = 0; c < keyChunks; ++c)
+      for (int64_t c = 0; !layout.coreMatrices && c < keyChunks; ++c)
         partial = emitWarpMma(kb, probValueMma, probFragments[c],
                               {words[2 * c], words[2 * c + 1]}, partial);
       Value buffer = kb.f32Vector(state.out[dt]);

@@ -1,4 +1,4 @@
-//===- Layouts.cpp - the operand layouts the mma.sync kernels read --------===//
+//===- Layouts.cpp - the operand layouts the kernels read -----------------===//
 //
 // Q and K are stored along their features and V along its tokens in an
 // operand layout (docs/Layouts.md); the quantize kernels write through it and
@@ -31,26 +31,40 @@ static bool hasLaneLoads(OperandLayoutAttrInterface layout, int64_t extent) {
   return true;
 }
 
-/// The layout `quantize` names, else the widest #sage.mma_packed for
-/// `extent` elements of its contraction axis.
+/// Whether `layout` stores the MMA positions of an axis of `extent`
+/// elements in order, as the wgmma descriptors read them.
+static bool storesPositionsInOrder(OperandLayoutAttrInterface layout,
+                                   int64_t extent) {
+  for (int64_t position = 0; position < extent; ++position)
+    if (layout.getStorageIndex(position) != position)
+      return false;
+  return true;
+}
+
+/// The layout `quantize` names, else the default of `scope` for `extent`
+/// elements of its contraction axis: the widest #sage.mma_packed for the
+/// lanes' loads of mma.sync, #sage.mma_ordered for wgmma.
 static OperandLayoutAttrInterface getLayout(QuantizeOp quantize, DimRole along,
-                                            int64_t extent,
-                                            FragmentOrder order) {
+                                            int64_t extent, FragmentOrder order,
+                                            MmaScope scope) {
   if (OperandLayoutAttrInterface layout = quantize.getLayoutAttr())
     return layout;
-  return MmaPackedAttr::getWidest(quantize.getContext(), along,
-                                  quantize.getQuant().getMmaK(), extent, order);
+  int64_t k = quantize.getQuant().getMmaK();
+  if (scope == MmaScope::Warpgroup)
+    return MmaOrderedAttr::get(quantize.getContext(), along, k, order);
+  return MmaPackedAttr::getWidest(quantize.getContext(), along, k, extent,
+                                  order);
 }
 
 FailureOr<OperandLayouts>
 mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
                               QuantizeOp key, QuantizeOp value, int64_t headDim,
-                              int64_t blockK) {
+                              int64_t blockK, MmaScope scope) {
   OperandLayouts layouts;
-  layouts.queryKey =
-      getLayout(query, DimRole::Features, headDim, FragmentOrder::Natural);
+  layouts.queryKey = getLayout(query, DimRole::Features, headDim,
+                               FragmentOrder::Natural, scope);
   OperandLayoutAttrInterface keyLayout =
-      getLayout(key, DimRole::Features, headDim, FragmentOrder::Natural);
+      getLayout(key, DimRole::Features, headDim, FragmentOrder::Natural, scope);
   if (layouts.queryKey != keyLayout)
     return op.emitOpError() << "expected Q and K in one layout (both feed "
                                "the Q K^T contraction), got "
@@ -59,32 +73,55 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
     return op.emitOpError() << "expected the Q and K layout along features, "
                                "got "
                             << layouts.queryKey;
-  // The quantizer packs four adjacent channels into one 32-bit store; the
-  // attention kernel loads each lane's words of a group at once.
-  int64_t paddedDim = layouts.queryKey.getPaddedExtent(headDim);
-  bool storable = hasLaneLoads(layouts.queryKey, paddedDim);
-  for (int64_t c = 0; c < paddedDim && storable; c += 4)
-    for (int64_t i = 1; i < 4; ++i)
-      storable &= getStoredIndex(layouts.queryKey, c + i) ==
-                  getStoredIndex(layouts.queryKey, c) + i;
-  if (!storable)
-    return op.emitOpError()
-           << "expected a Q and K layout that keeps four adjacent channels "
-              "together (their quantizer stores them at once) and each "
-              "lane's words of a group adjacent, got "
-           << layouts.queryKey;
-
-  layouts.value =
-      getLayout(value, DimRole::Tokens, blockK, FragmentOrder::Accumulator);
+  layouts.value = getLayout(value, DimRole::Tokens, blockK,
+                            FragmentOrder::Accumulator, scope);
   if (layouts.value.getContractionAxis() != DimRole::Tokens)
     return op.emitOpError() << "expected the V layout along tokens (P V "
                                "contracts over keys), got "
                             << layouts.value;
+
+  // How each kernel family reads the operands: mma.sync lanes load their
+  // words of a group at once; wgmma reads K and V^T rows through shared
+  // memory descriptors, which take the MMA positions in order.
+  int64_t paddedDim = layouts.queryKey.getPaddedExtent(headDim);
+  if (scope == MmaScope::Warpgroup) {
+    if (!storesPositionsInOrder(layouts.queryKey, paddedDim))
+      return op.emitOpError()
+             << "expected a Q and K layout that stores the MMA positions in "
+                "order (wgmma reads K through a shared-memory descriptor), "
+                "got "
+             << layouts.queryKey;
+    if (!storesPositionsInOrder(layouts.value, blockK))
+      return op.emitOpError()
+             << "expected a V layout that stores the MMA positions in order "
+                "(wgmma reads V^T through a shared-memory descriptor), got "
+             << layouts.value;
+  } else {
+    // The quantizer packs four adjacent channels into one 32-bit store; the
+    // attention kernel loads each lane's words of a group at once.
+    bool storable = hasLaneLoads(layouts.queryKey, paddedDim);
+    for (int64_t c = 0; c < paddedDim && storable; c += 4)
+      for (int64_t i = 1; i < 4; ++i)
+        storable &= getStoredIndex(layouts.queryKey, c + i) ==
+                    getStoredIndex(layouts.queryKey, c) + i;
+    if (!storable)
+      return op.emitOpError()
+             << "expected a Q and K layout that keeps four adjacent channels "
+                "together (their quantizer stores them at once) and each "
+                "lane's words of a group adjacent, got "
+             << layouts.queryKey;
+    if (!hasLaneLoads(layouts.value, blockK))
+      return op.emitOpError()
+             << "expected a V layout whose lanes load their words of a "
+                "group at once (the mma.sync kernel reads V^T so), got "
+             << layouts.value;
+  }
+
   // P's A fragment is packed from the Q K^T accumulator, where lane t holds
   // columns 2t and 2t + 1 of each 8-column tile: position 16h + 4t + i of a
   // chunk must hold lane 0's key of position 16h + i moved by 2t, one of
   // those two columns (the attention kernel packs P so).
-  bool fromAccumulator = hasLaneLoads(layouts.value, blockK);
+  bool fromAccumulator = true;
   for (int64_t position = 0; position < blockK && fromAccumulator; ++position) {
     int64_t t = position % 16 / 4;
     int64_t laneZero = layouts.value.getIndexAt(position - 4 * t);

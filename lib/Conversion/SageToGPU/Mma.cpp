@@ -1,8 +1,9 @@
-//===- Mma.cpp - the MMAs of the SageToGPU kernels, as sage.warp_mma ------===//
+//===- Mma.cpp - the MMAs of the SageToGPU kernels ------------------------===//
 //
-// The kernels hold their operands as 32-bit registers; each MMA becomes one
-// sage.warp_mma on fragments built from them, which convert-sage-to-nvvm
-// turns into the instruction its #sage.mma row names (docs/Levels.md, L5).
+// The kernels hold their operands as 32-bit registers (and, for wgmma, B in
+// shared memory); each MMA becomes one sage.warp_mma or sage.warpgroup_mma
+// on fragments built from them, which convert-sage-to-nvvm turns into the
+// instruction its #sage.mma row names (docs/Levels.md, L5).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -53,4 +55,55 @@ MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a,
   for (int64_t i = 0; i < 4; ++i)
     values[i] = vector::ExtractOp::create(kb.b, kb.loc, result, i);
   return values;
+}
+
+MmaAttr mlir::sage::getWarpgroupMma(MLIRContext *ctx, Type operands,
+                                    Type accumulator, int64_t n) {
+  return MmaAttr::get(ctx, MmaScope::Warpgroup, /*m=*/64, n, /*k=*/32, operands,
+                      OperandSource::Registers, operands, OperandSource::Shared,
+                      accumulator, MmaScaleKind::None);
+}
+
+Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
+                                      Value offset, int64_t leading,
+                                      int64_t stride) {
+  // Bits 0-13: the shared address / 16; 16-29: leading / 16; 32-45:
+  // stride / 16; 62-63: swizzle mode 0 (none). PTX ISA, "Matrix
+  // Descriptor Format".
+  Type i64 = kb.b.getI64Type();
+  Value address = LLVM::PtrToIntOp::create(kb.b, kb.loc, i64, base);
+  address = arith::AddIOp::create(kb.b, kb.loc, address, kb.toI64(offset));
+  Value start = arith::ShRUIOp::create(
+      kb.b, kb.loc,
+      arith::AndIOp::create(kb.b, kb.loc, address, kb.i64(0x3ffff)), kb.i64(4));
+  int64_t fields = (leading >> 4) << 16 | (stride >> 4) << 32;
+  return arith::OrIOp::create(kb.b, kb.loc, start, kb.i64(fields));
+}
+
+Value mlir::sage::packAFragment(KernelBuilder &kb, MmaAttr mma,
+                                ArrayRef<Value> words) {
+  return packFragment(kb, words, mma.getA());
+}
+
+SmallVector<MmaAcc>
+mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
+                              ArrayRef<Value> aFragments,
+                              ArrayRef<Value> bDescriptors) {
+  int64_t count = mma.getM() * mma.getN() / 128;
+  auto accType = VectorType::get({count}, mma.getAcc());
+  Value zero =
+      arith::ConstantOp::create(kb.b, kb.loc, kb.b.getZeroAttr(accType));
+  // The registers A and the accumulator are written by ordinary
+  // instructions before the first wgmma reads them.
+  NVVM::WgmmaFenceAlignedOp::create(kb.b, kb.loc);
+  Value acc = zero;
+  for (auto [a, descriptor] : llvm::zip_equal(aFragments, bDescriptors))
+    acc =
+        WarpgroupMmaOp::create(kb.b, kb.loc, accType, a, descriptor, acc, mma);
+  NVVM::WgmmaGroupSyncAlignedOp::create(kb.b, kb.loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(kb.b, kb.loc, /*group=*/0);
+  SmallVector<MmaAcc> tiles(count / 4);
+  for (int64_t i = 0; i < count; ++i)
+    tiles[i / 4][i % 4] = vector::ExtractOp::create(kb.b, kb.loc, acc, i);
+  return tiles;
 }

@@ -135,7 +135,8 @@ static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
 /// Everything the kernels are specialized on, or an error naming what the
 /// GPU lowering does not implement yet.
 static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
-                                            const AttentionSources &sources) {
+                                            const AttentionSources &sources,
+                                            MmaScope scope) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
   bool perThread = queryQuant.getGranularity() == Granularity::PerThread &&
                    keyQuant.getGranularity() == Granularity::PerThread;
@@ -164,7 +165,13 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
     return op.emitOpError() << "the GPU lowering implements the f32 PV "
                                "accumulator, not "
                             << op.getPvAccum();
+  // One warpgroup issues the m64 wgmma: four warps, 64 rows.
+  if (scope == MmaScope::Warpgroup && blockQ != 64)
+    return op.emitOpError() << "mma-scope=warpgroup implements block-q = 64 "
+                               "(one warpgroup of four warps); got block-q = "
+                            << blockQ;
   AttentionConfig config;
+  config.scope = scope;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -179,9 +186,9 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                  "dimensions that are multiples of 16 from "
                                  "32 to 256, got "
                               << dim;
-  FailureOr<OperandLayouts> layouts =
-      getOperandLayouts(op, sources.queryQuantize, sources.keyQuantize,
-                        sources.valueQuantize, config.headDim, config.blockK);
+  FailureOr<OperandLayouts> layouts = getOperandLayouts(
+      op, sources.queryQuantize, sources.keyQuantize, sources.valueQuantize,
+      config.headDim, config.blockK, scope);
   if (failed(layouts))
     return failure();
   config.layouts = *layouts;
@@ -297,6 +304,24 @@ struct ConvertSageToGPUPass
                          << "'; expected sm_<version>[a], e.g. sm_90";
       return signalPassFailure();
     }
+    std::optional<MmaScope> parsedScope =
+        llvm::StringSwitch<std::optional<MmaScope>>(mmaScope)
+            .Case("warp", MmaScope::Warp)
+            .Case("warpgroup", MmaScope::Warpgroup)
+            .Default(std::nullopt);
+    if (!parsedScope) {
+      module.emitError() << "unknown mma-scope '" << mmaScope
+                         << "'; expected warp or warpgroup";
+      return signalPassFailure();
+    }
+    scope = *parsedScope;
+    if (scope == MmaScope::Warpgroup &&
+        (target->sm != 90 || !target->archSpecific)) {
+      module.emitError() << "mma-scope=warpgroup issues wgmma, which only "
+                            "sm_90a runs; got chip="
+                         << chip;
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())
@@ -319,6 +344,8 @@ struct ConvertSageToGPUPass
     module->setAttr("sage.launch_plans",
                     DictionaryAttr::get(&getContext(), plans));
   }
+
+  MmaScope scope = MmaScope::Warp;
 
   FailureOr<NamedAttribute> convertFunction(func::FuncOp func, int sm) {
     auto ops = func.getOps<QuantizedAttentionOp>();
@@ -377,7 +404,7 @@ struct ConvertSageToGPUPass
                               "queries, keys] (or reshaped), as the launch "
                               "plan fills it");
     }
-    FailureOr<AttentionConfig> config = getConfig(op, sources);
+    FailureOr<AttentionConfig> config = getConfig(op, sources, scope);
     if (failed(config))
       return failure();
     for (Type type : {config->inputType, config->outputType})

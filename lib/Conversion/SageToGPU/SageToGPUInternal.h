@@ -45,12 +45,13 @@ struct OperandLayouts {
 };
 
 /// The layouts of the Q, K and V values that `op` reads (from their
-/// sage.quantize, or the widest #sage.mma_packed where they name none), or
-/// an error naming one the mma.sync kernels cannot read.
+/// sage.quantize, or by default the widest #sage.mma_packed for the warp
+/// scope, #sage.mma_ordered for the warpgroup scope), or an error naming
+/// one the kernels of `scope` cannot read.
 FailureOr<OperandLayouts> getOperandLayouts(QuantizedAttentionOp op,
                                             QuantizeOp query, QuantizeOp key,
                                             QuantizeOp value, int64_t headDim,
-                                            int64_t blockK);
+                                            int64_t blockK, MmaScope scope);
 
 /// Everything the kernels of one attention are specialized on.
 struct AttentionConfig {
@@ -73,6 +74,9 @@ struct AttentionConfig {
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
   QuantAttr probQuant; // P's format and range (pRange)
+  // Who issues the MMAs: each warp (mma.sync) or the CTA's one warpgroup
+  // (wgmma, K and V^T read from shared memory).
+  MmaScope scope = MmaScope::Warp;
   // Tiles: a CTA of `warps` warps owns blockQ = 16 * warps query rows; a
   // K/V block has blockK tokens.
   int64_t blockQ = 64, warpQ = 16, blockK = 64, warps = 4;

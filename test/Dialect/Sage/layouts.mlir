@@ -29,7 +29,7 @@ func.func @negative_along_heads() attributes {layout = #sage.mma_packed<along = 
 
 // -----
 
-// expected-error@+1 {{expected k = 16, 32 or 64 (an mma.sync chunk of 16-, 8- or 4-bit elements), got 8}}
+// expected-error@+1 {{expected k = 16, 32 or 64 (an MMA chunk of 16-, 8- or 4-bit elements), got 8}}
 func.func @negative_k() attributes {layout = #sage.mma_packed<along = features, k = 8, chunks = 2>} {
   return
 }
@@ -68,5 +68,46 @@ func.func @padded_features(%x: tensor<1x2x128x80xf16>) {
   %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
       layout = #sage.mma_packed<along = features, k = 32, chunks = 2>}
     : tensor<1x2x128x80xf16> -> tensor<1x2x128x80xi8>, tensor<1x2x8x1xf32>
+  return
+}
+
+// -----
+
+// Operands in MMA position order (what a wgmma descriptor reads): Q/K along
+// features, V along tokens in the accumulator order.
+// CHECK-LABEL: func @ordered_layouts
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_ordered<along = features, k = 32>
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
+func.func @ordered_layouts(%x: tensor<1x2x128x64xf16>) {
+  %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_ordered<along = features, k = 32, order = natural>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi8>, tensor<1x2x8x1xf32>
+  %vv, %vs = sage.quantize %x {quant = #sage.quant<f8E4M3FN, per_channel>,
+      layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xf8E4M3FN>, tensor<1x2x1x64xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected the contraction to run along features or tokens, got batch}}
+func.func @negative_ordered_along_batch() attributes {layout = #sage.mma_ordered<along = batch, k = 32>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{order = accumulator feeds an 8-bit A operand from an m16n8 accumulator and needs k = 32, got 64}}
+func.func @negative_ordered_accumulator_k() attributes {layout = #sage.mma_ordered<along = tokens, k = 64, order = accumulator>} {
+  return
+}
+
+// -----
+
+func.func @negative_ordered_format(%x: tensor<1x2x128x64xf16>) {
+  // expected-error@+1 {{'sage.quantize' op layout #sage.mma_ordered<along = features, k = 64> holds 4-bit elements, not 'i8'}}
+  %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_ordered<along = features, k = 64>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi8>, tensor<1x2x8x1xf32>
   return
 }

@@ -1,6 +1,7 @@
 //===- OperandLayouts.cpp - where MMA operands live -----------------------===//
 //
-// The arithmetic of #sage.mma_packed (docs/Layouts.md). A quantizer that
+// The arithmetic of #sage.mma_packed and #sage.mma_ordered
+// (docs/Layouts.md). A quantizer that
 // stores an operand and a kernel that loads it into MMA registers both ask
 // these functions, so the fragment order has one source.
 //
@@ -21,27 +22,41 @@ static constexpr int64_t kChunkBytes = 32;
 /// The accumulator order is defined on chunks of 32 (8-bit) elements.
 static constexpr int64_t kAccumulatorChunk = 32;
 
-LogicalResult
-MmaPackedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      DimRole along, int64_t k, int64_t chunks,
-                      FragmentOrder order) {
+/// What #sage.mma_packed and #sage.mma_ordered share: the axis, the MMA's
+/// k and the element order.
+static LogicalResult
+verifyAxisAndOrder(function_ref<InFlightDiagnostic()> emitError, DimRole along,
+                   int64_t k, FragmentOrder order) {
   if (along != DimRole::Features && along != DimRole::Tokens)
     return emitError() << "expected the contraction to run along features "
                           "or tokens, got "
                        << stringifyDimRole(along);
   if (k != 16 && k != 32 && k != 64)
-    return emitError() << "expected k = 16, 32 or 64 (an mma.sync chunk of "
+    return emitError() << "expected k = 16, 32 or 64 (an MMA chunk of "
                           "16-, 8- or 4-bit elements), got "
                        << k;
-  if (chunks != 1 && chunks != 2)
-    return emitError() << "expected chunks = 1 or 2 (8- or 16-byte lane "
-                          "loads), got "
-                       << chunks;
   if (order == FragmentOrder::Accumulator && k != kAccumulatorChunk)
     return emitError() << "order = accumulator feeds an 8-bit A operand "
                           "from an m16n8 accumulator and needs k = 32, got "
                        << k;
   return success();
+}
+
+LogicalResult
+MmaPackedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      DimRole along, int64_t k, int64_t chunks,
+                      FragmentOrder order) {
+  if (chunks != 1 && chunks != 2)
+    return emitError() << "expected chunks = 1 or 2 (8- or 16-byte lane "
+                          "loads), got "
+                       << chunks;
+  return verifyAxisAndOrder(emitError, along, k, order);
+}
+
+LogicalResult
+MmaOrderedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       DimRole along, int64_t k, FragmentOrder order) {
+  return verifyAxisAndOrder(emitError, along, k, order);
 }
 
 MmaPackedAttr MmaPackedAttr::getWidest(MLIRContext *context, DimRole along,
@@ -71,8 +86,8 @@ int64_t MmaPackedAttr::getLaneBytes() const {
 // A-register bytes of lane t) holds column 16h + 8(i / 2) + 2t + i % 2:
 // the columns 2t, 2t + 1 that lane t holds in accumulator tiles 2h and
 // 2h + 1.
-int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
-  if (getOrder() == FragmentOrder::Natural)
+static int64_t getIndexAt(FragmentOrder order, int64_t position) {
+  if (order == FragmentOrder::Natural)
     return position;
   int64_t base = position / kAccumulatorChunk * kAccumulatorChunk;
   int64_t p = position % kAccumulatorChunk;
@@ -80,13 +95,21 @@ int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
   return base + 16 * h + 8 * (i / 2) + 2 * t + i % 2;
 }
 
-int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
-  if (getOrder() == FragmentOrder::Natural)
+static int64_t getPositionOf(FragmentOrder order, int64_t index) {
+  if (order == FragmentOrder::Natural)
     return index;
   int64_t base = index / kAccumulatorChunk * kAccumulatorChunk;
   int64_t x = index % kAccumulatorChunk;
   int64_t h = x / 16, half = x % 16 / 8, t = x % 8 / 2, odd = x % 2;
   return base + 16 * h + 4 * t + 2 * half + odd;
+}
+
+int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
+  return ::getIndexAt(getOrder(), position);
+}
+
+int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
+  return ::getPositionOf(getOrder(), index);
 }
 
 // Position kk = (k / 2) h + e t + i of chunk c of a group is stored at
@@ -98,4 +121,25 @@ int64_t MmaPackedAttr::getStorageIndex(int64_t position) const {
   int64_t c = inGroup / k, kk = inGroup % k;
   int64_t h = kk / (k / 2), t = kk % (k / 2) / e, i = kk % e;
   return base + 2 * e * getChunks() * t + 2 * e * c + e * h + i;
+}
+
+DimRole MmaOrderedAttr::getContractionAxis() const { return getAlong(); }
+
+int64_t MmaOrderedAttr::getMmaK() const { return getK(); }
+
+int64_t MmaOrderedAttr::getGroupSize() const { return getK(); }
+
+// A lane's mma.sync registers of a chunk are words t and t + 4: apart.
+int64_t MmaOrderedAttr::getLaneBytes() const { return 4; }
+
+int64_t MmaOrderedAttr::getIndexAt(int64_t position) const {
+  return ::getIndexAt(getOrder(), position);
+}
+
+int64_t MmaOrderedAttr::getPositionOf(int64_t index) const {
+  return ::getPositionOf(getOrder(), index);
+}
+
+int64_t MmaOrderedAttr::getStorageIndex(int64_t position) const {
+  return position;
 }

@@ -75,6 +75,10 @@ def main():
              for kernel in ("d128_f16", "d64_bf16_causal", "d48_bf16",
                             "d96_f16_causal_lse")]
     plans += tiled
+    # The wgmma kernel (mma-scope=warpgroup, sm_90a; the H200 runs it).
+    plans += [f"tiles_{kernel}_wgmma"
+              for kernel in ("d128_f16", "d64_bf16_causal", "d48_bf16",
+                             "d96_f16_causal_lse")]
     for plan in plans:
         text = HEADER.format(name=plan) + "\n"
         for n in (1, 17, 128, 1000):

@@ -209,6 +209,39 @@ def Sage_MmaPackedAttr : Sage_Attr<"MmaPacked", "mma_packed",
   }];
 }
 
+def Sage_MmaOrderedAttr : Sage_Attr<"MmaOrdered", "mma_ordered",
+    [DeclareAttrInterfaceMethods<Sage_OperandLayoutAttrInterface>]> {
+  let summary = "an MMA operand stored in the order of its MMA positions";
+  let description = [{
+    The layout of a quantized MMA operand along its contraction axis
+    `along` whose MMA positions are stored in order, `k` (one MMA's chunk
+    of the axis: 32 for 8-bit elements) at a time. This is the K-major row
+    that a wgmma (or tcgen05) shared-memory descriptor and a TMA box read:
+    the hardware, not each lane, picks a row's bytes. A lane that loads
+    its mma.sync registers from it loads one 4-byte word at a time.
+
+    `order = accumulator` permutes the elements within each chunk of 32 as
+    `#sage.mma_packed` does, so that P's accumulator, quantized to FP8 in
+    registers, is the A operand of the P V MMA: V is stored in that order
+    along its tokens. The layouts are drawn in docs/Layouts.md.
+
+    Example:
+
+    ```mlir
+    #sage.mma_ordered<along = features, k = 32>
+    #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Sage_DimRole>:$along,
+    "int64_t":$k,
+    DefaultValuedParameter<"FragmentOrder", "FragmentOrder::Natural",
+                           "element order within an MMA chunk">:$order
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Sage_AccumAttr : Sage_Attr<"Accum", "accum"> {
   let summary = "two-level accumulation scheme of the P*V product";
   let description = [{
