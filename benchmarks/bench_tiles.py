@@ -3,7 +3,7 @@
 Usage: python3 bench_tiles.py KERNEL_DIR [--lengths 4096,16384]
 Times the default 64 x 64 plans (attention_d128_f16, attention_d64_bf16_causal),
 their tile variants (tiles_*_qQ_kK, benchmarks/kernels_tiles.mlir) and the
-wgmma kernel (tiles_*_wgmma, sm_90a) on the same inputs in one process, and
+wgmma kernel (tiles_*_wgmma_qQ_kK, sm_90a) on the same inputs in one process, and
 prints a markdown table of TOPS: the attention kernel alone and end to end,
 and SDPA flash / cuDNN in the inputs' type. FLOPs and timing as in
 bench_attention.py.
@@ -22,7 +22,10 @@ from sage_plan import Plan, make_inputs
 VARIANTS = [("mma.sync 64 x 64", None)] + [
     (f"mma.sync {q} x {k}", f"_q{q}_k{k}")
     for q, k in ((128, 64), (64, 128), (128, 128), (64, 32), (128, 32))
-] + [("wgmma 64 x 64", "_wgmma")]
+] + [
+    (f"wgmma {q} x {k}", f"_wgmma_q{q}_k{k}")
+    for q, k in ((64, 64), (128, 64), (64, 128), (128, 128))
+]
 SHAPES = [  # (default plan, tile plan stem, D, dtype, causal)
     ("attention_d128_f16", "tiles_d128_f16", 128, torch.float16, False),
     ("attention_d64_bf16_causal", "tiles_d64_bf16_causal", 64, torch.bfloat16, True),

@@ -30,8 +30,8 @@ configs=(
   "tiles_d48_bf16_q128_k32.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
   "tiles_d96_f16_causal_lse_q64_k128.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
   "tiles_d128_f16_q128_k128.json --B 1 --H 2 --Hkv 2 --Nq 1000 --Nk 777"
-  "tiles_d96_f16_causal_lse_wgmma.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
-  "tiles_d48_bf16_wgmma.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
+  "tiles_d96_f16_causal_lse_wgmma_q64_k64.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "tiles_d48_bf16_wgmma_q128_k128.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

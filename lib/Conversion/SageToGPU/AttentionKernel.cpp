@@ -514,7 +514,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.f32Type(), kernel.arg(kKeyScale),
         linearOffset(kb, kvHead, keyBlocks, keyBlock, kb.i32(4), lane.t));
     Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
-    // wgmma: the warpgroup's whole [64, blockK] tile at once, one k-step
+    // wgmma: each warpgroup's [64, blockK] tile at once, one k-step
     // of 32 bytes (two core matrices along K) per descriptor.
     SmallVector<MmaAcc> groupScores;
     if (layout.coreMatrices) {

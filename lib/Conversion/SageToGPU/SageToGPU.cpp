@@ -165,11 +165,6 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
     return op.emitOpError() << "the GPU lowering implements the f32 PV "
                                "accumulator, not "
                             << op.getPvAccum();
-  // One warpgroup issues the m64 wgmma: four warps, 64 rows.
-  if (scope == MmaScope::Warpgroup && blockQ != 64)
-    return op.emitOpError() << "mma-scope=warpgroup implements block-q = 64 "
-                               "(one warpgroup of four warps); got block-q = "
-                            << blockQ;
   AttentionConfig config;
   config.scope = scope;
   config.blockQ = blockQ;

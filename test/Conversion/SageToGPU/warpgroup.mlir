@@ -1,7 +1,7 @@
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 mma-scope=warpgroup" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SM90
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=cta" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SCOPE
-// RUN: not sage-opt %s --sage-decompose-attention="block-q=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BLOCK-Q
+// RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --check-prefix=TWO-GROUPS
 
 // mma-scope=warpgroup: the attention kernel's two products are wgmmas of
 // its one warpgroup, A (Q, then P) from registers and B (K, then V^T) from
@@ -39,7 +39,12 @@
 
 // NEGATIVE-SM90: error: mma-scope=warpgroup issues wgmma, which only sm_90a runs; got chip=sm_90
 // NEGATIVE-SCOPE: error: unknown mma-scope 'cta'; expected warp or warpgroup
-// NEGATIVE-BLOCK-Q: error: 'sage.quantized_attention' op mma-scope=warpgroup implements block-q = 64 (one warpgroup of four warps); got block-q = 128
+
+// block-q = 128: two warpgroups, each issuing the wgmmas of its 64 rows on
+// the one K/V stage; block-k = 128 is the Q K^T wgmma's n.
+// TWO-GROUPS: gpu.func @sage_attention({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 128, k = 32, a = i8{{.*}} : vector<16xi8> -> vector<64xi32>
+// TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 64, k = 32, a = f8E4M3FN{{.*}} : vector<16xf8E4M3FN> -> vector<32xf32>
 func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
     : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
