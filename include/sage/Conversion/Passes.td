@@ -24,7 +24,8 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     `convert-sage-to-nvvm` emits the instructions); with
     `mma-scope=warpgroup` (sm_90a) both products are `sage.warpgroup_mma`
     (wgmma) reading K and V^T from shared memory through matrix
-    descriptors, the operands stored as `#sage.mma_ordered`. A mask is the plan's
+    descriptors, the operands stored as `#sage.mma_ordered`; that is the
+    default (`mma-scope=auto`) on sm_90a. A mask is the plan's
     `mask` input, added to the scores in the loop. What is not implemented
     yet (INT4, f16 accumulation, other granularities) is an error naming it.
   }];
@@ -41,10 +42,11 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU (sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...)">,
-    Option<"mmaScope", "mma-scope", "std::string", /*default=*/"\"warp\"",
+    Option<"mmaScope", "mma-scope", "std::string", /*default=*/"\"auto\"",
            "The attention kernel's MMAs: warp (mma.sync, operands in "
-           "registers) or warpgroup (wgmma with K and V read from shared "
-           "memory through descriptors; sm_90a)">
+           "registers), warpgroup (wgmma with K and V read from shared "
+           "memory through descriptors; sm_90a) or auto (warpgroup on "
+           "sm_90a, warp elsewhere)">
   ];
 }
 

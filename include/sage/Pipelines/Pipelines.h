@@ -32,9 +32,10 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::init(64)};
   PassOptions::Option<std::string> mmaScope{
       *this, "mma-scope",
-      llvm::cl::desc("The attention kernel's MMAs: warp (mma.sync) or "
-                     "warpgroup (wgmma, sm_90a)"),
-      llvm::cl::init("warp")};
+      llvm::cl::desc("The attention kernel's MMAs: warp (mma.sync), "
+                     "warpgroup (wgmma, sm_90a) or auto (warpgroup on "
+                     "sm_90a, warp elsewhere)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -299,19 +299,21 @@ struct ConvertSageToGPUPass
                          << "'; expected sm_<version>[a], e.g. sm_90";
       return signalPassFailure();
     }
+    // auto: wgmma where the chip runs it (sm_90a), mma.sync elsewhere.
+    bool runsWgmma = target->sm == 90 && target->archSpecific;
     std::optional<MmaScope> parsedScope =
         llvm::StringSwitch<std::optional<MmaScope>>(mmaScope)
+            .Case("auto", runsWgmma ? MmaScope::Warpgroup : MmaScope::Warp)
             .Case("warp", MmaScope::Warp)
             .Case("warpgroup", MmaScope::Warpgroup)
             .Default(std::nullopt);
     if (!parsedScope) {
       module.emitError() << "unknown mma-scope '" << mmaScope
-                         << "'; expected warp or warpgroup";
+                         << "'; expected auto, warp or warpgroup";
       return signalPassFailure();
     }
     scope = *parsedScope;
-    if (scope == MmaScope::Warpgroup &&
-        (target->sm != 90 || !target->archSpecific)) {
+    if (scope == MmaScope::Warpgroup && !runsWgmma) {
       module.emitError() << "mma-scope=warpgroup issues wgmma, which only "
                             "sm_90a runs; got chip="
                          << chip;

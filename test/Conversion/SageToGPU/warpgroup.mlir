@@ -1,6 +1,8 @@
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 mma-scope=warpgroup" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SM90
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=cta" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SCOPE
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=AUTO-SM90A
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90" | FileCheck %s --check-prefix=AUTO-SM90
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --check-prefix=TWO-GROUPS
 
 // mma-scope=warpgroup: the attention kernel's two products are wgmmas of
@@ -38,7 +40,14 @@
 // CHECK-NOT: sage.warp_mma
 
 // NEGATIVE-SM90: error: mma-scope=warpgroup issues wgmma, which only sm_90a runs; got chip=sm_90
-// NEGATIVE-SCOPE: error: unknown mma-scope 'cta'; expected warp or warpgroup
+// NEGATIVE-SCOPE: error: unknown mma-scope 'cta'; expected auto, warp or warpgroup
+
+// mma-scope=auto (the default): wgmma where the chip runs it, sm_90a;
+// mma.sync elsewhere.
+// AUTO-SM90A: sage.warpgroup_mma
+// AUTO-SM90A-NOT: sage.warp_mma
+// AUTO-SM90: sage.warp_mma
+// AUTO-SM90-NOT: sage.warpgroup_mma
 
 // block-q = 128: two warpgroups, each issuing the wgmmas of its 64 rows on
 // the one K/V stage; block-k = 128 is the Q K^T wgmma's n.

@@ -68,13 +68,16 @@ def main():
               "attention_d128_bf16_causal_top_left_lse"]
     # D = 256, its K/V stages in dynamic shared memory.
     plans += ["attention_d256_f16", "attention_d256_f16_causal"]
+    # The same attentions compiled for sm_90a, where mma-scope=auto picks
+    # the wgmma kernel (the packed8 layout is mma.sync's).
+    sm90a = [plan + "_sm90a" for plan in plans if not plan.endswith("packed8")]
     # Tile sizes other than 64 x 64 (benchmarks/kernels_tiles.mlir): the
     # CPU model runs at the plan's tiles.
     tiled = [f"tiles_{kernel}_q{q}_k{k}"
              for q, k in ((128, 64), (64, 128), (128, 128), (64, 32), (128, 32))
              for kernel in ("d128_f16", "d64_bf16_causal", "d48_bf16",
                             "d96_f16_causal_lse")]
-    plans += tiled
+    plans += tiled + sm90a
     # The wgmma kernel (mma-scope=warpgroup, sm_90a; the H200 runs it).
     plans += [f"tiles_{kernel}_wgmma_q{q}_k{k}"
               for q, k in ((64, 64), (128, 64), (64, 128), (128, 128))
@@ -96,7 +99,7 @@ def main():
                 # mask: 1 GiB of host f32 per (batch, head) at 16k; not at
                 # D = 256, whose FP64 reference alone takes minutes there.)
                 # Of the tile variants, only the 64 x 64 wgmma kernel.
-                variant = plan.startswith("tiles_")
+                variant = plan.startswith("tiles_") or plan in sm90a
                 if (plan not in masked and "_d256" not in plan
                         and (not variant or plan.endswith("_wgmma_q64_k64"))):
                     text += run(plan, 1, 4, 4, 16384, 16384, dist,
