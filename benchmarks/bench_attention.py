@@ -1,7 +1,7 @@
 """sage's kernels beside PyTorch SDPA (flash and cuDNN backends), one process.
 
 Usage: python3 bench_attention.py KERNEL_DIR [--quick] [--dims 64,96,128]
-       [--lengths 4096,16384] [--baseline OLD_KERNEL_DIR]
+       [--lengths 4096,16384] [--baseline OLD_KERNEL_DIR] [--plan-suffix _sm90a]
 Prints a markdown table: TOPS of sage's attention kernel alone and end to end
 (quantization kernels included), of SDPA flash and cuDNN in fp16, their
 ratios, and where sage's time goes. Attention FLOPs = 4 B H Nq Nk D, halved
@@ -47,6 +47,9 @@ def parse_args():
     parser.add_argument("--baseline", metavar="DIR",
                         help="also time the attention kernel of the plans in DIR "
                              "(e.g. an earlier build) on the same inputs")
+    parser.add_argument("--plan-suffix", default="",
+                        help="time attention_dD_f16[_causal]SUFFIX, e.g. _sm90a "
+                             "(the baseline's plans keep the plain names)")
     return parser.parse_args()
 
 
@@ -63,7 +66,7 @@ def main():
     for d in (int(x) for x in args.dims.split(",")):
         for causal in (False, True):
             name = f"attention_d{d}_f16" + ("_causal" if causal else "")
-            plan = Plan(f"{args.kernel_dir}/{name}.json")
+            plan = Plan(f"{args.kernel_dir}/{name}{args.plan_suffix}.json")
             base_path = f"{args.baseline}/{name}.json" if args.baseline else None
             base = Plan(base_path) if base_path and os.path.exists(base_path) else None
             for n in lengths:

@@ -64,7 +64,13 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   if (!options.variant.empty())
     pm.addPass(std::make_unique<CheckVariantPass>(options.variant));
   SageDecomposeAttentionOptions tiles;
-  tiles.blockQ = options.blockQ;
+  // Two warpgroups a CTA make the wgmma kernel 1.2-1.3x faster than one on
+  // the H200, while 8 warps of mma.sync gain at D = 128 only
+  // (benchmarks/results/2026-12-02-h200-wgmma.md).
+  std::optional<bool> warpgroup =
+      isWarpgroupScope(options.mmaScope, options.chip);
+  tiles.blockQ = options.blockQ ? int64_t(options.blockQ)
+                                : (warpgroup.value_or(false) ? 128 : 64);
   tiles.warpQ = options.warpQ;
   tiles.blockK = options.blockK;
   pm.addPass(createSageDecomposeAttention(tiles));

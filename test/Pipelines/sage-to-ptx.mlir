@@ -9,7 +9,9 @@
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_89" | sage-translate --sage-export-ptx -o %t.sm_89.ptx
 // RUN: FileCheck %s --check-prefix=SM89 < %t.sm_89.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.sm_89.ptx -o %t.sm_89.cubin %}
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a" | sage-translate --sage-export-ptx -o %t.sm_90a.ptx
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a" -o %t.sm_90a.mlir
+// RUN: sage-translate --sage-export-ptx %t.sm_90a.mlir -o %t.sm_90a.ptx
+// RUN: sage-translate --sage-export-plan %t.sm_90a.mlir | FileCheck %s --check-prefix=PLAN-SM90A
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a mma-scope=warpgroup" | sage-translate --sage-export-ptx -o %t.wgmma.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
@@ -57,6 +59,14 @@
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 // WGMMA-NOT: mma.sync
 
+// On sm_90a the default is the wgmma kernel with two warpgroups a CTA.
+// PLAN-SM90A: "chip": "sm_90a",
+// PLAN-SM90A: "tiles": {
+// PLAN-SM90A-NEXT: "block_k": 64,
+// PLAN-SM90A-NEXT: "block_q": 128,
+// PLAN-SM90A-NEXT: "warp_q": 16,
+// PLAN-SM90A-NEXT: "warps": 8
+
 // PLAN: "chip": "sm_90",
 // PLAN: "kernels": [
 // PLAN: "name": "sage_sum_tokens_d64",
@@ -66,6 +76,7 @@
 // PLAN-NEXT: "tokens",
 // PLAN-NEXT: "features"
 // PLAN: "scale": 0.125,
+// PLAN: "block_q": 64,
 // PLAN: "variant": "int8-fp8",
 
 // SM89: .target sm_89

@@ -41,6 +41,12 @@ namespace sage {
 /// The L5 patterns: each instruction-level sage op to its instruction.
 void populateSageToNVVMPatterns(RewritePatternSet &patterns);
 
+/// Whether convert-sage-to-gpu's `mma-scope` option (auto, warp or
+/// warpgroup) gives the wgmma kernel on `chip` (auto: where the chip runs
+/// wgmma, sm_90a); nullopt for an unknown option or chip.
+std::optional<bool> isWarpgroupScope(llvm::StringRef mmaScope,
+                                     llvm::StringRef chip);
+
 #define GEN_PASS_REGISTRATION
 #include "sage/Conversion/Passes.h.inc"
 

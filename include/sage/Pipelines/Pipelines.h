@@ -21,9 +21,12 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4); "
                      "empty accepts each op's own"),
       llvm::cl::init("")};
-  PassOptions::Option<int64_t> blockQ{*this, "block-q",
-                                      llvm::cl::desc("Query rows per CTA"),
-                                      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> blockQ{
+      *this, "block-q",
+      llvm::cl::desc("Query rows per CTA (64 or 128); 0: by the attention "
+                     "kernel, 128 (two warpgroups) for wgmma, 64 for "
+                     "mma.sync"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> warpQ{*this, "warp-q",
                                      llvm::cl::desc("Query rows per warp"),
                                      llvm::cl::init(16)};

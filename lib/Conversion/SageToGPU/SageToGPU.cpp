@@ -286,6 +286,20 @@ static bool isPartOfAttention(Operation *op) {
              linalg::TransposeOp, arith::ConstantOp, func::ReturnOp>(op);
 }
 
+std::optional<bool> mlir::sage::isWarpgroupScope(StringRef mmaScope,
+                                                 StringRef chip) {
+  std::optional<Chip> target = parseChip(chip);
+  if (!target)
+    return std::nullopt;
+  // auto: wgmma where the chip runs it (sm_90a), mma.sync elsewhere.
+  bool runsWgmma = target->sm == 90 && target->archSpecific;
+  return llvm::StringSwitch<std::optional<bool>>(mmaScope)
+      .Case("auto", runsWgmma)
+      .Case("warp", false)
+      .Case("warpgroup", true)
+      .Default(std::nullopt);
+}
+
 namespace {
 struct ConvertSageToGPUPass
     : public sage::impl::ConvertSageToGPUBase<ConvertSageToGPUPass> {
@@ -299,21 +313,15 @@ struct ConvertSageToGPUPass
                          << "'; expected sm_<version>[a], e.g. sm_90";
       return signalPassFailure();
     }
-    // auto: wgmma where the chip runs it (sm_90a), mma.sync elsewhere.
-    bool runsWgmma = target->sm == 90 && target->archSpecific;
-    std::optional<MmaScope> parsedScope =
-        llvm::StringSwitch<std::optional<MmaScope>>(mmaScope)
-            .Case("auto", runsWgmma ? MmaScope::Warpgroup : MmaScope::Warp)
-            .Case("warp", MmaScope::Warp)
-            .Case("warpgroup", MmaScope::Warpgroup)
-            .Default(std::nullopt);
-    if (!parsedScope) {
+    std::optional<bool> warpgroup = isWarpgroupScope(mmaScope, chip);
+    if (!warpgroup) {
       module.emitError() << "unknown mma-scope '" << mmaScope
                          << "'; expected auto, warp or warpgroup";
       return signalPassFailure();
     }
-    scope = *parsedScope;
-    if (scope == MmaScope::Warpgroup && !runsWgmma) {
+    scope = *warpgroup ? MmaScope::Warpgroup : MmaScope::Warp;
+    if (scope == MmaScope::Warpgroup &&
+        (target->sm != 90 || !target->archSpecific)) {
       module.emitError() << "mma-scope=warpgroup issues wgmma, which only "
                             "sm_90a runs; got chip="
                          << chip;
