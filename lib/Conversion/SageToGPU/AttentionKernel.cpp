@@ -1,26 +1,31 @@
-//===- AttentionKernel.cpp - the online-softmax loop with two mma.sync ----===//
+//===- AttentionKernel.cpp - the online-softmax loop with two MMAs --------===//
 //
 // One CTA per (Q block i, head, batch); warp w owns rows 16w..16w+15 of the
 // block, and lane (g = lane / 4, t = lane % 4) the accumulator rows g, g+8
 // and columns 2t, 2t+1 of every 8-column tile of the m16n8k32 layout. Per
 // K/V block j (docs/Algorithm.md sections 1-4):
 //
-//   S   = (Q_hat K_hat_j^T) * dq * dk * scale * log2(e)   INT8 mma.sync
+//   S   = (Q_hat K_hat_j^T) * dq * dk * scale * log2(e)   INT8 MMA
 //       + qbar_i . K_j * scale * log2(e)                   Q-smoothing dS
 //       + mask_ij * log2(e)                                 (-inf for i1)
 //   m'  = max(m, rowmax S);  P~ = 2^(S - m');  alpha = 2^(m - m')
 //   l   = alpha * l + rowsum P~
-//   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 mma.sync
+//   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 MMA
 //   O   = alpha * O + R                                    FP32 buffer
 //
-// K_hat_j and V_hat_j^T reach shared memory by cp.async, one block ahead
-// (two stages), and each lane loads its MMA words of a layout group with
-// one 8- or 16-byte load (docs/Layouts.md). The MMAs, the masking, the
-// online softmax and the buffer update are sage ops on the lane's fragments
-// (sage.warp_mma, sage.mask_scores, sage.online_softmax, sage.accumulate;
-// docs/Levels.md, L4), which convert-sage-to-nvvm lowers.
-//
 // and at the end O = O / l * delta_V / P_r (+ mean V).
+//
+// K_hat_j and V_hat_j^T reach shared memory by cp.async, one block ahead
+// (two stages). The MMAs are either mma.sync of each warp, whose lanes
+// load their words of a layout group with one 8- or 16-byte load
+// (docs/Layouts.md), or (mma-scope=warpgroup, sm_90a) wgmma of each
+// warpgroup of four warps, reading K and V^T from the stage through
+// shared-memory descriptors; the accumulator of each warp is the same
+// m16n8 fragment either way. The MMAs, the masking, the online softmax
+// and the buffer update are sage ops on the lane's fragments
+// (sage.warp_mma or sage.warpgroup_mma, sage.mask_scores,
+// sage.online_softmax, sage.accumulate; docs/Levels.md, L4), which
+// convert-sage-to-nvvm lowers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -287,11 +292,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
                                     km.builder.getF32Type());
   // wgmma: the warpgroup's products, A from registers, B from the stage.
-  MmaAttr queryKeyGroupMma = getWarpgroupMma(
-      ctx, km.builder.getI8Type(), km.builder.getI32Type(), config.blockK);
-  MmaAttr probValueGroupMma =
-      getWarpgroupMma(ctx, km.builder.getType<Float8E4M3FNType>(),
-                      km.builder.getF32Type(), valueDim);
+  MmaAttr queryKeyGroupMma, probValueGroupMma;
+  if (layout.coreMatrices) {
+    queryKeyGroupMma = getWarpgroupMma(ctx, km.builder.getI8Type(),
+                                       km.builder.getI32Type(), config.blockK);
+    probValueGroupMma =
+        getWarpgroupMma(ctx, km.builder.getType<Float8E4M3FNType>(),
+                        km.builder.getF32Type(), valueDim);
+  }
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
   Value staging =
       LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(), kStagingName);
@@ -345,20 +353,21 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       queryFragments.push_back(
           {words[0][0], words[1][0], words[0][1], words[1][1]});
     }
+  } else {
+    for (int64_t g = 0; g < paddedDim / group; ++g) {
+      std::array<SmallVector<Value>, 2> words;
+      for (int64_t row = 0; row < 2; ++row)
+        words[row] =
+            loadRowWords(kernel.arg(kQueryInt),
+                         linearOffset(kb, queryHead, paddedQueries, rows[row],
+                                      kb.i32(paddedDim), kb.i32(0)),
+                         g);
+      for (int64_t c = 0; c < groupChunks; ++c)
+        queryFragments.push_back({words[0][2 * c], words[1][2 * c],
+                                  words[0][2 * c + 1], words[1][2 * c + 1]});
+    }
   }
-  for (int64_t g = 0; config.scope == MmaScope::Warp && g < paddedDim / group;
-       ++g) {
-    std::array<SmallVector<Value>, 2> words;
-    for (int64_t row = 0; row < 2; ++row)
-      words[row] =
-          loadRowWords(kernel.arg(kQueryInt),
-                       linearOffset(kb, queryHead, paddedQueries, rows[row],
-                                    kb.i32(paddedDim), kb.i32(0)),
-                       g);
-    for (int64_t c = 0; c < groupChunks; ++c)
-      queryFragments.push_back({words[0][2 * c], words[1][2 * c],
-                                words[0][2 * c + 1], words[1][2 * c + 1]});
-  }
+
   // Rows g and g + 8 of a warp segment share one delta_Q (per-thread).
   Value queryScale =
       kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryScale),
@@ -530,14 +539,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       groupScores =
           emitWarpgroupMmas(kb, queryKeyGroupMma, fragments, descriptors);
     }
-    SmallVector<std::array<Value, 4>> scores;
-    for (int64_t nt = 0; nt < keyTiles; ++nt) {
+    // mma.sync: tile nt of each warp's 16 rows, K read a layout group at a
+    // time.
+    auto warpScoreTile = [&](int64_t nt) {
       MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
       Value keyRow = kb.add(kb.i32(nt * 8), lane.g);
       Value rowStart = kb.add(stage, kb.mul(keyRow, kb.i32(layout.keyRow)));
-      if (layout.coreMatrices)
-        acc = groupScores[nt];
-      for (int64_t g = 0; !layout.coreMatrices && g < paddedDim / group; ++g) {
+      for (int64_t g = 0; g < paddedDim / group; ++g) {
         SmallVector<Value> words = kb.loadSharedWords(
             staging,
             kb.add(rowStart, kb.add(kb.i32(g * group),
@@ -548,6 +556,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
               emitWarpMma(kb, queryKeyMma, queryFragments[g * groupChunks + c],
                           {words[2 * c], words[2 * c + 1]}, acc);
       }
+      return acc;
+    };
+    SmallVector<std::array<Value, 4>> scores;
+    for (int64_t nt = 0; nt < keyTiles; ++nt) {
+      MmaAcc acc = layout.coreMatrices ? groupScores[nt] : warpScoreTile(nt);
       std::array<Value, 4> tile;
       for (int64_t e = 0; e < 4; ++e) {
         Value column = kb.add(kb.i32(nt * 8 + e % 2), quad2);
@@ -634,25 +647,31 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       groupValues =
           emitWarpgroupMmas(kb, probValueGroupMma, probFragments, descriptors);
     }
-    Value keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
-                             kb.mul(lane.t, kb.i32(valueLaneBytes)));
-    for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
+    Value keyOffset;
+    if (!layout.coreMatrices)
+      keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
+                         kb.mul(lane.t, kb.i32(valueLaneBytes)));
+    // mma.sync: channel tile dt, each V^T row read a layout group of keys
+    // at a time.
+    auto warpValueTile = [&](int64_t dt) {
       MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
-      if (layout.coreMatrices)
-        partial = groupValues[dt];
       Value channel = kb.add(kb.i32(dt * 8), lane.g);
       Value rowOffset =
           kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
       SmallVector<Value> words;
-      for (int64_t g = 0;
-           !layout.coreMatrices && g < config.blockK / valueGroup; ++g)
+      for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
         llvm::append_range(
             words, kb.loadSharedWords(staging,
                                       kb.add(rowOffset, kb.i32(g * valueGroup)),
                                       valueLaneBytes / 4));
-      for (int64_t c = 0; !layout.coreMatrices && c < keyChunks; ++c)
+      for (int64_t c = 0; c < keyChunks; ++c)
         partial = emitWarpMma(kb, probValueMma, probFragments[c],
                               {words[2 * c], words[2 * c + 1]}, partial);
+      return partial;
+    };
+    for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
+      MmaAcc partial =
+          layout.coreMatrices ? groupValues[dt] : warpValueTile(dt);
       Value buffer = kb.f32Vector(state.out[dt]);
       Value out = AccumulateOp::create(
           kb.b, kb.loc, buffer.getType(), kb.f32Vector(partial), buffer, alpha,

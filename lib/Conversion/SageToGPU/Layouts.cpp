@@ -84,6 +84,12 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
   // words of a group at once; wgmma reads K and V^T rows through shared
   // memory descriptors, which take the MMA positions in order.
   int64_t paddedDim = layouts.queryKey.getPaddedExtent(headDim);
+  // The quantizer packs four adjacent channels into one 32-bit store.
+  bool fourTogether = true;
+  for (int64_t c = 0; c < paddedDim && fourTogether; c += 4)
+    for (int64_t i = 1; i < 4; ++i)
+      fourTogether &= getStoredIndex(layouts.queryKey, c + i) ==
+                      getStoredIndex(layouts.queryKey, c) + i;
   if (scope == MmaScope::Warpgroup) {
     if (!storesPositionsInOrder(layouts.queryKey, paddedDim))
       return op.emitOpError()
@@ -91,19 +97,19 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
                 "order (wgmma reads K through a shared-memory descriptor), "
                 "got "
              << layouts.queryKey;
+    if (!fourTogether)
+      return op.emitOpError()
+             << "expected a Q and K layout that keeps four adjacent channels "
+                "together (their quantizer stores them at once), got "
+             << layouts.queryKey;
     if (!storesPositionsInOrder(layouts.value, blockK))
       return op.emitOpError()
              << "expected a V layout that stores the MMA positions in order "
                 "(wgmma reads V^T through a shared-memory descriptor), got "
              << layouts.value;
   } else {
-    // The quantizer packs four adjacent channels into one 32-bit store; the
-    // attention kernel loads each lane's words of a group at once.
-    bool storable = hasLaneLoads(layouts.queryKey, paddedDim);
-    for (int64_t c = 0; c < paddedDim && storable; c += 4)
-      for (int64_t i = 1; i < 4; ++i)
-        storable &= getStoredIndex(layouts.queryKey, c + i) ==
-                    getStoredIndex(layouts.queryKey, c) + i;
+    // The attention kernel loads each lane's words of a group at once.
+    bool storable = fourTogether && hasLaneLoads(layouts.queryKey, paddedDim);
     if (!storable)
       return op.emitOpError()
              << "expected a Q and K layout that keeps four adjacent channels "

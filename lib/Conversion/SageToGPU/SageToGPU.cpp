@@ -319,7 +319,7 @@ struct ConvertSageToGPUPass
                          << "'; expected auto, warp or warpgroup";
       return signalPassFailure();
     }
-    scope = *warpgroup ? MmaScope::Warpgroup : MmaScope::Warp;
+    MmaScope scope = *warpgroup ? MmaScope::Warpgroup : MmaScope::Warp;
     if (scope == MmaScope::Warpgroup &&
         (target->sm != 90 || !target->archSpecific)) {
       module.emitError() << "mma-scope=warpgroup issues wgmma, which only "
@@ -334,7 +334,7 @@ struct ConvertSageToGPUPass
     });
     SmallVector<NamedAttribute> plans;
     for (func::FuncOp func : functions) {
-      FailureOr<NamedAttribute> plan = convertFunction(func, target->sm);
+      FailureOr<NamedAttribute> plan = convertFunction(func, target->sm, scope);
       if (failed(plan))
         return signalPassFailure();
       plans.push_back(*plan);
@@ -350,9 +350,8 @@ struct ConvertSageToGPUPass
                     DictionaryAttr::get(&getContext(), plans));
   }
 
-  MmaScope scope = MmaScope::Warp;
-
-  FailureOr<NamedAttribute> convertFunction(func::FuncOp func, int sm) {
+  FailureOr<NamedAttribute> convertFunction(func::FuncOp func, int sm,
+                                            MmaScope scope) {
     auto ops = func.getOps<QuantizedAttentionOp>();
     if (std::next(ops.begin()) != ops.end())
       return func.emitOpError("computes more than one attention; the GPU "
