@@ -24,7 +24,7 @@ VARIANTS = [("mma.sync 64 x 64", None)] + [
     for q, k in ((128, 64), (64, 128), (128, 128), (64, 32), (128, 32))
 ] + [
     (f"wgmma {q} x {k}", f"_wgmma_q{q}_k{k}")
-    for q, k in ((64, 64), (128, 64), (64, 128), (128, 128))
+    for q, k in ((64, 64), (128, 64), (64, 128), (128, 128), (128, 32))
 ]
 SHAPES = [  # (default plan, tile plan stem, D, dtype, causal)
     ("attention_d128_f16", "tiles_d128_f16", 128, torch.float16, False),

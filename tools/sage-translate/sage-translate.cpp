@@ -24,9 +24,10 @@ static llvm::cl::opt<std::string> kernelModuleName(
 
 static llvm::cl::opt<std::string> exportName(
     "sage-export-name",
-    llvm::cl::desc("Name of the exported plan and of the PTX file it "
-                   "points to (default: the kernel module's); for one "
-                   "module compiled under several pipeline options"),
+    llvm::cl::desc("With --sage-export-plan: name of the exported plan and "
+                   "of the PTX file it points to (default: the kernel "
+                   "module's); for one module compiled under several "
+                   "pipeline options"),
     llvm::cl::init(""));
 
 /// The name and launch plan of the kernel module to export: the one named

@@ -260,13 +260,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // At D = 64 the kernel fits 128 registers a thread without spilling, so
   // four CTAs share an SM instead of three: ptxas only keeps it there when
   // asked. On the H200 that is 8% faster without a mask and 12% slower with
-  // the causal one, at the default 64 x 64 tiles
+  // the causal one, for mma.sync at the default 64 x 64 tiles
   // (benchmarks/results/2026-12-02-h200-fragments.md).
-  if (config.paddedHeadDim == 64 && valueDim == 64 && !config.causal &&
-      config.blockQ == 64 && config.blockK == 64)
+  if (config.scope == MmaScope::Warp && config.paddedHeadDim == 64 &&
+      valueDim == 64 && !config.causal && config.blockQ == 64 &&
+      config.blockK == 64)
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          km.builder.getI32IntegerAttr(4));
   KVStaging layout(config);
+  assert((!layout.coreMatrices || config.warps % 4 == 0) &&
+         "wgmma is issued by whole warpgroups");
   // Two stages of K_hat and V_hat^T blocks, filled by cp.async: static
   // shared memory while the kernel's fits the 48 KiB a kernel may declare
   // (D <= 128), else dynamic, which the plan asks for and the runtime opts
@@ -340,6 +343,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (config.scope == MmaScope::Warpgroup) {
     // Positions stored in order (#sage.mma_ordered): lane t's words of a
     // chunk are its bytes 4t and 16 + 4t.
+    Value laneOffset = kb.toI64(kb.mul(lane.t, kb.i32(4)));
     for (int64_t c = 0; c < paddedDim / 32; ++c) {
       std::array<std::array<Value, 2>, 2> words;
       for (int64_t row = 0; row < 2; ++row)
@@ -348,7 +352,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
               kernel.arg(kQueryInt),
               kb.add(linearOffset(kb, queryHead, paddedQueries, rows[row],
                                   kb.i32(paddedDim), kb.i32(0)),
-                     kb.add(kb.i64(32 * c + 16 * h), groupOffset)),
+                     kb.add(kb.i64(32 * c + 16 * h), laneOffset)),
               1)[0];
       queryFragments.push_back(
           {words[0][0], words[1][0], words[0][1], words[1][1]});
@@ -377,7 +381,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
 
   Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
-    // Channel c by thread c mod CTA size (D > 128: two rounds).
+    // Channel c by thread c mod CTA size (D wider than the CTA: rounds).
     for (int64_t c0 = 0; c0 < dim; c0 += config.threads()) {
       Value channel = c0 ? kb.add(lane.tid, kb.i32(c0)) : lane.tid;
       kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)), [&] {
@@ -469,7 +473,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     issueBlock(kb.add(keyBlock, kb.i32(1)));
     Value stage = stageOffset(keyBlock);
 
-    // dS_j = qbar_i . K_j in f32, two threads per key, from f16 K in
+    // dS_j = qbar_i . K_j in f32, threads / blockK lanes a key, from K in
     // global memory while the copies are in flight. (qbar_i . mean K is
     // the same for every key of a row: softmax-invariant, dropped.) The
     // previous block's readers of `correction` passed the barrier that
@@ -479,6 +483,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       // share of its channels (a power of two: getConfig's tiles).
       int64_t lanesPerKey = config.threads() / config.blockK;
       int64_t channels = dim / lanesPerKey;
+      assert(llvm::isPowerOf2_64(lanesPerKey) && lanesPerKey <= 32 &&
+             dim % lanesPerKey == 0 && "a key's lanes share a warp");
       Value key = kb.divu(lane.tid, kb.i32(lanesPerKey));
       Value part = kb.remu(lane.tid, kb.i32(lanesPerKey));
       Value token = kb.add(blockStart, key);

@@ -79,6 +79,12 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
     return op.emitOpError() << "expected the V layout along tokens (P V "
                                "contracts over keys), got "
                             << layouts.value;
+  // V is quantized and staged one K/V block at a time.
+  if (blockK % layouts.value.getGroupSize() != 0)
+    return op.emitOpError()
+           << "expected a V layout whose groups tile the K/V block, got "
+           << layouts.value << " (groups of " << layouts.value.getGroupSize()
+           << " keys) with block-k = " << blockK;
 
   // How each kernel family reads the operands: mma.sync lanes load their
   // words of a group at once; wgmma reads K and V^T rows through shared
@@ -94,8 +100,8 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
     if (!storesPositionsInOrder(layouts.queryKey, paddedDim))
       return op.emitOpError()
              << "expected a Q and K layout that stores the MMA positions in "
-                "order (wgmma reads K through a shared-memory descriptor), "
-                "got "
+                "order (wgmma reads K through a shared-memory descriptor; "
+                "mma-scope=warp reads mma.sync packings), got "
              << layouts.queryKey;
     if (!fourTogether)
       return op.emitOpError()
@@ -105,7 +111,8 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
     if (!storesPositionsInOrder(layouts.value, blockK))
       return op.emitOpError()
              << "expected a V layout that stores the MMA positions in order "
-                "(wgmma reads V^T through a shared-memory descriptor), got "
+                "(wgmma reads V^T through a shared-memory descriptor; "
+                "mma-scope=warp reads mma.sync packings), got "
              << layouts.value;
   } else {
     // The attention kernel loads each lane's words of a group at once.

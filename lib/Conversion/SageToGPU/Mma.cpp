@@ -68,8 +68,9 @@ Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
                                       Value offset, int64_t leading,
                                       int64_t stride) {
   // Bits 0-13: the shared address / 16; 16-29: leading / 16; 32-45:
-  // stride / 16; 62-63: swizzle mode 0 (none). PTX ISA, "Matrix
-  // Descriptor Format".
+  // stride / 16; 62-63: swizzle mode 0 (none) (docs/Layouts.md).
+  assert(leading % 16 == 0 && leading < (1 << 18) && stride % 16 == 0 &&
+         stride < (1 << 18) && "descriptor offsets are 14-bit multiples of 16");
   Type i64 = kb.b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(kb.b, kb.loc, i64, base);
   address = arith::AddIOp::create(kb.b, kb.loc, address, kb.toI64(offset));

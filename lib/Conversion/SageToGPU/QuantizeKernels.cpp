@@ -6,7 +6,7 @@
 // per-thread group in shared memory (docs/Algorithm.md section 2), and the
 // thread writes its INT8 values. V: one
 // thread per (channel, 32 keys) writes E4M3 values transposed, [D, Nk], in
-// the key order of the V layout, which the P V mma.sync reads.
+// the key order of the V layout, which the P V MMA reads.
 //
 //===----------------------------------------------------------------------===//
 

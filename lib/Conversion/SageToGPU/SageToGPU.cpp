@@ -173,7 +173,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.blockK = blockK;
   config.headDim = op.getQValues().getType().getDimSize(3);
   config.valueDim = op.getVValues().getType().getDimSize(3);
-  // Two threads a token split D in 16-byte loads (quantizers, dS); Q_hat
+  // The quantizers split D over two threads a token in 16-byte loads; Q_hat
   // and K_hat are padded to whole layout groups for the MMA's k.
   for (int64_t dim : {config.headDim, config.valueDim})
     if (dim < 32 || dim > 256 || dim % 16 != 0)

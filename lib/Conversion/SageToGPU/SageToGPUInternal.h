@@ -5,7 +5,7 @@
 // and a launch plan. Each kernel family lives in its own file:
 //   StatsKernels.cpp     token sums (K, V means) and V channel maxima
 //   QuantizeKernels.cpp  Q, K (INT8 per-thread) and V (E4M3 per-channel)
-//   AttentionKernel.cpp  the online-softmax loop with the two mma.sync
+//   AttentionKernel.cpp  the online-softmax loop with its two MMAs
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +74,8 @@ struct AttentionConfig {
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
   QuantAttr probQuant; // P's format and range (pRange)
-  // Who issues the MMAs: each warp (mma.sync) or the CTA's one warpgroup
-  // (wgmma, K and V^T read from shared memory).
+  // Who issues the MMAs: each warp (mma.sync) or each warpgroup of four
+  // warps (wgmma, K and V^T read from shared memory).
   MmaScope scope = MmaScope::Warp;
   // Tiles: a CTA of `warps` warps owns blockQ = 16 * warps query rows; a
   // K/V block has blockK tokens.

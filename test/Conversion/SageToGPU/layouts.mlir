@@ -172,3 +172,20 @@ func.func @negative_warp_v_ordered(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64
     : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
   return %o : tensor<?x?x?x64xf16>
 }
+
+// -----
+
+// V is quantized and staged a K/V block at a time: a 64-key V group does
+// not fit 32-key blocks.
+func.func @negative_v_group_wider_than_block(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 32>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>, layout = #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op expected a V layout whose groups tile the K/V block, got #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator> (groups of 64 keys) with block-k = 32}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 32>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}

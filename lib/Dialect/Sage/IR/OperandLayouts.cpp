@@ -1,9 +1,9 @@
 //===- OperandLayouts.cpp - where MMA operands live -----------------------===//
 //
 // The arithmetic of #sage.mma_packed and #sage.mma_ordered
-// (docs/Layouts.md). A quantizer that
-// stores an operand and a kernel that loads it into MMA registers both ask
-// these functions, so the fragment order has one source.
+// (docs/Layouts.md). A quantizer that stores an operand and a kernel that
+// loads it into MMA registers both ask these functions, so the fragment
+// order has one source.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,7 +86,7 @@ int64_t MmaPackedAttr::getLaneBytes() const {
 // A-register bytes of lane t) holds column 16h + 8(i / 2) + 2t + i % 2:
 // the columns 2t, 2t + 1 that lane t holds in accumulator tiles 2h and
 // 2h + 1.
-static int64_t getIndexAt(FragmentOrder order, int64_t position) {
+static int64_t getOrderedIndexAt(FragmentOrder order, int64_t position) {
   if (order == FragmentOrder::Natural)
     return position;
   int64_t base = position / kAccumulatorChunk * kAccumulatorChunk;
@@ -95,7 +95,7 @@ static int64_t getIndexAt(FragmentOrder order, int64_t position) {
   return base + 16 * h + 8 * (i / 2) + 2 * t + i % 2;
 }
 
-static int64_t getPositionOf(FragmentOrder order, int64_t index) {
+static int64_t getOrderedPositionOf(FragmentOrder order, int64_t index) {
   if (order == FragmentOrder::Natural)
     return index;
   int64_t base = index / kAccumulatorChunk * kAccumulatorChunk;
@@ -105,11 +105,11 @@ static int64_t getPositionOf(FragmentOrder order, int64_t index) {
 }
 
 int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
-  return ::getIndexAt(getOrder(), position);
+  return getOrderedIndexAt(getOrder(), position);
 }
 
 int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
-  return ::getPositionOf(getOrder(), index);
+  return getOrderedPositionOf(getOrder(), index);
 }
 
 // Position kk = (k / 2) h + e t + i of chunk c of a group is stored at
@@ -133,11 +133,11 @@ int64_t MmaOrderedAttr::getGroupSize() const { return getK(); }
 int64_t MmaOrderedAttr::getLaneBytes() const { return 4; }
 
 int64_t MmaOrderedAttr::getIndexAt(int64_t position) const {
-  return ::getIndexAt(getOrder(), position);
+  return getOrderedIndexAt(getOrder(), position);
 }
 
 int64_t MmaOrderedAttr::getPositionOf(int64_t index) const {
-  return ::getPositionOf(getOrder(), index);
+  return getOrderedPositionOf(getOrder(), index);
 }
 
 int64_t MmaOrderedAttr::getStorageIndex(int64_t position) const {

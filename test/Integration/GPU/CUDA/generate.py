@@ -80,7 +80,8 @@ def main():
     plans += tiled + sm90a
     # The wgmma kernel (mma-scope=warpgroup, sm_90a; the H200 runs it).
     plans += [f"tiles_{kernel}_wgmma_q{q}_k{k}"
-              for q, k in ((64, 64), (128, 64), (64, 128), (128, 128))
+              for q, k in ((64, 64), (128, 64), (64, 128), (128, 128),
+                           (128, 32))
               for kernel in ("d128_f16", "d64_bf16_causal", "d48_bf16",
                              "d96_f16_causal_lse")]
     for plan in plans:

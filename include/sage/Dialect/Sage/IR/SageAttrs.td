@@ -217,8 +217,9 @@ def Sage_MmaOrderedAttr : Sage_Attr<"MmaOrdered", "mma_ordered",
     `along` whose MMA positions are stored in order, `k` (one MMA's chunk
     of the axis: 32 for 8-bit elements) at a time. This is the K-major row
     that a wgmma (or tcgen05) shared-memory descriptor and a TMA box read:
-    the hardware, not each lane, picks a row's bytes. A lane that loads
-    its mma.sync registers from it loads one 4-byte word at a time.
+    the hardware, not each lane, picks a row's bytes. (A lane would load
+    its mma.sync registers from it a 4-byte word at a time; the mma.sync
+    kernel does not read it and asks for `#sage.mma_packed`.)
 
     `order = accumulator` permutes the elements within each chunk of 32 as
     `#sage.mma_packed` does, so that P's accumulator, quantized to FP8 in
