@@ -2,7 +2,7 @@
 # compute-sanitizer memcheck and racecheck over the GPU test matrix (tails,
 # GQA, causal with Nq != Nk, decode, Nk = 1, the three masks, top-left
 # causal, D = 256 in dynamic shared memory, tile sizes other than 64 x 64,
-# the wgmma kernel), from a build tree carried to a GPU machine:
+# the wgmma kernel with bulk-copy and cp.async staging), from a build tree carried to a GPU machine:
 # build/bin/sage-run and build/kernels. Each run also checks the result
 # against FP64 and the CPU model, as sage-run always does.
 # API errors are not reported: the runtime counts a kernel's parameters by
@@ -32,6 +32,10 @@ configs=(
   "tiles_d128_f16_q128_k128.json --B 1 --H 2 --Hkv 2 --Nq 1000 --Nk 777"
   "tiles_d96_f16_causal_lse_wgmma_q64_k64.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
   "tiles_d48_bf16_wgmma_q128_k128.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
+  "attention_d128_f16_sm90a.json --B 1 --H 4 --Hkv 2 --Nq 1000 --Nk 777"
+  "attention_d256_f16_causal_sm90a.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
+  "attention_d64_bf16_causal_mask_f32_batch1_lse_sm90a.json --B 2 --H 2 --Nq 17 --Nk 1000"
+  "attention_d128_f16_causal_sm90a_cpasync.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

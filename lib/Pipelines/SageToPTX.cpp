@@ -8,6 +8,7 @@
 #include "sage/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,12 +79,16 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   ConvertSageToGPUOptions gpu;
   gpu.chip = options.chip;
   gpu.mmaScope = options.mmaScope;
+  gpu.kvStaging = options.kvStaging;
   pm.addPass(createConvertSageToGPU(gpu));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertSageToNVVM());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops with no LLVM intrinsic (mbarrier.try_wait.parity) become their
+  // one PTX instruction.
+  kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -14,7 +14,7 @@
 // RUN: sage-translate --sage-export-plan %t.sm_90a.mlir | FileCheck %s --check-prefix=PLAN-SM90A
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a mma-scope=warpgroup" | sage-translate --sage-export-ptx -o %t.wgmma.ptx
-// RUN: FileCheck %s --check-prefix=WGMMA --implicit-check-not=mma.sync < %t.wgmma.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA --implicit-check-not=mma.sync --implicit-check-not=cp.async.cg < %t.wgmma.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_120a" | sage-translate --sage-export-ptx -o %t.sm_120a.ptx
 // RUN: FileCheck %s --check-prefix=SM120 < %t.sm_120a.ptx
@@ -46,11 +46,16 @@
 // RENAMED: "name": "attention_q128",
 // RENAMED: "ptx": "attention_q128.ptx",
 
-// mma-scope=warpgroup: both products as wgmma, B through descriptors.
+// mma-scope=warpgroup: both products as wgmma, B through descriptors; K
+// and V^T tiles arrive by bulk copies on the stages' mbarriers.
 // WGMMA: .target sm_90a
 // WGMMA-LABEL: .visible .entry sage_attention(
-// WGMMA: cp.async.wait_group 1;
-// WGMMA-NEXT: fence.proxy.async.shared::cta;
+// WGMMA: mbarrier.init.shared.b64 [sage_attention_kv+[[BARRIER:[0-9]+]]],
+// WGMMA: fence.mbarrier_init.release.cluster;
+// WGMMA: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [sage_attention_kv+[[BARRIER]]],
+// WGMMA: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], %r{{[0-9]+}}, [sage_attention_kv+[[BARRIER]]];
+// WGMMA: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// WGMMA: mbarrier.try_wait.parity.shared.b64
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
 // WGMMA: wgmma.commit_group.sync.aligned;

@@ -25,7 +25,10 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     `mma-scope=warpgroup` (sm_90a) both products are `sage.warpgroup_mma`
     (wgmma) reading K and V^T from shared memory through matrix
     descriptors, the operands stored as `#sage.mma_ordered`; that is the
-    default (`mma-scope=auto`) on sm_90a. A mask is the plan's
+    default (`mma-scope=auto`) on sm_90a. There the operands are stored in
+    the K/V stage's core-matrix tiles and each K or V^T tile arrives by one
+    bulk copy on an mbarrier (`kv-staging=auto` or `bulk`;
+    docs/Layouts.md), or row after row by cp.async (`kv-staging=cp-async`). A mask is the plan's
     `mask` input, added to the scores in the loop. What is not implemented
     yet (INT4, f16 accumulation, other granularities) is an error naming it.
   }];
@@ -46,7 +49,14 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "The attention kernel's MMAs: warp (mma.sync, operands in "
            "registers), warpgroup (wgmma with K and V read from shared "
            "memory through descriptors; sm_90a) or auto (warpgroup on "
-           "sm_90a, warp elsewhere)">
+           "sm_90a, warp elsewhere)">,
+    Option<"kvStaging", "kv-staging", "std::string", /*default=*/"\"auto\"",
+           "How K/V blocks reach shared memory: cp-async (16 bytes a "
+           "thread, from operands stored row after row), bulk (one "
+           "cp.async.bulk a tile on an mbarrier, from operands stored in "
+           "the stage's core-matrix tiles; wgmma only) or auto (bulk for "
+           "wgmma, cp-async for mma.sync). An operand's own layout "
+           "attribute overrides it">
   ];
 }
 

@@ -39,6 +39,11 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "warpgroup (wgmma, sm_90a) or auto (warpgroup on "
                      "sm_90a, warp elsewhere)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> kvStaging{
+      *this, "kv-staging",
+      llvm::cl::desc("How K/V blocks reach shared memory: cp-async, bulk "
+                     "(wgmma only) or auto (bulk for wgmma)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

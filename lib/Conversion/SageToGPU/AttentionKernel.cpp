@@ -15,9 +15,11 @@
 //
 // and at the end O = O / l * delta_V / P_r (+ mean V).
 //
-// K_hat_j and V_hat_j^T reach shared memory by cp.async, one block ahead
-// (two stages). The MMAs are either mma.sync of each warp, whose lanes
-// load their words of a layout group with one 8- or 16-byte load
+// K_hat_j and V_hat_j^T reach shared memory one block ahead (two stages):
+// by cp.async, or, where they are stored in the stage's tiles (tiling =
+// core_matrices, the wgmma default), by one bulk copy each that completes
+// on the stage's mbarrier. The MMAs are either mma.sync of each warp, whose
+// lanes load their words of a layout group with one 8- or 16-byte load
 // (docs/Layouts.md), or (mma-scope=warpgroup, sm_90a) wgmma of each
 // warpgroup of four warps, reading K and V^T from the stage through
 // shared-memory descriptors; the accumulator of each warp is the same
@@ -38,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -92,18 +95,26 @@ namespace {
 ///  * wgmma: the no-swizzle K-major layout its descriptors read
 ///    (docs/Layouts.md): 16-byte column c of row r at c * rows * 16 +
 ///    r * 16, i.e. core matrices of 8 rows x 16 bytes, 128 bytes apart
-///    down the rows and rows * 16 bytes apart along K.
+///    down the rows and rows * 16 bytes apart along K. Operands stored in
+///    that order (tiling = core_matrices) arrive by bulk copies, each
+///    stage's on its own mbarrier, kept after the two stages.
 struct KVStaging {
-  bool coreMatrices;
+  bool coreMatrices, bulkCopies;
   int64_t keyRow, valueRow, valueStart, stageBytes;
   explicit KVStaging(const AttentionConfig &config)
       : coreMatrices(config.scope == MmaScope::Warpgroup),
+        bulkCopies(config.layouts.queryKey.getOperandTiling() ==
+                   OperandTiling::CoreMatrices),
         keyRow(config.paddedHeadDim + (coreMatrices ? 0 : 16)),
         valueRow(config.blockK + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow) {}
-  /// Bytes between K-adjacent core matrices of a tile of `rows` rows.
-  static int64_t getLeadingBytes(int64_t rows) { return rows * 16; }
+  /// Byte offset of stage `stage`'s mbarrier (8 bytes each).
+  int64_t getBarrierOffset(int64_t stage) const {
+    return 2 * stageBytes + 8 * stage;
+  }
+  /// The stages and, with bulk copies, their barriers.
+  int64_t getBytes() const { return 2 * stageBytes + (bulkCopies ? 16 : 0); }
   /// Bytes between the core matrices of two 8-row groups.
   static constexpr int64_t kStrideBytes = 128;
 };
@@ -270,11 +281,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   KVStaging layout(config);
   assert((!layout.coreMatrices || config.warps % 4 == 0) &&
          "wgmma is issued by whole warpgroups");
-  // Two stages of K_hat and V_hat^T blocks, filled by cp.async: static
+  assert((!layout.bulkCopies || layout.coreMatrices) &&
+         "only the wgmma kernel reads stage tiles (getOperandLayouts)");
+  // Two stages of K_hat and V_hat^T blocks (and their mbarriers): static
   // shared memory while the kernel's fits the 48 KiB a kernel may declare
   // (D <= 128), else dynamic, which the plan asks for and the runtime opts
   // in to (D up to 256 needs 74 KiB).
-  int64_t stagingBytes = 2 * layout.stageBytes;
+  int64_t stagingBytes = layout.getBytes();
   bool dynamicStaging =
       stagingBytes + 4 * (dim + config.blockK) > kStaticSharedBytes;
   {
@@ -342,18 +355,23 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   SmallVector<MmaA> queryFragments;
   if (config.scope == MmaScope::Warpgroup) {
     // Positions stored in order (#sage.mma_ordered): lane t's words of a
-    // chunk are its bytes 4t and 16 + 4t.
-    Value laneOffset = kb.toI64(kb.mul(lane.t, kb.i32(4)));
+    // chunk are its bytes 4t and 16 + 4t (in Q tiles, the warp's eight rows
+    // g of those bytes are 128 adjacent bytes).
+    Value laneOffset = kb.mul(lane.t, kb.i32(4));
+    std::array<std::optional<OperandRow>, 2> queryRows;
+    for (int64_t row = 0; row < 2; ++row)
+      queryRows[row].emplace(kb, qkLayout.getOperandTiling(), queryHead,
+                             paddedQueries, rows[row], kb.i32(paddedDim),
+                             config.getQueryTile());
     for (int64_t c = 0; c < paddedDim / 32; ++c) {
       std::array<std::array<Value, 2>, 2> words;
       for (int64_t row = 0; row < 2; ++row)
         for (int64_t h = 0; h < 2; ++h)
-          words[row][h] = kb.loadWords(
-              kernel.arg(kQueryInt),
-              kb.add(linearOffset(kb, queryHead, paddedQueries, rows[row],
-                                  kb.i32(paddedDim), kb.i32(0)),
-                     kb.add(kb.i64(32 * c + 16 * h), laneOffset)),
-              1)[0];
+          words[row][h] =
+              kb.loadWords(kernel.arg(kQueryInt),
+                           queryRows[row]->getOffset(
+                               kb.add(kb.i32(32 * c + 16 * h), laneOffset)),
+                           1)[0];
       queryFragments.push_back(
           {words[0][0], words[1][0], words[0][1], words[1][1]});
     }
@@ -415,12 +433,42 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     init.out.push_back({kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)});
 
-  // Copies K/V block `keyBlock` into stage keyBlock % 2 (16 bytes a thread
-  // per copy, coalesced), if it exists; always closes a copy group.
+  // Copies K/V block `keyBlock` into stage keyBlock % 2, if it exists:
+  // thread 0 by two bulk copies that complete on the stage's barrier, or
+  // all threads 16 bytes a copy (coalesced), always closing a copy group.
   auto stageOffset = [&](Value keyBlock) {
     return kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(layout.stageBytes));
   };
+  auto barrierOffset = [&](Value keyBlock) {
+    return kb.add(kb.i32(layout.getBarrierOffset(0)),
+                  kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(8)));
+  };
+  OperandTile keyTile = config.getKeyTile(), valueTile = config.getValueTile();
+  auto issueBulkCopies = [&](Value keyBlock) {
+    Value issuer = arith::AndIOp::create(
+        kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)),
+        kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd));
+    kb.ifThen(issuer, [&] {
+      Value stage = stageOffset(keyBlock), barrier = barrierOffset(keyBlock);
+      Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
+      kb.arriveExpectingBytes(staging, barrier,
+                              keyTile.getBytes() + valueTile.getBytes());
+      kb.copyBulk(staging, stage, kernel.arg(kKeyInt),
+                  OperandRow(kb, OperandTiling::CoreMatrices, kvHead,
+                             paddedKeys, firstKey, kb.i32(paddedDim), keyTile)
+                      .getOffset(kb.i32(0)),
+                  keyTile.getBytes(), barrier);
+      kb.copyBulk(staging, kb.add(stage, kb.i32(layout.valueStart)),
+                  kernel.arg(kValueFp8),
+                  OperandRow(kb, OperandTiling::CoreMatrices, kvHead,
+                             kb.i32(valueDim), kb.i32(0), paddedKeys, valueTile)
+                      .getOffset(firstKey),
+                  valueTile.getBytes(), barrier);
+    });
+  };
   auto issueBlock = [&](Value keyBlock) {
+    if (layout.bulkCopies)
+      return issueBulkCopies(keyBlock);
     kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd), [&] {
       Value stage = stageOffset(keyBlock);
       Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
@@ -433,12 +481,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           auto copy = [&] {
             Value row = kb.divu(chunk, kb.i32(perRow));
             Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
-            Value inTile =
-                layout.coreMatrices
-                    ? kb.add(kb.mul(kb.remu(chunk, kb.i32(perRow)),
-                                    kb.i32(KVStaging::getLeadingBytes(rows))),
-                             kb.mul(row, kb.i32(16)))
-                    : kb.add(kb.mul(row, kb.i32(smemRow)), column);
+            Value inTile = layout.coreMatrices
+                               ? kb.add(kb.mul(kb.remu(chunk, kb.i32(perRow)),
+                                               kb.i32(rows * 16)),
+                                        kb.mul(row, kb.i32(16)))
+                               : kb.add(kb.mul(row, kb.i32(smemRow)), column);
             Value dst = kb.add(kb.add(stage, kb.i32(smemStart)), inTile);
             kb.copyAsync16(staging, dst, source,
                            kb.add(rowOffset(row), kb.toI64(column)));
@@ -464,6 +511,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     });
     kb.commitAsyncCopies();
   };
+  if (layout.bulkCopies) {
+    // One arrival (the issuer's) and the copies' bytes complete a phase.
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)), [&] {
+      for (int64_t stage = 0; stage < 2; ++stage)
+        kb.initBarrier(staging, kb.i32(layout.getBarrierOffset(stage)), 1);
+      kb.fenceBarrierInit();
+    });
+    kb.barrier();
+  }
   issueBlock(kb.i32(0));
 
   auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
@@ -515,13 +571,21 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, part, kb.i32(0)),
                 [&] { kb.storeShared(dot, correction, key); });
     }
-    kb.waitAsyncCopies(1);
-    // wgmma reads the stage through the async proxy: the copies' writes
-    // are made visible to it before the barrier.
-    if (layout.coreMatrices)
-      NVVM::FenceProxyOp::create(
-          kb.b, kb.loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    if (layout.bulkCopies) {
+      // Stage keyBlock % 2 completes its phase keyBlock / 2 once per two
+      // blocks: the parity alternates. The bulk copies write through the
+      // async proxy that wgmma reads through.
+      kb.waitBarrier(staging, barrierOffset(keyBlock),
+                     kb.bitAnd(kb.divu(keyBlock, kb.i32(2)), 1));
+    } else {
+      kb.waitAsyncCopies(1);
+      // wgmma reads the stage through the async proxy: the copies' writes
+      // are made visible to it before the barrier.
+      if (layout.coreMatrices)
+        NVVM::FenceProxyOp::create(
+            kb.b, kb.loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    }
     kb.barrier();
 
     // S = Q_hat K_hat^T with one delta_K per thread: group t of the block.
@@ -534,7 +598,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     SmallVector<MmaAcc> groupScores;
     if (layout.coreMatrices) {
       SmallVector<Value> fragments, descriptors;
-      int64_t leading = KVStaging::getLeadingBytes(config.blockK);
+      int64_t leading = keyTile.getLeadingBytes();
       for (int64_t c = 0; c < paddedDim / 32; ++c) {
         fragments.push_back(
             packAFragment(kb, queryKeyGroupMma, queryFragments[c]));
@@ -644,7 +708,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     SmallVector<MmaAcc> groupValues;
     if (layout.coreMatrices) {
       SmallVector<Value> descriptors;
-      int64_t leading = KVStaging::getLeadingBytes(valueDim);
+      int64_t leading = valueTile.getLeadingBytes();
       for (int64_t c = 0; c < keyChunks; ++c)
         descriptors.push_back(getMatrixDescriptor(
             kb, staging,

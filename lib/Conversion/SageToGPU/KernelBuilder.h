@@ -118,6 +118,23 @@ public:
   void commitAsyncCopies();
   /// Waits until at most `pending` groups of copies are in flight.
   void waitAsyncCopies(int64_t pending);
+  // The TMA unit's bulk copies, completed on an mbarrier (a 64-bit word
+  // of shared memory at a byte offset, i32).
+  /// mbarrier.init with `count` arrivals a phase.
+  void initBarrier(Value sharedBase, Value barrierOffset, int64_t count);
+  /// fence.mbarrier_init: initialized barriers are visible to the async
+  /// proxy (and, after a CTA barrier, to the other threads).
+  void fenceBarrierInit();
+  /// mbarrier.arrive.expect_tx: one arrival that also expects `bytes` more
+  /// bytes of copies before the phase completes.
+  void arriveExpectingBytes(Value sharedBase, Value barrierOffset,
+                            int64_t bytes);
+  /// cp.async.bulk.shared::cluster.global of `bytes` (a multiple of 16,
+  /// both ends 16-byte aligned), which completes `bytes` on the barrier.
+  void copyBulk(Value sharedBase, Value sharedOffset, Value globalBase,
+                Value globalOffset, int64_t bytes, Value barrierOffset);
+  /// Waits until the barrier's phase of parity `parity` (i32) completes.
+  void waitBarrier(Value sharedBase, Value barrierOffset, Value parity);
   /// Loads `count` consecutive i32 words at a byte offset (i32) of shared
   /// memory.
   SmallVector<Value> loadSharedWords(Value sharedBase, Value byteOffset,

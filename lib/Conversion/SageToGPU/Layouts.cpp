@@ -43,28 +43,29 @@ static bool storesPositionsInOrder(OperandLayoutAttrInterface layout,
 
 /// The layout `quantize` names, else the default of `scope` for `extent`
 /// elements of its contraction axis: the widest #sage.mma_packed for the
-/// lanes' loads of mma.sync, #sage.mma_ordered for wgmma.
+/// lanes' loads of mma.sync, #sage.mma_ordered placed by `tiling` for wgmma
+/// (in stage tiles, a K/V block is one bulk copy).
 static OperandLayoutAttrInterface getLayout(QuantizeOp quantize, DimRole along,
                                             int64_t extent, FragmentOrder order,
-                                            MmaScope scope) {
+                                            MmaScope scope,
+                                            OperandTiling tiling) {
   if (OperandLayoutAttrInterface layout = quantize.getLayoutAttr())
     return layout;
   int64_t k = quantize.getQuant().getMmaK();
   if (scope == MmaScope::Warpgroup)
-    return MmaOrderedAttr::get(quantize.getContext(), along, k, order);
+    return MmaOrderedAttr::get(quantize.getContext(), along, k, order, tiling);
   return MmaPackedAttr::getWidest(quantize.getContext(), along, k, extent,
                                   order);
 }
 
-FailureOr<OperandLayouts>
-mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
-                              QuantizeOp key, QuantizeOp value, int64_t headDim,
-                              int64_t blockK, MmaScope scope) {
+FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
+    QuantizedAttentionOp op, QuantizeOp query, QuantizeOp key, QuantizeOp value,
+    int64_t headDim, int64_t blockK, MmaScope scope, OperandTiling tiling) {
   OperandLayouts layouts;
   layouts.queryKey = getLayout(query, DimRole::Features, headDim,
-                               FragmentOrder::Natural, scope);
-  OperandLayoutAttrInterface keyLayout =
-      getLayout(key, DimRole::Features, headDim, FragmentOrder::Natural, scope);
+                               FragmentOrder::Natural, scope, tiling);
+  OperandLayoutAttrInterface keyLayout = getLayout(
+      key, DimRole::Features, headDim, FragmentOrder::Natural, scope, tiling);
   if (layouts.queryKey != keyLayout)
     return op.emitOpError() << "expected Q and K in one layout (both feed "
                                "the Q K^T contraction), got "
@@ -74,7 +75,7 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
                                "got "
                             << layouts.queryKey;
   layouts.value = getLayout(value, DimRole::Tokens, blockK,
-                            FragmentOrder::Accumulator, scope);
+                            FragmentOrder::Accumulator, scope, tiling);
   if (layouts.value.getContractionAxis() != DimRole::Tokens)
     return op.emitOpError() << "expected the V layout along tokens (P V "
                                "contracts over keys), got "
@@ -115,6 +116,13 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
                 "mma-scope=warp reads mma.sync packings), got "
              << layouts.value;
   } else {
+    for (OperandLayoutAttrInterface layout : {layouts.queryKey, layouts.value})
+      if (layout.getOperandTiling() != OperandTiling::Rows)
+        return op.emitOpError()
+               << "expected operands stored row after row (the mma.sync "
+                  "kernel stages K/V rows with cp.async; tiling = "
+                  "core_matrices is for mma-scope=warpgroup), got "
+               << layout;
     // The attention kernel loads each lane's words of a group at once.
     bool storable = fourTogether && hasLaneLoads(layouts.queryKey, paddedDim);
     if (!storable)
@@ -146,10 +154,48 @@ mlir::sage::getOperandLayouts(QuantizedAttentionOp op, QuantizeOp query,
            << "expected a V layout in the order of the Q K^T accumulator "
               "(P feeds the P V MMA from registers), got "
            << layouts.value;
+  // One K/V block is staged one way: bulk copies of tiles, or cp.async of
+  // rows.
+  if (layouts.value.getOperandTiling() != layouts.queryKey.getOperandTiling())
+    return op.emitOpError()
+           << "expected V placed in memory as Q and K are (a K/V block is "
+              "staged one way), got "
+           << layouts.queryKey << " and " << layouts.value;
   return layouts;
 }
 
 int64_t mlir::sage::getStoredIndex(OperandLayoutAttrInterface layout,
                                    int64_t index) {
   return layout.getStorageIndex(layout.getPositionOf(index));
+}
+
+OperandRow::OperandRow(KernelBuilder &kb, OperandTiling tiling, Value head,
+                       Value rows, Value row, Value columns, OperandTile tile)
+    : kb(kb), tiling(tiling), columns(columns), tile(tile) {
+  if (tiling == OperandTiling::Rows) {
+    start = linearOffset(kb, head, rows, row, columns, kb.i32(0));
+    return;
+  }
+  // The tiles of a block of tile.rows rows are adjacent: the head's start,
+  // then whole blocks of tile.rows * columns bytes.
+  Value headStart =
+      kb.mul(kb.mul(kb.toI64(head), kb.toI64(rows)), kb.toI64(columns));
+  Value rowBlock = kb.divu(row, kb.i32(tile.rows));
+  start =
+      kb.add(headStart, kb.mul(kb.toI64(rowBlock),
+                               kb.mul(kb.i64(tile.rows), kb.toI64(columns))));
+  inTile = kb.mul(kb.remu(row, kb.i32(tile.rows)), kb.i32(16));
+}
+
+Value OperandRow::getOffset(Value storedColumn) const {
+  if (tiling == OperandTiling::Rows)
+    return kb.add(start, kb.toI64(storedColumn));
+  // Column c of a tile's row at (c / 16) * tile.rows * 16 + c % 16.
+  Value columnBlock = kb.divu(storedColumn, kb.i32(tile.columns));
+  Value inColumn = kb.remu(storedColumn, kb.i32(tile.columns));
+  Value offset = kb.add(kb.add(kb.mul(columnBlock, kb.i32(tile.getBytes())),
+                               kb.mul(kb.divu(inColumn, kb.i32(16)),
+                                      kb.i32(tile.getLeadingBytes()))),
+                        kb.add(inTile, kb.remu(inColumn, kb.i32(16))));
+  return kb.add(start, kb.toI64(offset));
 }

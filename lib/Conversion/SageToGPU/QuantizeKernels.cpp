@@ -86,13 +86,14 @@ struct TokenHalf {
   }
 
   /// Quantizes `values` with `delta` and stores them as packed INT8 at
-  /// token `row` of the [head, paddedTokens, dim] buffer, in `layout`.
+  /// token `row` of the [head, paddedTokens, dim] buffer, in `layout` (its
+  /// rows placed in `tile`s where it says so).
   void storeInt8(KernelBuilder &kb, ArrayRef<Value> values, Value delta,
                  double qmax, Value buffer, Value head, Value paddedTokens,
-                 Value token, int64_t dim,
-                 OperandLayoutAttrInterface layout) const {
-    Value rowStart =
-        linearOffset(kb, head, paddedTokens, token, kb.i32(dim), kb.i32(0));
+                 Value token, int64_t dim, OperandLayoutAttrInterface layout,
+                 OperandTile tile) const {
+    OperandRow stored(kb, layout.getOperandTiling(), head, paddedTokens, token,
+                      kb.i32(dim), tile);
     for (int64_t c = 0; c < channels; c += 4) {
       Value packed = kb.packI8x4(quantizeToInt(kb, values[c], delta, qmax),
                                  quantizeToInt(kb, values[c + 1], delta, qmax),
@@ -100,10 +101,10 @@ struct TokenHalf {
                                  quantizeToInt(kb, values[c + 3], delta, qmax));
       // This thread's channels start at half * channels; 4 consecutive
       // channels stay together in the layout (getOperandLayouts checks it).
-      Value position = kb.toI64(selectConstant(
+      Value position = selectConstant(
           kb, half,
-          {getStoredIndex(layout, c), getStoredIndex(layout, channels + c)}));
-      kb.store(packed, buffer, kb.add(rowStart, position), 4);
+          {getStoredIndex(layout, c), getStoredIndex(layout, channels + c)});
+      kb.store(packed, buffer, stored.getOffset(position), 4);
     }
   }
 };
@@ -183,7 +184,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt), head,
                    kb.mul(blocks, kb.i32(config.blockK)), token,
-                   config.paddedHeadDim, config.layouts.queryKey);
+                   config.paddedHeadDim, config.layouts.queryKey,
+                   config.getKeyTile());
   km.addLaunch("sage_quantize_k", params,
                {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"}, threads);
 }
@@ -300,7 +302,8 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   });
   thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
                    head, kb.mul(blocks, kb.i32(config.blockQ)), token,
-                   config.paddedHeadDim, config.layouts.queryKey);
+                   config.paddedHeadDim, config.layouts.queryKey,
+                   config.getQueryTile());
   km.addLaunch("sage_quantize_q", params,
                {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
                config.threads());
@@ -375,8 +378,11 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       for (int64_t c = 0; c < chunks; ++c)
         stored.push_back(config.layouts.value.getStorageIndex(32 * c + p));
       Value position = selectConstant(kb, chunk, stored);
-      Value offset = linearOffset(kb, head, kb.i32(dim), channel, paddedTokens,
-                                  kb.add(blockStart, position));
+      Value key = kb.add(blockStart, position);
+      Value offset =
+          OperandRow(kb, config.layouts.value.getOperandTiling(), head,
+                     kb.i32(dim), channel, paddedTokens, config.getValueTile())
+              .getOffset(key);
       kb.store(packed, kernel.arg(kValueFp8), offset, 4);
     }
     if (inRange)

@@ -136,7 +136,8 @@ static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
 /// GPU lowering does not implement yet.
 static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const AttentionSources &sources,
-                                            MmaScope scope) {
+                                            MmaScope scope,
+                                            OperandTiling tiling) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
   bool perThread = queryQuant.getGranularity() == Granularity::PerThread &&
                    keyQuant.getGranularity() == Granularity::PerThread;
@@ -183,7 +184,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                               << dim;
   FailureOr<OperandLayouts> layouts = getOperandLayouts(
       op, sources.queryQuantize, sources.keyQuantize, sources.valueQuantize,
-      config.headDim, config.blockK, scope);
+      config.headDim, config.blockK, scope, tiling);
   if (failed(layouts))
     return failure();
   config.layouts = *layouts;
@@ -327,6 +328,29 @@ struct ConvertSageToGPUPass
                          << chip;
       return signalPassFailure();
     }
+    // Operands without a layout of their own are placed for the staging
+    // asked for: stage tiles for bulk copies, rows for cp.async.
+    std::optional<OperandTiling> tiling =
+        llvm::StringSwitch<std::optional<OperandTiling>>(kvStaging)
+            .Case("auto", scope == MmaScope::Warpgroup
+                              ? OperandTiling::CoreMatrices
+                              : OperandTiling::Rows)
+            .Case("cp-async", OperandTiling::Rows)
+            .Case("bulk", OperandTiling::CoreMatrices)
+            .Default(std::nullopt);
+    if (!tiling) {
+      module.emitError() << "unknown kv-staging '" << kvStaging
+                         << "'; expected auto, cp-async or bulk";
+      return signalPassFailure();
+    }
+    if (*tiling == OperandTiling::CoreMatrices &&
+        scope != MmaScope::Warpgroup) {
+      module.emitError() << "kv-staging=bulk copies the core-matrix tiles "
+                            "that only the wgmma kernel reads; got "
+                            "mma-scope="
+                         << mmaScope << " on " << chip;
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())
@@ -334,7 +358,8 @@ struct ConvertSageToGPUPass
     });
     SmallVector<NamedAttribute> plans;
     for (func::FuncOp func : functions) {
-      FailureOr<NamedAttribute> plan = convertFunction(func, target->sm, scope);
+      FailureOr<NamedAttribute> plan =
+          convertFunction(func, target->sm, scope, *tiling);
       if (failed(plan))
         return signalPassFailure();
       plans.push_back(*plan);
@@ -351,7 +376,8 @@ struct ConvertSageToGPUPass
   }
 
   FailureOr<NamedAttribute> convertFunction(func::FuncOp func, int sm,
-                                            MmaScope scope) {
+                                            MmaScope scope,
+                                            OperandTiling tiling) {
     auto ops = func.getOps<QuantizedAttentionOp>();
     if (std::next(ops.begin()) != ops.end())
       return func.emitOpError("computes more than one attention; the GPU "
@@ -408,7 +434,7 @@ struct ConvertSageToGPUPass
                               "queries, keys] (or reshaped), as the launch "
                               "plan fills it");
     }
-    FailureOr<AttentionConfig> config = getConfig(op, sources, scope);
+    FailureOr<AttentionConfig> config = getConfig(op, sources, scope, tiling);
     if (failed(config))
       return failure();
     for (Type type : {config->inputType, config->outputType})

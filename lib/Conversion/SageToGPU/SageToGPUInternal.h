@@ -51,7 +51,19 @@ struct OperandLayouts {
 FailureOr<OperandLayouts> getOperandLayouts(QuantizedAttentionOp op,
                                             QuantizeOp query, QuantizeOp key,
                                             QuantizeOp value, int64_t headDim,
-                                            int64_t blockK, MmaScope scope);
+                                            int64_t blockK, MmaScope scope,
+                                            OperandTiling tiling);
+
+/// A block of a quantized 8-bit operand, `rows` x `columns` bytes: what
+/// one K/V stage holds of K (block-k tokens by the padded channels) and of
+/// V^T (the channels by block-k keys), and a Q block.
+struct OperandTile {
+  int64_t rows, columns;
+  /// Bytes between the core matrices of two adjacent 16-byte columns: the
+  /// leading byte offset of a wgmma descriptor.
+  int64_t getLeadingBytes() const { return rows * 16; }
+  int64_t getBytes() const { return rows * columns; }
+};
 
 /// Everything the kernels of one attention are specialized on.
 struct AttentionConfig {
@@ -81,6 +93,9 @@ struct AttentionConfig {
   // K/V block has blockK tokens.
   int64_t blockQ = 64, warpQ = 16, blockK = 64, warps = 4;
   int64_t threads() const { return warps * 32; }
+  OperandTile getQueryTile() const { return {blockQ, paddedHeadDim}; }
+  OperandTile getKeyTile() const { return {blockK, paddedHeadDim}; }
+  OperandTile getValueTile() const { return {valueDim, blockK}; }
 };
 
 /// A kernel parameter: a buffer of the plan (a global pointer) or a size
@@ -166,6 +181,29 @@ Value loadValueDelta(KernelBuilder &kb, Value absMax, Value offset,
 /// i64 element offset of ((outer * inner0 + i0) * inner1 + i1) from i32s.
 Value linearOffset(KernelBuilder &kb, Value outer, Value inner0, Value i0,
                    Value inner1, Value i1);
+
+/// Where row `row` of head `head` of an 8-bit operand stored as [heads,
+/// rows, columns] keeps its bytes: row after row, or (`tiling` =
+/// core_matrices) tile after tile, each in the stage's core-matrix order
+/// (docs/Layouts.md). The quantizers store through it and the attention
+/// kernel loads and stages through it; the row's part of the arithmetic is
+/// done once, at construction.
+class OperandRow {
+public:
+  OperandRow(KernelBuilder &kb, OperandTiling tiling, Value head, Value rows,
+             Value row, Value columns, OperandTile tile);
+  /// i64 byte offset of the row's stored column `storedColumn` (i32).
+  Value getOffset(Value storedColumn) const;
+
+private:
+  KernelBuilder &kb;
+  OperandTiling tiling;
+  Value columns;
+  OperandTile tile;
+  // Rows: the row's start. Core matrices: the start of the row's block of
+  // tiles (i64) and the row's offset in a tile (i32).
+  Value start, inTile;
+};
 
 } // namespace mlir::sage
 

@@ -9,11 +9,11 @@
 // K: the first four channels of each half of a token (0..3 and 32..35) sit
 // at MMA positions stored at 0 and 8 (lane 0's words of chunk 1).
 //       CHECK: gpu.func @sage_quantize_k
-//       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %[[K_HALF:c8_i32(_[0-9]+)?]] : i32
-//  CHECK-NEXT:   arith.extsi
-//  CHECK-NEXT:   arith.addi
-//  CHECK-NEXT:   llvm.getelementptr %arg1
-//  CHECK-NEXT:   llvm.store
+//       CHECK:   %[[K_POS:.*]] = arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c8_i32{{(_[0-9]+)?}} : i32
+//       CHECK:   %[[K_POS64:.*]] = arith.extsi %[[K_POS]] : i32 to i64
+//       CHECK:   %[[K_OFFSET:.*]] = arith.addi %{{.*}}, %[[K_POS64]] : i64
+//  CHECK-NEXT:   %[[K_PTR:.*]] = llvm.getelementptr %arg1[%[[K_OFFSET]]]
+//  CHECK-NEXT:   llvm.store %{{.*}}, %[[K_PTR]]
 // V: position 0 of key chunk 0 or 1 is stored at 0 or 8.
 //       CHECK: gpu.func @sage_quantize_v
 //       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c8_i32{{(_[0-9]+)?}} : i32
@@ -43,11 +43,11 @@ func.func @wide(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?
 // CHECK-LABEL: gpu.module @narrow
 // K: channels 32..35 are now stored at 32 (the second group of 32).
 //       CHECK: gpu.func @sage_quantize_k
-//       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : i32
-//  CHECK-NEXT:   arith.extsi
-//  CHECK-NEXT:   arith.addi
-//  CHECK-NEXT:   llvm.getelementptr %arg1
-//  CHECK-NEXT:   llvm.store
+//       CHECK:   %[[K_POS:.*]] = arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : i32
+//       CHECK:   %[[K_POS64:.*]] = arith.extsi %[[K_POS]] : i32 to i64
+//       CHECK:   %[[K_OFFSET:.*]] = arith.addi %{{.*}}, %[[K_POS64]] : i64
+//  CHECK-NEXT:   %[[K_PTR:.*]] = llvm.getelementptr %arg1[%[[K_OFFSET]]]
+//  CHECK-NEXT:   llvm.store %{{.*}}, %[[K_PTR]]
 //       CHECK: gpu.func @sage_quantize_v
 //       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : i32
 // 8-byte loads, one per group of 32.
@@ -184,6 +184,23 @@ func.func @negative_v_group_wider_than_block(%q: tensor<?x?x?x64xf16>, %k: tenso
   // expected-error@+1 {{'sage.quantized_attention' op expected a V layout whose groups tile the K/V block, got #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator> (groups of 64 keys) with block-k = 32}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_thread, operand = b, block = 32>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}
+
+// -----
+
+// Stage tiles are what the wgmma kernel's bulk copies read; the mma.sync
+// kernel stages rows.
+func.func @negative_warp_tiled(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>, layout = #sage.mma_ordered<along = features, k = 32, tiling = core_matrices>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, layout = #sage.mma_ordered<along = features, k = 32, tiling = core_matrices>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op expected operands stored row after row (the mma.sync kernel stages K/V rows with cp.async; tiling = core_matrices is for mma-scope=warpgroup), got #sage.mma_ordered<along = features, k = 32, tiling = core_matrices>}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
       scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
     : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>

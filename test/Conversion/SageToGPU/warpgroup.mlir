@@ -1,20 +1,54 @@
-// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --implicit-check-not=sage.warp_mma
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --implicit-check-not=sage.warp_mma --implicit-check-not=nvvm.cp.async.shared.global --implicit-check-not=nvvm.fence.proxy
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 mma-scope=warpgroup" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SM90
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=cta" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SCOPE
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=AUTO-SM90A --implicit-check-not=sage.warp_mma
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90" | FileCheck %s --check-prefix=AUTO-SM90 --implicit-check-not=sage.warpgroup_mma
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --check-prefix=TWO-GROUPS --implicit-check-not=sage.warp_mma
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=cp-async" | FileCheck %s --check-prefix=CP-ASYNC --implicit-check-not=nvvm.mbarrier
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 kv-staging=bulk" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BULK-WARP
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=tma" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGING
 
 // mma-scope=warpgroup: the attention kernel's two products are wgmmas of
 // its one warpgroup, A (Q, then P) from registers and B (K, then V^T) from
 // the K/V stage through shared-memory descriptors; the stage is stored in
-// core matrices (D = 64: K 64 x 64 bytes, V^T 64 x 64, two stages, 16 KiB).
+// core matrices (D = 64: K 64 x 64 bytes, V^T 64 x 64, two stages, 16 KiB,
+// then the stages' two mbarriers). Q, K and V are quantized in those tiles
+// (tiling = core_matrices), so a K/V block is two bulk copies.
 
-// CHECK: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// K's quantizer stores channel c of token r in its block's tile: the
+// 16-byte column c / 16 at (c / 16) * 1024 (64 rows x 16 bytes), the row
+// at (r % 64) * 16. (The first thread of a token holds channels 0..31, the
+// second 32..63.)
+// CHECK-LABEL: gpu.func @sage_quantize_k
+// CHECK: %[[K_POS:.*]] = arith.select %{{.*}}, %c0_i32{{.*}}, %c32_i32{{.*}} : i32
+// CHECK: %[[K_COLUMN:.*]] = arith.remui %[[K_POS]], %c64_i32{{.*}} : i32
+// CHECK: %[[K_CHUNK:.*]] = arith.divui %[[K_COLUMN]], %c16_i32{{.*}} : i32
+// CHECK-NEXT: arith.muli %[[K_CHUNK]], %c1024_i32 : i32
+// CHECK: llvm.getelementptr %arg2
+// CHECK-NEXT: llvm.store
+// CHECK: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16400 x i8>
 // CHECK-LABEL: gpu.func @sage_attention(
-// The copies' writes are published to the async proxy before the barrier.
-// CHECK: nvvm.cp.async.wait.group 1
-// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// Thread 0 makes each stage's barrier, one arrival a phase, and publishes
+// them before any thread waits.
+// CHECK: %[[STAGES:.*]] = llvm.mlir.addressof @sage_attention_kv : !llvm.ptr<3>
+// CHECK: %[[BAR0:.*]] = llvm.getelementptr %[[STAGES]][%c16384_i32{{.*}}]
+// CHECK: nvvm.mbarrier.init %[[BAR0]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK: %[[BAR1:.*]] = llvm.getelementptr %[[STAGES]][%c16392_i32{{.*}}]
+// CHECK: nvvm.mbarrier.init %[[BAR1]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// CHECK: gpu.barrier
+// Block 0: the barrier expects 8 KiB, K's tile and V^T's, 4 KiB a copy.
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: scf.for %[[J:.*]] = %c0_i32{{.*}} to
+// The next block's copies go to the other stage's barrier.
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK-COUNT-2: nvvm.cp.async.bulk.shared.cluster.global
+// Block j waits for phase j / 2 of barrier j % 2: parity (j / 2) & 1.
+// CHECK: %[[HALF:.*]] = arith.divui %[[J]], %c2_i32{{.*}} : i32
+// CHECK: %[[PARITY:.*]] = arith.andi %[[HALF]], %c1_i32{{.*}} : i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %{{.*}} : !llvm.ptr<3>, i32, i32
 // CHECK-NEXT: gpu.barrier
 // K's descriptor of the first k-step: leading 1024 bytes (64 rows x 16),
 // stride 128 (8 rows x 16): (64 << 16) | (8 << 32).
@@ -60,3 +94,17 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
     : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
 }
+
+// kv-staging=cp-async: the operands are stored row after row and the
+// threads copy K/V rows into the stage's core matrices 16 bytes at a time,
+// then publish them to the async proxy that wgmma reads through.
+// CP-ASYNC: gpu.func @sage_quantize_k
+// CP-ASYNC: gpu.func @sage_attention(
+// CP-ASYNC: nvvm.cp.async.shared.global
+// CP-ASYNC: nvvm.cp.async.wait.group 1
+// CP-ASYNC-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CP-ASYNC-NEXT: gpu.barrier
+// CP-ASYNC: sage.warpgroup_mma
+
+// NEGATIVE-BULK-WARP: error: kv-staging=bulk copies the core-matrix tiles that only the wgmma kernel reads; got mma-scope=auto on sm_90
+// NEGATIVE-STAGING: error: unknown kv-staging 'tma'; expected auto, cp-async or bulk

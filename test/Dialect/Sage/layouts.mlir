@@ -90,6 +90,35 @@ func.func @ordered_layouts(%x: tensor<1x2x128x64xf16>) {
 
 // -----
 
+// The same, placed in the K/V stage's core-matrix tiles (a tile is one bulk
+// copy); `tiling = rows`, the default, is not printed.
+// CHECK-LABEL: func @tiled_layouts
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_ordered<along = features, k = 32>,
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_ordered<along = features, k = 32, tiling = core_matrices>
+//       CHECK: sage.quantize {{.*}}layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator, tiling = core_matrices>
+func.func @tiled_layouts(%x: tensor<1x2x128x64xf16>) {
+  %qv, %qs = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_ordered<along = features, k = 32, tiling = rows>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi8>, tensor<1x2x8x1xf32>
+  %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,
+      layout = #sage.mma_ordered<along = features, k = 32, tiling = core_matrices>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi8>, tensor<1x2x8x1xf32>
+  %vv, %vs = sage.quantize %x {quant = #sage.quant<f8E4M3FN, per_channel>,
+      layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator, tiling = core_matrices>}
+    : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xf8E4M3FN>, tensor<1x2x1x64xf32>
+  return
+}
+
+// -----
+
+// expected-error@+2 {{expected one of [rows, core_matrices] for how an MMA operand's rows are placed in global memory, got: swizzled}}
+// expected-error@+1 {{failed to parse Sage_MmaOrderedAttr parameter 'tiling' which is to be a `OperandTiling`}}
+func.func @negative_ordered_tiling_unknown() attributes {layout = #sage.mma_ordered<along = features, k = 32, tiling = swizzled>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{expected the contraction to run along features or tokens, got batch}}
 func.func @negative_ordered_along_batch() attributes {layout = #sage.mma_ordered<along = batch, k = 32>} {
   return

@@ -55,7 +55,8 @@ MmaPackedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 MmaOrderedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       DimRole along, int64_t k, FragmentOrder order) {
+                       DimRole along, int64_t k, FragmentOrder order,
+                       OperandTiling tiling) {
   return verifyAxisAndOrder(emitError, along, k, order);
 }
 
@@ -143,3 +144,5 @@ int64_t MmaOrderedAttr::getPositionOf(int64_t index) const {
 int64_t MmaOrderedAttr::getStorageIndex(int64_t position) const {
   return position;
 }
+
+OperandTiling MmaOrderedAttr::getOperandTiling() const { return getTiling(); }

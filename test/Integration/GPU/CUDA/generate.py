@@ -77,7 +77,11 @@ def main():
              for q, k in ((128, 64), (64, 128), (128, 128), (64, 32), (128, 32))
              for kernel in ("d128_f16", "d64_bf16_causal", "d48_bf16",
                             "d96_f16_causal_lse")]
-    plans += tiled + sm90a
+    # The wgmma kernel with K/V staged by cp.async (kv-staging=cp-async)
+    # rather than by bulk copies.
+    cpasync = [f"attention_d{d}_f16{causal}_sm90a_cpasync"
+               for d in (64, 128) for causal in ("", "_causal")]
+    plans += tiled + sm90a + cpasync
     # The wgmma kernel (mma-scope=warpgroup, sm_90a; the H200 runs it).
     plans += [f"tiles_{kernel}_wgmma_q{q}_k{k}"
               for q, k in ((64, 64), (128, 64), (64, 128), (128, 128),
@@ -100,7 +104,8 @@ def main():
                 # mask: 1 GiB of host f32 per (batch, head) at 16k; not at
                 # D = 256, whose FP64 reference alone takes minutes there.)
                 # Of the tile variants, only the 64 x 64 wgmma kernel.
-                variant = plan.startswith("tiles_") or plan in sm90a
+                variant = (plan.startswith("tiles_") or plan in sm90a
+                           or plan in cpasync)
                 if (plan not in masked and "_d256" not in plan
                         and (not variant or plan.endswith("_wgmma_q64_k64"))):
                     text += run(plan, 1, 4, 4, 16384, 16384, dist,

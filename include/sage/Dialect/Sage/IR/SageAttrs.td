@@ -210,7 +210,8 @@ def Sage_MmaPackedAttr : Sage_Attr<"MmaPacked", "mma_packed",
 }
 
 def Sage_MmaOrderedAttr : Sage_Attr<"MmaOrdered", "mma_ordered",
-    [DeclareAttrInterfaceMethods<Sage_OperandLayoutAttrInterface>]> {
+    [DeclareAttrInterfaceMethods<Sage_OperandLayoutAttrInterface,
+                                 ["getOperandTiling"]>]> {
   let summary = "an MMA operand stored in the order of its MMA positions";
   let description = [{
     The layout of a quantized MMA operand along its contraction axis
@@ -226,18 +227,29 @@ def Sage_MmaOrderedAttr : Sage_Attr<"MmaOrdered", "mma_ordered",
     registers, is the A operand of the P V MMA: V is stored in that order
     along its tokens. The layouts are drawn in docs/Layouts.md.
 
+    `tiling = core_matrices` places the rows, a stage's tile at a time, in
+    the byte order of the K/V stage in shared memory: no-swizzle core
+    matrices of 8 rows x 16 bytes, each 16-byte column of a tile after the
+    other. A tile is then contiguous and one bulk copy (the TMA unit's
+    `cp.async.bulk`) stages it, with no tensor map. Which rows and columns
+    make a tile is the kernel's (for K: `block-k` tokens by all channels;
+    for V^T: all channels by `block-k` keys); docs/Layouts.md draws it.
+
     Example:
 
     ```mlir
     #sage.mma_ordered<along = features, k = 32>
     #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
+    #sage.mma_ordered<along = features, k = 32, tiling = core_matrices>
     ```
   }];
   let parameters = (ins
     EnumParameter<Sage_DimRole>:$along,
     "int64_t":$k,
     DefaultValuedParameter<"FragmentOrder", "FragmentOrder::Natural",
-                           "element order within an MMA chunk">:$order
+                           "element order within an MMA chunk">:$order,
+    DefaultValuedParameter<"OperandTiling", "OperandTiling::Rows",
+                           "placement of the rows in memory">:$tiling
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -97,6 +97,18 @@ def Sage_FragmentOrder : I32EnumAttr<"FragmentOrder",
   let genSpecializedAttr = 0;
 }
 
+// How an operand's rows are laid out in global memory. `core_matrices`
+// stores each tile a K/V stage holds in the stage's own byte order, so one
+// bulk copy stages it (docs/Layouts.md).
+def Sage_OperandTiling : I32EnumAttr<"OperandTiling",
+    "how an MMA operand's rows are placed in global memory", [
+  I32EnumAttrCase<"Rows", 0, "rows">,
+  I32EnumAttrCase<"CoreMatrices", 1, "core_matrices">
+]> {
+  let cppNamespace = "::mlir::sage";
+  let genSpecializedAttr = 0;
+}
+
 // Frontends differ when Nq != Nk: FlashAttention and sage's kernels end the
 // diagonal at the last key (bottom-right); PyTorch's and JAX's `is_causal`
 // start it at the first (top-left).

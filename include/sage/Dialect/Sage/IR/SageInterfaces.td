@@ -41,7 +41,11 @@ def Sage_OperandLayoutAttrInterface
       "int64_t", "getIndexAt", (ins "int64_t":$position)>,
     InterfaceMethod<"Where MMA position `position` is stored, counted in "
                     "elements from the start of the axis.",
-      "int64_t", "getStorageIndex", (ins "int64_t":$position)>
+      "int64_t", "getStorageIndex", (ins "int64_t":$position)>,
+    InterfaceMethod<"How the operand's rows are placed: one after another, "
+                    "or as the core-matrix tiles of a shared-memory stage.",
+      "::mlir::sage::OperandTiling", "getOperandTiling", (ins), [{}],
+      [{ return ::mlir::sage::OperandTiling::Rows; }]>
   ];
   let extraClassDeclaration = [{
     /// The length an axis of `extent` elements is stored with: whole groups,
