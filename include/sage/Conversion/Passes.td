@@ -84,6 +84,7 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
 }

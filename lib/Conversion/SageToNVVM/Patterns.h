@@ -10,6 +10,8 @@ namespace sage {
 void populateWarpMmaPatterns(RewritePatternSet &patterns);
 /// sage.warpgroup_mma to its wgmma (WarpgroupMmaToNVVM.cpp).
 void populateWarpgroupMmaPatterns(RewritePatternSet &patterns);
+/// sage.warp_specialize to one branch per role (WarpSpecializeToNVVM.cpp).
+void populateWarpSpecializePatterns(RewritePatternSet &patterns);
 /// sage.mask_scores, sage.online_softmax, sage.quantize and sage.accumulate on
 /// accumulator fragments (AccumulatorFragments.cpp).
 void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);

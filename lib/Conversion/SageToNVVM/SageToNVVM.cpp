@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -21,6 +22,7 @@ using namespace mlir::sage;
 void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpMmaPatterns(patterns);
   populateWarpgroupMmaPatterns(patterns);
+  populateWarpSpecializePatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
 }
 

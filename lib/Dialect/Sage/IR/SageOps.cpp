@@ -814,3 +814,62 @@ LogicalResult QuantizedAttentionOp::verify() {
                          << getPvAccum().getMaxRangeProduct();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+int64_t WarpSpecializeOp::getThreadCount() {
+  int64_t warps = 0;
+  for (int32_t roleWarps : getWarps())
+    warps += roleWarps;
+  return 32 * warps;
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  ArrayRef<int32_t> warps = getWarps(), registers = getRegisters();
+  if (warps.size() != getRoles().size() ||
+      registers.size() != getRoles().size())
+    return emitOpError() << "expected one warp count and one register budget "
+                            "a role, got "
+                         << warps.size() << " and " << registers.size()
+                         << " for " << getRoles().size() << " roles";
+  int64_t total = 0;
+  for (auto [index, role] : llvm::enumerate(getRoles())) {
+    Block &body = role.front();
+    if (body.getNumArguments() != 1 ||
+        !body.getArgument(0).getType().isInteger(32))
+      return emitOpError() << "expected role " << index
+                           << "'s region to take the thread's index in its "
+                              "role, one i32";
+    if (warps[index] <= 0 || warps[index] % 4 != 0)
+      return emitOpError() << "expected role " << index
+                           << " on whole warpgroups (setmaxnreg sets a "
+                              "warpgroup's budget), got "
+                           << warps[index] << " warps";
+    if (registers[index] < 24 || registers[index] > 256 ||
+        registers[index] % 8 != 0)
+      return emitOpError() << "expected role " << index
+                           << "'s register budget a multiple of 8 in [24, "
+                              "256], got "
+                           << registers[index];
+    total += int64_t(warps[index]) * 32 * registers[index];
+  }
+  if (total > 65536)
+    return emitOpError() << "expected the roles' registers to fit an SM's "
+                            "65536, got "
+                         << total;
+  // The enclosing kernel's block (gpu.func's known_block_size) is the roles'.
+  for (Operation *parent = (*this)->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto block =
+            parent->getAttrOfType<DenseI32ArrayAttr>("known_block_size")) {
+      ArrayRef<int32_t> size = block.asArrayRef();
+      if (size.size() != 3 || size[0] != getThreadCount() || size[1] != 1 ||
+          size[2] != 1)
+        return emitOpError() << "expected the kernel's block to be the roles' "
+                             << getThreadCount() << " threads, got " << block;
+      break;
+    }
+  return success();
+}

@@ -341,6 +341,53 @@ def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
   let hasVerifier = 1;
 }
 
+def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
+    [NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "one region per warp role, each on its own warps with its "
+                "own register budget";
+  let description = [{
+    Splits a kernel's CTA into roles (docs/Levels.md, L4): role `i` runs
+    region `i` on `warps[i]` consecutive warps, after the roles before it,
+    with `registers[i]` registers a thread. A region's one block argument
+    is the thread's index within its role. The roles talk through
+    mbarriers in shared memory (a producer arms a stage's "full" barrier
+    and copies into it; its consumers release it on an "empty" barrier),
+    made before the op and waited on inside it.
+
+    Register budgets are set per warpgroup (`setmaxnreg`), so each role
+    has whole warpgroups; a budget is a multiple of 8 in [24, 256], and the
+    CTA's budgets fit the SM's 65536 registers. The roles' warps make the
+    whole CTA: the enclosing `gpu.func`'s known block size, when it has
+    one, is their threads. `convert-sage-to-nvvm` lowers the op to one
+    branch per role on the thread index, `setmaxnreg.inc` or `.dec` from
+    the budget a thread starts with (65536 / threads, a multiple of 8) to
+    the role's, and sets the kernel's `nvvm.minctasm = 1`, which ptxas
+    needs, with `nvvm.maxntid`, to honour `setmaxnreg`.
+
+    Example: a producer warpgroup and two consumer warpgroups.
+
+    ```mlir
+    sage.warp_specialize warps = [4, 8] registers = [40, 232] {
+    ^bb0(%producerThread: i32):
+      ...   // arm the stage barriers, issue the bulk copies
+    }, {
+    ^bb0(%consumerThread: i32):
+      ...   // wait, wgmma, softmax, release the stage
+    }
+    ```
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$warps, DenseI32ArrayAttr:$registers);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$roles);
+  let assemblyFormat = [{
+    `warps` `=` $warps `registers` `=` $registers $roles attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The CTA's threads: all roles' warps.
+    int64_t getThreadCount();
+  }];
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>,
      AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {

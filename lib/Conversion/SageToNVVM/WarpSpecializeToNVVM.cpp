@@ -1,0 +1,91 @@
+//===- WarpSpecializeToNVVM.cpp - warp roles to branches and setmaxnreg ---===//
+//
+// sage.warp_specialize becomes one scf.if per role on the thread index:
+// role i runs on threads [32 * (warps before it), + 32 * warps[i]), first
+// moves its warpgroups' register budget with setmaxnreg, then runs its
+// region on the thread's index within the role (docs/Levels.md, L4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// The registers a thread of a `threads`-thread CTA starts with when one
+/// CTA runs on an SM (nvvm.minctasm = 1): its share of the 65536, in the
+/// multiples of 8 that registers are allocated in, at most 256.
+static int64_t getEntryRegisters(int64_t threads) {
+  return std::min<int64_t>(256, 65536 / threads / 8 * 8);
+}
+
+namespace {
+struct WarpSpecializeToNVVM : OpRewritePattern<WarpSpecializeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(WarpSpecializeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // setmaxnreg is only honoured with launch bounds of one CTA an SM.
+    if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>())
+      rewriter.modifyOpInPlace(kernel, [&] {
+        kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                        rewriter.getI32IntegerAttr(1));
+      });
+    Value tid = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+    int64_t entry = getEntryRegisters(op.getThreadCount());
+    int64_t first = 0;
+    for (auto [role, warps, registers] :
+         llvm::zip_equal(op.getRoles(), op.getWarps(), op.getRegisters())) {
+      int64_t begin = 32 * first, end = begin + 32 * warps;
+      first += warps;
+      // The first role starts at thread 0 and the last ends at the CTA's
+      // end: those bounds need no test.
+      Value beginValue = arith::ConstantIntOp::create(rewriter, loc, begin, 32);
+      Value inRole;
+      if (begin > 0)
+        inRole = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                       tid, beginValue);
+      if (end < op.getThreadCount()) {
+        Value beforeEnd = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, tid,
+            arith::ConstantIntOp::create(rewriter, loc, end, 32));
+        inRole = inRole
+                     ? arith::AndIOp::create(rewriter, loc, inRole, beforeEnd)
+                     : beforeEnd;
+      }
+      if (!inRole)
+        inRole = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+      auto branch = scf::IfOp::create(rewriter, loc, inRole,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+      if (registers != entry)
+        NVVM::SetMaxRegisterOp::create(
+            rewriter, loc, registers,
+            registers > entry ? NVVM::SetMaxRegisterAction::increase
+                              : NVVM::SetMaxRegisterAction::decrease);
+      Value roleThread = arith::SubIOp::create(rewriter, loc, tid, beginValue);
+      rewriter.inlineBlockBefore(&role.front(),
+                                 branch.thenBlock()->getTerminator(),
+                                 ValueRange{roleThread});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::sage::populateWarpSpecializePatterns(RewritePatternSet &patterns) {
+  patterns.add<WarpSpecializeToNVVM>(patterns.getContext());
+}
