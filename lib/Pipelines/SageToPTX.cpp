@@ -80,6 +80,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.chip = options.chip;
   gpu.mmaScope = options.mmaScope;
   gpu.kvStaging = options.kvStaging;
+  gpu.kvStages = options.kvStages;
+  gpu.warpSpecialize = options.warpSpecialize;
   pm.addPass(createConvertSageToGPU(gpu));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

@@ -56,7 +56,14 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "cp.async.bulk a tile on an mbarrier, from operands stored in "
            "the stage's core-matrix tiles; wgmma only) or auto (bulk for "
            "wgmma, cp-async for mma.sync). An operand's own layout "
-           "attribute overrides it">
+           "attribute overrides it">,
+    Option<"kvStages", "kv-stages", "int64_t", /*default=*/"2",
+           "K/V blocks in flight in shared memory (more than 2 needs bulk "
+           "copies)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "A producer warpgroup streams K/V blocks by bulk copies while "
+           "the consumer warpgroups compute (sage.warp_specialize; needs "
+           "bulk copies)">
   ];
 }
 

@@ -44,6 +44,16 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::desc("How K/V blocks reach shared memory: cp-async, bulk "
                      "(wgmma only) or auto (bulk for wgmma)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> kvStages{
+      *this, "kv-stages",
+      llvm::cl::desc("K/V blocks in flight in shared memory (more than 2 "
+                     "needs bulk copies)"),
+      llvm::cl::init(2)};
+  PassOptions::Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("A producer warpgroup streams K/V blocks by bulk copies "
+                     "while the consumers compute (needs bulk copies)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -49,8 +49,8 @@ namespace {
 /// The thread's place in the CTA and in the mma.sync layout.
 struct Lane {
   Value tid, warp, g, t;
-  Lane(KernelBuilder &kb) {
-    tid = kb.threadId();
+  Lane(KernelBuilder &kb, Value thread) {
+    tid = thread;
     warp = kb.divu(tid, kb.i32(32));
     Value lane = kb.remu(tid, kb.i32(32));
     g = kb.divu(lane, kb.i32(4));
@@ -99,22 +99,32 @@ namespace {
 ///    that order (tiling = core_matrices) arrive by bulk copies, each
 ///    stage's on its own mbarrier, kept after the two stages.
 struct KVStaging {
-  bool coreMatrices, bulkCopies;
-  int64_t keyRow, valueRow, valueStart, stageBytes;
+  bool coreMatrices, bulkCopies, releases;
+  int64_t stages, keyRow, valueRow, valueStart, stageBytes;
   explicit KVStaging(const AttentionConfig &config)
       : coreMatrices(config.scope == MmaScope::Warpgroup),
         bulkCopies(config.layouts.queryKey.getOperandTiling() ==
                    OperandTiling::CoreMatrices),
+        releases(config.warpSpecialized), stages(config.kvStages),
         keyRow(config.paddedHeadDim + (coreMatrices ? 0 : 16)),
         valueRow(config.blockK + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow) {}
-  /// Byte offset of stage `stage`'s mbarrier (8 bytes each).
+  /// Byte offset of stage `stage`'s "full" mbarrier (8 bytes each), which
+  /// its copies complete.
   int64_t getBarrierOffset(int64_t stage) const {
-    return 2 * stageBytes + 8 * stage;
+    return stages * stageBytes + 8 * stage;
   }
-  /// The stages and, with bulk copies, their barriers.
-  int64_t getBytes() const { return 2 * stageBytes + (bulkCopies ? 16 : 0); }
+  /// Byte offset of stage `stage`'s "empty" mbarrier (warp-specialized),
+  /// which the consumers arrive on once they have read the stage.
+  int64_t getReleaseOffset(int64_t stage) const {
+    return getBarrierOffset(stages + stage);
+  }
+  /// The stages and their barriers.
+  int64_t getBytes() const {
+    int64_t barriers = bulkCopies ? (releases ? 2 : 1) * stages : 0;
+    return stages * stageBytes + 8 * barriers;
+  }
   /// Bytes between the core matrices of two 8-row groups.
   static constexpr int64_t kStrideBytes = 128;
 };
@@ -266,8 +276,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   int64_t dim = config.headDim, paddedDim = config.paddedHeadDim,
           valueDim = config.valueDim;
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
-  KernelFunc kernel = km.addKernel("sage_attention", params, config.threads(),
-                                   /*sharedF32=*/{dim, config.blockK});
+  // dS of a K/V block is double-buffered when no CTA barrier ends an
+  // iteration (warp-specialized): block j + 2 overwrites block j's only
+  // after every consumer passed block j + 1's barrier.
+  KernelFunc kernel = km.addKernel(
+      "sage_attention", params, config.kernelThreads(),
+      /*sharedF32=*/{dim, (config.warpSpecialized ? 2 : 1) * config.blockK});
   // At D = 64 the kernel fits 128 registers a thread without spilling, so
   // four CTAs share an SM instead of three: ptxas only keeps it there when
   // asked. On the H200 that is 8% faster without a mask and 12% slower with
@@ -283,7 +297,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
          "wgmma is issued by whole warpgroups");
   assert((!layout.bulkCopies || layout.coreMatrices) &&
          "only the wgmma kernel reads stage tiles (getOperandLayouts)");
-  // Two stages of K_hat and V_hat^T blocks (and their mbarriers): static
+  assert((!config.warpSpecialized || layout.bulkCopies) &&
+         (layout.stages == 2 || layout.bulkCopies) &&
+         "a producer and more stages need bulk copies (getConfig)");
+  // The stages of K_hat and V_hat^T blocks (and their mbarriers): static
   // shared memory while the kernel's fits the 48 KiB a kernel may declare
   // (D <= 128), else dynamic, which the plan asks for and the runtime opts
   // in to (D up to 256 needs 74 KiB).
@@ -301,7 +318,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kStagingName, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
   }
   KernelBuilder kb(km.builder, km.loc);
-  Lane lane(kb);
+  // The computing threads: the CTA's, or (warp-specialized) the consumers'
+  // from their role's thread index, below.
+  std::optional<Lane> computeLane;
+  if (!config.warpSpecialized)
+    computeLane.emplace(kb, kb.threadId());
   MLIRContext *ctx = km.builder.getContext();
   MmaAttr queryKeyMma =
       getWarpMma(ctx, km.builder.getI8Type(), km.builder.getI32Type());
@@ -330,6 +351,136 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   Value keyBlocks = kb.ceilDiv(keys, config.blockK);
   Value paddedQueries = kb.mul(queryBlocks, kb.i32(config.blockQ));
   Value paddedKeys = kb.mul(keyBlocks, kb.i32(config.blockK));
+
+  // Causal: the last key block any row of this Q block sees (row r sees
+  // keys <= r + Nk - Nq aligned bottom-right, <= r aligned top-left).
+  Value blockEnd;
+  auto getBlockEnd = [&] {
+    if (blockEnd)
+      return blockEnd;
+    blockEnd = keyBlocks;
+    Value diagonal = config.causalTopLeft ? kb.i32(0) : kb.sub(keys, queries);
+    if (config.causal) {
+      Value visible = kb.add(
+          kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)), diagonal);
+      visible = kb.minsi(kb.maxsi(visible, kb.i32(0)), keys);
+      blockEnd = kb.ceilDiv(visible, config.blockK);
+    }
+    return blockEnd;
+  };
+
+  // K/V block j lives in stage j % stages, whose barriers complete their
+  // phase j / stages with it.
+  auto stageIndex = [&](Value keyBlock) {
+    return llvm::isPowerOf2_64(layout.stages)
+               ? kb.bitAnd(keyBlock, layout.stages - 1)
+               : kb.remu(keyBlock, kb.i32(layout.stages));
+  };
+  auto stageOffset = [&](Value keyBlock) {
+    return kb.mul(stageIndex(keyBlock), kb.i32(layout.stageBytes));
+  };
+  auto barrierOffset = [&](Value keyBlock) {
+    return kb.add(kb.i32(layout.getBarrierOffset(0)),
+                  kb.mul(stageIndex(keyBlock), kb.i32(8)));
+  };
+  auto releaseOffset = [&](Value keyBlock) {
+    return kb.add(kb.i32(layout.getReleaseOffset(0)),
+                  kb.mul(stageIndex(keyBlock), kb.i32(8)));
+  };
+  auto phaseParity = [&](Value keyBlock) {
+    return kb.bitAnd(kb.divu(keyBlock, kb.i32(layout.stages)), 1);
+  };
+  // Arms the full barrier of block `keyBlock`'s stage with the tiles' bytes
+  // and issues their two bulk copies, which complete them (one thread).
+  OperandTile keyTile = config.getKeyTile(), valueTile = config.getValueTile();
+  auto copyBlock = [&](Value keyBlock) {
+    Value stage = stageOffset(keyBlock), barrier = barrierOffset(keyBlock);
+    Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
+    kb.arriveExpectingBytes(staging, barrier,
+                            keyTile.getBytes() + valueTile.getBytes());
+    kb.copyBulk(staging, stage, kernel.arg(kKeyInt),
+                OperandRow(kb, OperandTiling::CoreMatrices, kvHead, paddedKeys,
+                           firstKey, kb.i32(paddedDim), keyTile)
+                    .getOffset(kb.i32(0)),
+                keyTile.getBytes(), barrier);
+    kb.copyBulk(staging, kb.add(stage, kb.i32(layout.valueStart)),
+                kernel.arg(kValueFp8),
+                OperandRow(kb, OperandTiling::CoreMatrices, kvHead,
+                           kb.i32(valueDim), kb.i32(0), paddedKeys, valueTile)
+                    .getOffset(firstKey),
+                valueTile.getBytes(), barrier);
+  };
+  // One arrival (the issuer's) and the copies' bytes complete a full
+  // barrier's phase; all consumers' arrivals an empty one's.
+  auto initBarriers = [&] {
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, kb.threadId(), kb.i32(0)), [&] {
+      for (int64_t stage = 0; stage < layout.stages; ++stage)
+        kb.initBarrier(staging, kb.i32(layout.getBarrierOffset(stage)), 1);
+      if (layout.releases)
+        for (int64_t stage = 0; stage < layout.stages; ++stage)
+          kb.initBarrier(staging, kb.i32(layout.getReleaseOffset(stage)),
+                         config.threads());
+      kb.fenceBarrierInit();
+    });
+    kb.barrier();
+  };
+
+  // Warp-specialized: a producer warpgroup, whose thread 0 streams the K/V
+  // blocks into the stages as the consumers release them, and the
+  // consumer warpgroups, which run the rest of this kernel. Registers go
+  // from the producer to the consumers.
+  WarpSpecializeOp roles;
+  if (config.warpSpecialized) {
+    initBarriers();
+    Value end = getBlockEnd();
+    // D <= 64 fits two CTAs an SM (the consumers in 104 registers), which
+    // hides more latency than one with more registers; wider heads take the
+    // SM's registers for one. The producer's registers go to the consumers,
+    // within what the CTA's threads start with (setmaxnreg moves registers
+    // inside a CTA only).
+    int64_t ctasPerSm = config.paddedHeadDim <= 64 ? 2 : 1;
+    int32_t producerRegisters = ctasPerSm > 1 ? 24 : 40;
+    int64_t pool =
+        config.kernelThreads() *
+        WarpSpecializeOp::getEntryRegisters(config.kernelThreads(), ctasPerSm);
+    int32_t consumerRegisters = int32_t(std::min<int64_t>(
+        256, (pool - 128 * producerRegisters) / config.threads() / 8 * 8));
+    roles = WarpSpecializeOp::create(
+        kb.b, kb.loc, kb.b.getDenseI32ArrayAttr({4, int32_t(config.warps)}),
+        kb.b.getDenseI32ArrayAttr({producerRegisters, consumerRegisters}),
+        /*rolesCount=*/2);
+    Block *producer = kb.b.createBlock(&roles.getRoles()[0], {},
+                                       {kb.b.getI32Type()}, {kb.loc});
+    kb.ifThen(
+        kb.cmp(arith::CmpIPredicate::eq, producer->getArgument(0), kb.i32(0)),
+        [&] {
+          kb.forLoop(kb.i32(0), end, kb.i32(1), {},
+                     [&](Value keyBlock, ValueRange) -> SmallVector<Value> {
+                       // The stage's previous block must be released.
+                       kb.ifThen(kb.cmp(arith::CmpIPredicate::sge, keyBlock,
+                                        kb.i32(layout.stages)),
+                                 [&] {
+                                   kb.waitBarrier(
+                                       staging, releaseOffset(keyBlock),
+                                       phaseParity(kb.sub(
+                                           keyBlock, kb.i32(layout.stages))));
+                                 });
+                       copyBlock(keyBlock);
+                       return {};
+                     });
+        });
+    Block *consumer = kb.b.createBlock(&roles.getRoles()[1], {},
+                                       {kb.b.getI32Type()}, {kb.loc});
+    computeLane.emplace(kb, consumer->getArgument(0));
+  }
+  Lane &lane = *computeLane;
+  // A barrier of the computing threads.
+  auto computeBarrier = [&] {
+    if (config.warpSpecialized)
+      kb.namedBarrier(1, config.threads());
+    else
+      kb.barrier();
+  };
   Value firstRow = kb.add(kb.mul(block, kb.i32(config.blockQ)),
                           kb.mul(lane.warp, kb.i32(config.warpQ)));
   std::array<Value, 2> rows = {kb.add(firstRow, lane.g),
@@ -410,19 +561,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       });
     }
     // The first block's dS reads qbar before the loop's first barrier.
-    kb.barrier();
+    computeBarrier();
   }
 
-  // Causal: the last key block any row of this Q block sees (row r sees
-  // keys <= r + Nk - Nq aligned bottom-right, <= r aligned top-left).
-  Value blockEnd = keyBlocks;
-  Value diagonal = config.causalTopLeft ? kb.i32(0) : kb.sub(keys, queries);
-  if (config.causal) {
-    Value visible = kb.add(
-        kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)), diagonal);
-    visible = kb.minsi(kb.maxsi(visible, kb.i32(0)), keys);
-    blockEnd = kb.ceilDiv(visible, config.blockK);
-  }
+  getBlockEnd();
 
   double log2e = 1.4426950408889634;
   Value scaleLog2 = kb.f32(config.scale * log2e);
@@ -436,39 +578,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // Copies K/V block `keyBlock` into stage keyBlock % 2, if it exists:
   // thread 0 by two bulk copies that complete on the stage's barrier, or
   // all threads 16 bytes a copy (coalesced), always closing a copy group.
-  auto stageOffset = [&](Value keyBlock) {
-    return kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(layout.stageBytes));
-  };
-  auto barrierOffset = [&](Value keyBlock) {
-    return kb.add(kb.i32(layout.getBarrierOffset(0)),
-                  kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(8)));
-  };
-  OperandTile keyTile = config.getKeyTile(), valueTile = config.getValueTile();
-  auto issueBulkCopies = [&](Value keyBlock) {
-    Value issuer = arith::AndIOp::create(
-        kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)),
-        kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd));
-    kb.ifThen(issuer, [&] {
-      Value stage = stageOffset(keyBlock), barrier = barrierOffset(keyBlock);
-      Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
-      kb.arriveExpectingBytes(staging, barrier,
-                              keyTile.getBytes() + valueTile.getBytes());
-      kb.copyBulk(staging, stage, kernel.arg(kKeyInt),
-                  OperandRow(kb, OperandTiling::CoreMatrices, kvHead,
-                             paddedKeys, firstKey, kb.i32(paddedDim), keyTile)
-                      .getOffset(kb.i32(0)),
-                  keyTile.getBytes(), barrier);
-      kb.copyBulk(staging, kb.add(stage, kb.i32(layout.valueStart)),
-                  kernel.arg(kValueFp8),
-                  OperandRow(kb, OperandTiling::CoreMatrices, kvHead,
-                             kb.i32(valueDim), kb.i32(0), paddedKeys, valueTile)
-                      .getOffset(firstKey),
-                  valueTile.getBytes(), barrier);
-    });
-  };
+  // (Warp-specialized, the producer copies.)
   auto issueBlock = [&](Value keyBlock) {
-    if (layout.bulkCopies)
-      return issueBulkCopies(keyBlock);
+    if (config.warpSpecialized)
+      return;
+    if (layout.bulkCopies) {
+      Value issuer = arith::AndIOp::create(
+          kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)),
+          kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd));
+      return kb.ifThen(issuer, [&] { copyBlock(keyBlock); });
+    }
     kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd), [&] {
       Value stage = stageOffset(keyBlock);
       Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
@@ -511,15 +630,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     });
     kb.commitAsyncCopies();
   };
-  if (layout.bulkCopies) {
-    // One arrival (the issuer's) and the copies' bytes complete a phase.
-    kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)), [&] {
-      for (int64_t stage = 0; stage < 2; ++stage)
-        kb.initBarrier(staging, kb.i32(layout.getBarrierOffset(stage)), 1);
-      kb.fenceBarrierInit();
-    });
-    kb.barrier();
-  }
+  if (layout.bulkCopies && !config.warpSpecialized)
+    initBarriers();
   issueBlock(kb.i32(0));
 
   auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
@@ -528,6 +640,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // Prefetch the next block while this one is used.
     issueBlock(kb.add(keyBlock, kb.i32(1)));
     Value stage = stageOffset(keyBlock);
+    // Block j's dS: buffer j % 2 when double-buffered.
+    Value correctionStart =
+        config.warpSpecialized
+            ? kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(config.blockK))
+            : kb.i32(0);
 
     // dS_j = qbar_i . K_j in f32, threads / blockK lanes a key, from K in
     // global memory while the copies are in flight. (qbar_i . mean K is
@@ -568,15 +685,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       dot = kb.select(valid, dot, kb.f32(0));
       for (int64_t mask = 1; mask < lanesPerKey; mask *= 2)
         dot = kb.addf(dot, kb.shuffleXor(dot, mask));
-      kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, part, kb.i32(0)),
-                [&] { kb.storeShared(dot, correction, key); });
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, part, kb.i32(0)), [&] {
+        kb.storeShared(dot, correction, kb.add(correctionStart, key));
+      });
     }
     if (layout.bulkCopies) {
-      // Stage keyBlock % 2 completes its phase keyBlock / 2 once per two
-      // blocks: the parity alternates. The bulk copies write through the
-      // async proxy that wgmma reads through.
-      kb.waitBarrier(staging, barrierOffset(keyBlock),
-                     kb.bitAnd(kb.divu(keyBlock, kb.i32(2)), 1));
+      // The stage's full barrier completes its phase keyBlock / stages with
+      // this block: the parity alternates. The bulk copies write through
+      // the async proxy that wgmma reads through.
+      kb.waitBarrier(staging, barrierOffset(keyBlock), phaseParity(keyBlock));
     } else {
       kb.waitAsyncCopies(1);
       // wgmma reads the stage through the async proxy: the copies' writes
@@ -586,7 +703,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
             kb.b, kb.loc, NVVM::ProxyKind::async_shared,
             NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     }
-    kb.barrier();
+    // Publishes dS (and, without a producer, the stage) to every thread.
+    if (!config.warpSpecialized)
+      kb.barrier();
+    else if (config.smoothQ)
+      computeBarrier();
 
     // S = Q_hat K_hat^T with one delta_K per thread: group t of the block.
     Value keyScale = kb.loadAsF32(
@@ -637,7 +758,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         tile[e] = kb.mulf(kb.sitofp(acc[e]), factor);
         if (config.smoothQ)
           tile[e] = kb.addf(
-              tile[e], kb.mulf(kb.loadShared(correction, column), scaleLog2));
+              tile[e], kb.mulf(kb.loadShared(correction,
+                                             kb.add(correctionStart, column)),
+                               scaleLog2));
       }
       if (config.maskType)
         addMask(kb, kernel, config, maskRows,
@@ -749,8 +872,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       SmallVector<Value> outValues = kb.elements(out);
       state.out[dt] = {outValues[0], outValues[1], outValues[2], outValues[3]};
     }
-    // The next iteration's prefetch overwrites this stage.
-    kb.barrier();
+    // The next iteration's prefetch overwrites this stage; warp-specialized,
+    // the producer waits for every consumer's release of it.
+    if (config.warpSpecialized)
+      kb.arriveOnBarrier(staging, releaseOffset(keyBlock));
+    else
+      kb.barrier();
     return state.flatten();
   };
   SoftmaxState final = SoftmaxState::unflatten(
@@ -785,7 +912,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                          queries, row, valueDim, channel));
       });
     }
+  if (roles)
+    kb.b.setInsertionPointAfter(roles);
   km.addLaunch("sage_attention", params,
                {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
-               config.threads(), dynamicStaging ? stagingBytes : 0);
+               config.kernelThreads(), dynamicStaging ? stagingBytes : 0);
 }

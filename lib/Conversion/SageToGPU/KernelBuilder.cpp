@@ -285,6 +285,13 @@ void KernelBuilder::waitBarrier(Value sharedBase, Value barrierOffset,
   NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity, i32(1000000));
 }
 
+void KernelBuilder::arriveOnBarrier(Value sharedBase, Value barrierOffset) {
+  Value barrier = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
+                                      sharedBase, ValueRange{barrierOffset});
+  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
+                                 /*count=*/Value());
+}
+
 void KernelBuilder::commitAsyncCopies() {
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
@@ -315,6 +322,12 @@ void KernelBuilder::storeShared(Value value, Value memref, Value index) {
   memref::StoreOp::create(b, loc, value, memref, ValueRange{idx});
 }
 void KernelBuilder::barrier() { gpu::BarrierOp::create(b, loc); }
+
+void KernelBuilder::namedBarrier(int64_t id, int64_t threads) {
+  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), i32(id), i32(threads),
+                          /*reductionOp=*/NVVM::BarrierReductionAttr(),
+                          /*reductionPredicate=*/Value());
+}
 
 Value KernelBuilder::shuffleXor(Value value, int64_t mask) {
   return gpu::ShuffleOp::create(b, loc, value, mask, /*width=*/32,
@@ -347,6 +360,10 @@ SmallVector<Value> KernelBuilder::forLoop(
     Value lower, Value upper, Value step, ValueRange inits,
     function_ref<SmallVector<Value>(Value, ValueRange)> body) {
   auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
+  // Without loop-carried values the builder already ended the body with
+  // an empty scf.yield; the one below replaces it.
+  if (!loop.getBody()->empty())
+    loop.getBody()->getTerminator()->erase();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> results =

@@ -135,6 +135,8 @@ public:
                 Value globalOffset, int64_t bytes, Value barrierOffset);
   /// Waits until the barrier's phase of parity `parity` (i32) completes.
   void waitBarrier(Value sharedBase, Value barrierOffset, Value parity);
+  /// mbarrier.arrive: this thread's arrival on the barrier.
+  void arriveOnBarrier(Value sharedBase, Value barrierOffset);
   /// Loads `count` consecutive i32 words at a byte offset (i32) of shared
   /// memory.
   SmallVector<Value> loadSharedWords(Value sharedBase, Value byteOffset,
@@ -144,6 +146,9 @@ public:
   Value loadShared(Value memref, Value index);
   void storeShared(Value value, Value memref, Value index);
   void barrier();
+  /// bar.sync `id`, `threads`: a barrier of `threads` threads (whole warps)
+  /// of the CTA; id 0 is barrier()'s.
+  void namedBarrier(int64_t id, int64_t threads);
 
   /// Butterfly shuffle within a warp (shfl.sync.bfly).
   Value shuffleXor(Value value, int64_t mask);

@@ -136,8 +136,7 @@ static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
 /// GPU lowering does not implement yet.
 static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const AttentionSources &sources,
-                                            MmaScope scope,
-                                            OperandTiling tiling) {
+                                            const KernelChoices &choices) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
   bool perThread = queryQuant.getGranularity() == Granularity::PerThread &&
                    keyQuant.getGranularity() == Granularity::PerThread;
@@ -167,7 +166,9 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                "accumulator, not "
                             << op.getPvAccum();
   AttentionConfig config;
-  config.scope = scope;
+  config.scope = choices.scope;
+  config.kvStages = choices.kvStages;
+  config.warpSpecialized = choices.warpSpecialized;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -184,10 +185,19 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                               << dim;
   FailureOr<OperandLayouts> layouts = getOperandLayouts(
       op, sources.queryQuantize, sources.keyQuantize, sources.valueQuantize,
-      config.headDim, config.blockK, scope, tiling);
+      config.headDim, config.blockK, choices.scope, choices.tiling);
   if (failed(layouts))
     return failure();
   config.layouts = *layouts;
+  // More stages and a producer warpgroup stream K/V blocks by bulk copies.
+  bool bulkCopies =
+      config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
+  if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
+    return op.emitOpError()
+           << "warp-specialize and kv-stages other than 2 need K/V staged by "
+              "bulk copies (kv-staging=bulk, operands in tiling = "
+              "core_matrices); got "
+           << config.layouts.queryKey;
   config.paddedHeadDim =
       config.layouts.queryKey.getPaddedExtent(config.headDim);
   config.inputType = getElementTypeOrSelf(sources.query.getType());
@@ -351,6 +361,13 @@ struct ConvertSageToGPUPass
                          << mmaScope << " on " << chip;
       return signalPassFailure();
     }
+    if (kvStages < 2) {
+      module.emitError() << "kv-stages must be at least 2 (one K/V block in "
+                            "use while the next arrives); got "
+                         << int64_t(kvStages);
+      return signalPassFailure();
+    }
+    KernelChoices choices{scope, *tiling, warpSpecialize, kvStages};
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())
@@ -359,7 +376,7 @@ struct ConvertSageToGPUPass
     SmallVector<NamedAttribute> plans;
     for (func::FuncOp func : functions) {
       FailureOr<NamedAttribute> plan =
-          convertFunction(func, target->sm, scope, *tiling);
+          convertFunction(func, target->sm, choices);
       if (failed(plan))
         return signalPassFailure();
       plans.push_back(*plan);
@@ -376,8 +393,7 @@ struct ConvertSageToGPUPass
   }
 
   FailureOr<NamedAttribute> convertFunction(func::FuncOp func, int sm,
-                                            MmaScope scope,
-                                            OperandTiling tiling) {
+                                            const KernelChoices &choices) {
     auto ops = func.getOps<QuantizedAttentionOp>();
     if (std::next(ops.begin()) != ops.end())
       return func.emitOpError("computes more than one attention; the GPU "
@@ -434,7 +450,7 @@ struct ConvertSageToGPUPass
                               "queries, keys] (or reshaped), as the launch "
                               "plan fills it");
     }
-    FailureOr<AttentionConfig> config = getConfig(op, sources, scope, tiling);
+    FailureOr<AttentionConfig> config = getConfig(op, sources, choices);
     if (failed(config))
       return failure();
     for (Type type : {config->inputType, config->outputType})

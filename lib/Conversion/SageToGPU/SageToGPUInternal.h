@@ -65,6 +65,16 @@ struct OperandTile {
   int64_t getBytes() const { return rows * columns; }
 };
 
+/// The pass options that shape the kernels: the MMAs' scope, how operands
+/// without a layout are placed (so how K/V blocks are staged), the K/V
+/// stages and whether a producer warpgroup streams them.
+struct KernelChoices {
+  MmaScope scope;
+  OperandTiling tiling;
+  bool warpSpecialized;
+  int64_t kvStages;
+};
+
 /// Everything the kernels of one attention are specialized on.
 struct AttentionConfig {
   int64_t headDim = 0;       // D of Q and K
@@ -92,7 +102,16 @@ struct AttentionConfig {
   // Tiles: a CTA of `warps` warps owns blockQ = 16 * warps query rows; a
   // K/V block has blockK tokens.
   int64_t blockQ = 64, warpQ = 16, blockK = 64, warps = 4;
+  // K/V blocks in flight in shared memory; with warpSpecialized, one more
+  // warpgroup (the producer) issues their bulk copies while the `warps`
+  // (the consumers) compute.
+  int64_t kvStages = 2;
+  bool warpSpecialized = false;
+  /// The threads that compute: all of the CTA's but the producer's.
   int64_t threads() const { return warps * 32; }
+  int64_t kernelThreads() const {
+    return threads() + (warpSpecialized ? 128 : 0);
+  }
   OperandTile getQueryTile() const { return {blockQ, paddedHeadDim}; }
   OperandTile getKeyTile() const { return {blockK, paddedHeadDim}; }
   OperandTile getValueTile() const { return {valueDim, blockK}; }

@@ -20,13 +20,6 @@
 using namespace mlir;
 using namespace mlir::sage;
 
-/// The registers a thread of a `threads`-thread CTA starts with when one
-/// CTA runs on an SM (nvvm.minctasm = 1): its share of the 65536, in the
-/// multiples of 8 that registers are allocated in, at most 256.
-static int64_t getEntryRegisters(int64_t threads) {
-  return std::min<int64_t>(256, 65536 / threads / 8 * 8);
-}
-
 namespace {
 struct WarpSpecializeToNVVM : OpRewritePattern<WarpSpecializeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -34,16 +27,19 @@ struct WarpSpecializeToNVVM : OpRewritePattern<WarpSpecializeOp> {
   LogicalResult matchAndRewrite(WarpSpecializeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // setmaxnreg is only honoured with launch bounds of one CTA an SM.
+    // setmaxnreg is only honoured with launch bounds: the CTAs an SM holds
+    // with the roles' budgets.
+    int64_t ctas = op.getCtasPerSm();
     if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>())
       rewriter.modifyOpInPlace(kernel, [&] {
         kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                        rewriter.getI32IntegerAttr(1));
+                        rewriter.getI32IntegerAttr(ctas));
       });
     Value tid = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI32Type(),
         gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
-    int64_t entry = getEntryRegisters(op.getThreadCount());
+    int64_t entry =
+        WarpSpecializeOp::getEntryRegisters(op.getThreadCount(), ctas);
     int64_t first = 0;
     for (auto [role, warps, registers] :
          llvm::zip_equal(op.getRoles(), op.getWarps(), op.getRegisters())) {

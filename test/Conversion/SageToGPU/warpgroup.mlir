@@ -6,6 +6,9 @@
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --check-prefix=TWO-GROUPS --implicit-check-not=sage.warp_mma
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=cp-async" | FileCheck %s --check-prefix=CP-ASYNC --implicit-check-not=nvvm.mbarrier
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 kv-staging=bulk" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BULK-WARP
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvvm.cp.async.shared.global
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WS-CP-ASYNC
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=tma" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGING
 
 // mma-scope=warpgroup: the attention kernel's two products are wgmmas of
@@ -108,3 +111,40 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 
 // NEGATIVE-BULK-WARP: error: kv-staging=bulk copies the core-matrix tiles that only the wgmma kernel reads; got mma-scope=auto on sm_90
 // NEGATIVE-STAGING: error: unknown kv-staging 'tma'; expected auto, cp-async or bulk
+
+// warp-specialize=true kv-stages=3: a producer warpgroup and the consumer
+// warpgroup (block-q = 64). Three stages of 8 KiB, then three "full"
+// barriers (the copies complete them) and three "empty" ones (the 128
+// consumer threads release a stage on them). D = 64 lets two CTAs share an
+// SM: 256 threads start with 128 registers; the producer keeps 24 and the
+// consumers grow to 232.
+// WS: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<24624 x i8>
+// WS-LABEL: gpu.func @sage_attention(
+// WS-SAME: known_block_size = array<i32: 256, 1, 1>
+// WS-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
+// WS-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c128_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
+// WS-NEXT: nvvm.fence.mbarrier.init
+// WS: gpu.barrier
+// WS: sage.warp_specialize warps = [4, 4] registers = [24, 232] {
+// WS-NEXT: ^bb0(%[[PRODUCER:.*]]: i32):
+// WS: arith.cmpi eq, %[[PRODUCER]], %c0_i32
+// The producer's thread 0: block j waits for the release of block j - 3,
+// then arms its stage's full barrier and copies K and V^T.
+// WS: scf.for
+// WS: nvvm.mbarrier.try_wait.parity
+// WS: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// WS-COUNT-2: nvvm.cp.async.bulk.shared.cluster.global
+// WS: }, {
+// WS-NEXT: ^bb0(%[[CONSUMER:.*]]: i32):
+// The consumers' barriers are their own (bar.sync 1, 128); each block
+// waits on its full barrier and ends by arriving on its empty one.
+// WS: nvvm.barrier id = %c1_i32{{(_[0-9]+)?}} number_of_threads = %c128_i32
+// WS: scf.for
+// WS: nvvm.mbarrier.try_wait.parity
+// WS: nvvm.barrier id = %c1_i32{{(_[0-9]+)?}} number_of_threads = %c128_i32
+// WS: sage.warpgroup_mma
+// WS: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// WS-NEXT: scf.yield
+
+// NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize and kv-stages other than 2 need K/V staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
+// NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives); got 1

@@ -25,14 +25,38 @@
 //  CHECK-NEXT:   }
 //   CHECK-NOT:   sage.warp_specialize
 
+// Budgets that let two CTAs share an SM (128 * 24 + 256 * 104 registers,
+// twice, fit 65536): minctasm = 2, so a thread starts with 65536 / 768 = 85,
+// i.e. 80 registers, and the producer's 128 * 56 registers make 24 more for
+// each consumer thread.
+// CHECK-LABEL: gpu.func @two_ctas(
+//  CHECK-SAME:   nvvm.minctasm = 2 : i32
+//       CHECK:   nvvm.setmaxregister decrease 24
+//       CHECK:   nvvm.setmaxregister increase 104
+
 // PTX-LABEL: .entry roles(
 //       PTX: .maxntid 384, 1, 1
 //       PTX: .minnctapersm 1
 //       PTX: setmaxnreg.dec.sync.aligned.u32 40;
 //       PTX: setmaxnreg.inc.sync.aligned.u32 232;
+// PTX-LABEL: .entry two_ctas(
+//       PTX: .minnctapersm 2
+//       PTX: setmaxnreg.dec.sync.aligned.u32 24;
+//       PTX: setmaxnreg.inc.sync.aligned.u32 104;
 gpu.module @kernels {
   gpu.func @roles(%out: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxntid = array<i32: 384, 1, 1>} {
     sage.warp_specialize warps = [4, 8] registers = [40, 232] {
+    ^bb0(%thread: i32):
+      llvm.store %thread, %out : i32, !llvm.ptr<1>
+    }, {
+    ^bb0(%thread: i32):
+      %at = llvm.getelementptr %out[%thread] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      llvm.store %thread, %at : i32, !llvm.ptr<1>
+    }
+    gpu.return
+  }
+  gpu.func @two_ctas(%out: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxntid = array<i32: 384, 1, 1>} {
+    sage.warp_specialize warps = [4, 8] registers = [24, 104] {
     ^bb0(%thread: i32):
       llvm.store %thread, %out : i32, !llvm.ptr<1>
     }, {

@@ -86,6 +86,20 @@ func.func @negative_registers_per_sm() {
 
 // -----
 
+// Two CTAs an SM start with 80 registers a thread (65536 / 768), 30720 a
+// CTA: consumers cannot grow to 112 on the producer's 128 x 56 spare ones.
+func.func @negative_registers_per_cta() {
+  // expected-error@+1 {{'sage.warp_specialize' op expected the roles' registers (31744) within the 30720 the CTA starts with (384 threads x 80 at 2 CTAs an SM): setmaxnreg only moves registers between its warpgroups}}
+  sage.warp_specialize warps = [4, 8] registers = [24, 112] {
+  ^bb0(%thread: i32):
+  }, {
+  ^bb0(%thread: i32):
+  }
+  return
+}
+
+// -----
+
 gpu.module @kernels {
   gpu.func @negative_block_size() kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
     // expected-error@+1 {{'sage.warp_specialize' op expected the kernel's block to be the roles' 384 threads, got array<i32: 256, 1, 1>}}

@@ -826,6 +826,21 @@ int64_t WarpSpecializeOp::getThreadCount() {
   return 32 * warps;
 }
 
+int64_t WarpSpecializeOp::getRegisterCount() {
+  int64_t registers = 0;
+  for (auto [warps, budget] : llvm::zip_equal(getWarps(), getRegisters()))
+    registers += int64_t(warps) * 32 * budget;
+  return registers;
+}
+
+int64_t WarpSpecializeOp::getCtasPerSm() {
+  return std::max<int64_t>(1, 65536 / std::max<int64_t>(1, getRegisterCount()));
+}
+
+int64_t WarpSpecializeOp::getEntryRegisters(int64_t threads, int64_t ctas) {
+  return std::min<int64_t>(256, 65536 / (threads * ctas) / 8 * 8);
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   ArrayRef<int32_t> warps = getWarps(), registers = getRegisters();
   if (warps.size() != getRoles().size() ||
@@ -859,6 +874,15 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError() << "expected the roles' registers to fit an SM's "
                             "65536, got "
                          << total;
+  int64_t ctas = getCtasPerSm(), threads = getThreadCount();
+  int64_t entry = getEntryRegisters(threads, ctas);
+  if (total > threads * entry)
+    return emitOpError() << "expected the roles' registers (" << total
+                         << ") within the " << threads * entry
+                         << " the CTA starts with (" << threads << " threads x "
+                         << entry << " at " << ctas
+                         << " CTAs an SM): setmaxnreg only moves registers "
+                            "between its warpgroups";
   // The enclosing kernel's block (gpu.func's known_block_size) is the roles'.
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp())

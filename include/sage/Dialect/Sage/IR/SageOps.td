@@ -355,14 +355,18 @@ def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
     made before the op and waited on inside it.
 
     Register budgets are set per warpgroup (`setmaxnreg`), so each role
-    has whole warpgroups; a budget is a multiple of 8 in [24, 256], and the
-    CTA's budgets fit the SM's 65536 registers. The roles' warps make the
-    whole CTA: the enclosing `gpu.func`'s known block size, when it has
-    one, is their threads. `convert-sage-to-nvvm` lowers the op to one
-    branch per role on the thread index, `setmaxnreg.inc` or `.dec` from
-    the budget a thread starts with (65536 / threads, a multiple of 8) to
-    the role's, and sets the kernel's `nvvm.minctasm = 1`, which ptxas
-    needs, with `nvvm.maxntid`, to honour `setmaxnreg`.
+    has whole warpgroups; a budget is a multiple of 8 in [24, 256]. The
+    budgets decide how many CTAs share an SM (65536 registers over the
+    CTA's), and so how many registers a thread starts with (65536 / (CTAs x
+    threads), a multiple of 8). `setmaxnreg` only moves registers between
+    the warpgroups of a CTA, so the budgets must fit what its threads start
+    with, or a `setmaxnreg.inc` waits forever; the verifier checks it. The
+    roles' warps make the whole CTA: the enclosing `gpu.func`'s known block
+    size, when it has one, is their threads. `convert-sage-to-nvvm` lowers
+    the op to one branch per role on the thread index, `setmaxnreg.inc` or
+    `.dec` from the starting count to the role's budget, and sets the
+    kernel's `nvvm.minctasm` to the CTAs an SM holds, which ptxas needs,
+    with `nvvm.maxntid`, to honour `setmaxnreg`.
 
     Example: a producer warpgroup and two consumer warpgroups.
 
@@ -385,6 +389,15 @@ def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
   let extraClassDeclaration = [{
     /// The CTA's threads: all roles' warps.
     int64_t getThreadCount();
+    /// The registers the roles' budgets take: sum of warps * 32 * budget.
+    int64_t getRegisterCount();
+    /// The CTAs an SM holds with those budgets (nvvm.minctasm).
+    int64_t getCtasPerSm();
+    /// The registers a thread starts with, `threads` threads a CTA and
+    /// `ctas` CTAs an SM: its share of the 65536 in the multiples of 8
+    /// they are allocated in, at most 256. setmaxnreg only moves registers
+    /// between a CTA's warpgroups: the budgets must fit `threads` times it.
+    static int64_t getEntryRegisters(int64_t threads, int64_t ctas);
   }];
 }
 
