@@ -2,7 +2,8 @@
 # compute-sanitizer memcheck and racecheck over the GPU test matrix (tails,
 # GQA, causal with Nq != Nk, decode, Nk = 1, the three masks, top-left
 # causal, D = 256 in dynamic shared memory, tile sizes other than 64 x 64,
-# the wgmma kernel with bulk-copy and cp.async staging), from a build tree carried to a GPU machine:
+# the wgmma kernel with bulk-copy and cp.async staging, warp-specialized),
+# from a build tree carried to a GPU machine:
 # build/bin/sage-run and build/kernels. Each run also checks the result
 # against FP64 and the CPU model, as sage-run always does.
 # API errors are not reported: the runtime counts a kernel's parameters by
@@ -36,6 +37,8 @@ configs=(
   "attention_d256_f16_causal_sm90a.json --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 333"
   "attention_d64_bf16_causal_mask_f32_batch1_lse_sm90a.json --B 2 --H 2 --Nq 17 --Nk 1000"
   "attention_d128_f16_causal_sm90a_cpasync.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "attention_d128_f16_causal_sm90a_ws.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
+  "attention_d64_bf16_causal_mask_f32_batch1_lse_sm90a_ws.json --B 2 --H 2 --Nq 17 --Nk 1000"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

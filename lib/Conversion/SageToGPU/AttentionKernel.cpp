@@ -97,7 +97,7 @@ namespace {
 ///    r * 16, i.e. core matrices of 8 rows x 16 bytes, 128 bytes apart
 ///    down the rows and rows * 16 bytes apart along K. Operands stored in
 ///    that order (tiling = core_matrices) arrive by bulk copies, each
-///    stage's on its own mbarrier, kept after the two stages.
+///    stage's on its own mbarrier, kept after the stages.
 struct KVStaging {
   bool coreMatrices, bulkCopies, releases;
   int64_t stages, keyRow, valueRow, valueStart, stageBytes;
@@ -129,6 +129,19 @@ struct KVStaging {
   static constexpr int64_t kStrideBytes = 128;
 };
 } // namespace
+
+/// dS of a K/V block, one float a key; double-buffered when no CTA barrier
+/// ends an iteration (warp-specialized): block j + 2 overwrites block j's
+/// only after every consumer passed block j + 1's barrier.
+static int64_t getCorrectionLength(const AttentionConfig &config) {
+  return (config.warpSpecialized ? 2 : 1) * config.blockK;
+}
+
+int64_t mlir::sage::getAttentionSharedBytes(const AttentionConfig &config) {
+  // The K/V stages and their barriers, then qbar and dS (f32).
+  return KVStaging(config).getBytes() +
+         4 * (config.headDim + getCorrectionLength(config));
+}
 
 /// Accumulator element e of a tile belongs to row g (e < 2) or g + 8.
 static int64_t rowOf(int64_t e) { return e < 2 ? 0 : 1; }
@@ -276,12 +289,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   int64_t dim = config.headDim, paddedDim = config.paddedHeadDim,
           valueDim = config.valueDim;
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
-  // dS of a K/V block is double-buffered when no CTA barrier ends an
-  // iteration (warp-specialized): block j + 2 overwrites block j's only
-  // after every consumer passed block j + 1's barrier.
-  KernelFunc kernel = km.addKernel(
-      "sage_attention", params, config.kernelThreads(),
-      /*sharedF32=*/{dim, (config.warpSpecialized ? 2 : 1) * config.blockK});
+  KernelFunc kernel =
+      km.addKernel("sage_attention", params, config.kernelThreads(),
+                   /*sharedF32=*/{dim, getCorrectionLength(config)});
   // At D = 64 the kernel fits 128 registers a thread without spilling, so
   // four CTAs share an SM instead of three: ptxas only keeps it there when
   // asked. On the H200 that is 8% faster without a mask and 12% slower with
@@ -305,8 +315,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // (D <= 128), else dynamic, which the plan asks for and the runtime opts
   // in to (D up to 256 needs 74 KiB).
   int64_t stagingBytes = layout.getBytes();
-  bool dynamicStaging =
-      stagingBytes + 4 * (dim + config.blockK) > kStaticSharedBytes;
+  bool dynamicStaging = getAttentionSharedBytes(config) > kStaticSharedBytes;
   {
     OpBuilder::InsertionGuard guard(km.builder);
     km.builder.setInsertionPoint(kernel.func);
@@ -379,13 +388,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   auto stageOffset = [&](Value keyBlock) {
     return kb.mul(stageIndex(keyBlock), kb.i32(layout.stageBytes));
   };
+  // Block j's barrier among those from byte `first` on, one a stage.
+  auto stageBarrier = [&](int64_t first, Value keyBlock) {
+    return kb.add(kb.i32(first), kb.mul(stageIndex(keyBlock), kb.i32(8)));
+  };
   auto barrierOffset = [&](Value keyBlock) {
-    return kb.add(kb.i32(layout.getBarrierOffset(0)),
-                  kb.mul(stageIndex(keyBlock), kb.i32(8)));
+    return stageBarrier(layout.getBarrierOffset(0), keyBlock);
   };
   auto releaseOffset = [&](Value keyBlock) {
-    return kb.add(kb.i32(layout.getReleaseOffset(0)),
-                  kb.mul(stageIndex(keyBlock), kb.i32(8)));
+    return stageBarrier(layout.getReleaseOffset(0), keyBlock);
   };
   auto phaseParity = [&](Value keyBlock) {
     return kb.bitAnd(kb.divu(keyBlock, kb.i32(layout.stages)), 1);
@@ -575,7 +586,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     init.out.push_back({kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)});
 
-  // Copies K/V block `keyBlock` into stage keyBlock % 2, if it exists:
+  // Copies K/V block `keyBlock` into its stage, if it exists:
   // thread 0 by two bulk copies that complete on the stage's barrier, or
   // all threads 16 bytes a copy (coalesced), always closing a copy group.
   // (Warp-specialized, the producer copies.)
@@ -650,7 +661,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // global memory while the copies are in flight. (qbar_i . mean K is
     // the same for every key of a row: softmax-invariant, dropped.) The
     // previous block's readers of `correction` passed the barrier that
-    // ends its iteration; the barrier below publishes the new values.
+    // ends its iteration (warp-specialized: they read the other buffer);
+    // the barrier below publishes the new values.
     if (config.smoothQ) {
       // threads / blockK adjacent lanes share a key, each summing an equal
       // share of its channels (a power of two: getConfig's tiles).

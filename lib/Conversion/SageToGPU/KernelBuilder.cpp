@@ -226,8 +226,7 @@ Type KernelBuilder::sharedPtrType() const {
 
 void KernelBuilder::copyAsync16(Value sharedBase, Value sharedOffset,
                                 Value globalBase, Value globalOffset) {
-  Value dst = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(), sharedBase,
-                                  ValueRange{sharedOffset});
+  Value dst = sharedPointer(sharedBase, sharedOffset);
   Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), globalBase,
                                   ValueRange{globalOffset});
   NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
@@ -236,10 +235,14 @@ void KernelBuilder::copyAsync16(Value sharedBase, Value sharedOffset,
                           /*cpSize=*/Value());
 }
 
+Value KernelBuilder::sharedPointer(Value sharedBase, Value byteOffset) {
+  return LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(), sharedBase,
+                             ValueRange{byteOffset});
+}
+
 void KernelBuilder::initBarrier(Value sharedBase, Value barrierOffset,
                                 int64_t count) {
-  Value barrier = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                      sharedBase, ValueRange{barrierOffset});
+  Value barrier = sharedPointer(sharedBase, barrierOffset);
   NVVM::MBarrierInitOp::create(b, loc, barrier, i32(count),
                                /*predicate=*/Value());
 }
@@ -250,8 +253,7 @@ void KernelBuilder::fenceBarrierInit() {
 
 void KernelBuilder::arriveExpectingBytes(Value sharedBase, Value barrierOffset,
                                          int64_t bytes) {
-  Value barrier = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                      sharedBase, ValueRange{barrierOffset});
+  Value barrier = sharedPointer(sharedBase, barrierOffset);
   NVVM::MBarrierArriveExpectTxOp::create(b, loc, /*res=*/Type(), barrier,
                                          i32(bytes), NVVM::MemScopeKind::CTA,
                                          /*relaxed=*/false,
@@ -261,16 +263,14 @@ void KernelBuilder::arriveExpectingBytes(Value sharedBase, Value barrierOffset,
 void KernelBuilder::copyBulk(Value sharedBase, Value sharedOffset,
                              Value globalBase, Value globalOffset,
                              int64_t bytes, Value barrierOffset) {
-  Value dst = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(), sharedBase,
-                                  ValueRange{sharedOffset});
+  Value dst = sharedPointer(sharedBase, sharedOffset);
   // The instruction names the CTA's own shared memory as shared::cluster
   // (a CTA is a cluster of one), address space 7.
   dst = LLVM::AddrSpaceCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), dst);
   Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), globalBase,
                                   ValueRange{globalOffset});
-  Value barrier = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                      sharedBase, ValueRange{barrierOffset});
+  Value barrier = sharedPointer(sharedBase, barrierOffset);
   NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
       b, loc, dst, src, barrier, i32(bytes), /*multicastMask=*/Value(),
       /*l2CacheHint=*/Value());
@@ -278,16 +278,14 @@ void KernelBuilder::copyBulk(Value sharedBase, Value sharedOffset,
 
 void KernelBuilder::waitBarrier(Value sharedBase, Value barrierOffset,
                                 Value parity) {
-  Value barrier = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                      sharedBase, ValueRange{barrierOffset});
+  Value barrier = sharedPointer(sharedBase, barrierOffset);
   // The op loops until the phase completes; the hint is the suspend time a
   // try may take (ns).
   NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity, i32(1000000));
 }
 
 void KernelBuilder::arriveOnBarrier(Value sharedBase, Value barrierOffset) {
-  Value barrier = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(),
-                                      sharedBase, ValueRange{barrierOffset});
+  Value barrier = sharedPointer(sharedBase, barrierOffset);
   NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
                                  /*count=*/Value());
 }
@@ -303,8 +301,7 @@ void KernelBuilder::waitAsyncCopies(int64_t pending) {
 SmallVector<Value> KernelBuilder::loadSharedWords(Value sharedBase,
                                                   Value byteOffset,
                                                   int64_t count) {
-  Value ptr = LLVM::GEPOp::create(b, loc, sharedPtrType(), i8Type(), sharedBase,
-                                  ValueRange{byteOffset});
+  Value ptr = sharedPointer(sharedBase, byteOffset);
   auto vectorType = VectorType::get({count}, i32Type());
   Value vector = LLVM::LoadOp::create(b, loc, vectorType, ptr, 4 * count);
   SmallVector<Value> words;

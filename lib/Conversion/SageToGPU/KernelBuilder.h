@@ -118,6 +118,8 @@ public:
   void commitAsyncCopies();
   /// Waits until at most `pending` groups of copies are in flight.
   void waitAsyncCopies(int64_t pending);
+  /// The shared-memory address `byteOffset` (i32) bytes past `sharedBase`.
+  Value sharedPointer(Value sharedBase, Value byteOffset);
   // The TMA unit's bulk copies, completed on an mbarrier (a 64-bit word
   // of shared memory at a byte offset, i32).
   /// mbarrier.init with `count` arrivals a phase.

@@ -190,12 +190,13 @@ OperandRow::OperandRow(KernelBuilder &kb, OperandTiling tiling, Value head,
 Value OperandRow::getOffset(Value storedColumn) const {
   if (tiling == OperandTiling::Rows)
     return kb.add(start, kb.toI64(storedColumn));
-  // Column c of a tile's row at (c / 16) * tile.rows * 16 + c % 16.
+  // The column's tile (in i64: a V^T row spans every key of the head),
+  // then column c of the tile's row at (c / 16) * tile.rows * 16 + c % 16.
   Value columnBlock = kb.divu(storedColumn, kb.i32(tile.columns));
   Value inColumn = kb.remu(storedColumn, kb.i32(tile.columns));
-  Value offset = kb.add(kb.add(kb.mul(columnBlock, kb.i32(tile.getBytes())),
-                               kb.mul(kb.divu(inColumn, kb.i32(16)),
-                                      kb.i32(tile.getLeadingBytes()))),
-                        kb.add(inTile, kb.remu(inColumn, kb.i32(16))));
-  return kb.add(start, kb.toI64(offset));
+  Value tileStart = kb.mul(kb.toI64(columnBlock), kb.i64(tile.getBytes()));
+  Value inTileOffset = kb.add(
+      kb.mul(kb.divu(inColumn, kb.i32(16)), kb.i32(tile.getLeadingBytes())),
+      kb.add(inTile, kb.remu(inColumn, kb.i32(16))));
+  return kb.add(kb.add(start, tileStart), kb.toI64(inTileOffset));
 }

@@ -198,6 +198,12 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
               "bulk copies (kv-staging=bulk, operands in tiling = "
               "core_matrices); got "
            << config.layouts.queryKey;
+  // Without a producer the kernel prefetches one block ahead: two stages.
+  if (config.kvStages != 2 && !config.warpSpecialized)
+    return op.emitOpError()
+           << "kv-stages = " << config.kvStages
+           << " needs warp-specialize=true (without a producer warpgroup the "
+              "kernel prefetches one K/V block ahead, into two stages)";
   config.paddedHeadDim =
       config.layouts.queryKey.getPaddedExtent(config.headDim);
   config.inputType = getElementTypeOrSelf(sources.query.getType());
@@ -225,6 +231,15 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.probQuant = op.getPQuant();
   config.pRange = config.probQuant.getRangeValue();
   config.vRange = op.getVQuant().getRangeValue();
+  // sm_90 gives a CTA at most 227 KiB; more than two stages exist only
+  // there (warp-specialize needs wgmma), and two fit every chip's limit.
+  constexpr int64_t kMaxSharedBytes = 227 * 1024;
+  if (int64_t bytes = getAttentionSharedBytes(config); bytes > kMaxSharedBytes)
+    return op.emitOpError()
+           << "the attention kernel needs " << bytes
+           << " bytes of shared memory (kv-stages = " << config.kvStages
+           << " stages of K/V blocks), more than the " << kMaxSharedBytes
+           << " a CTA may have";
   return config;
 }
 

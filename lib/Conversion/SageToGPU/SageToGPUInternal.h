@@ -178,6 +178,9 @@ void buildQuantizeKeyKernel(KernelModule &km, const AttentionConfig &config);
 void buildQuantizeQueryKernel(KernelModule &km, const AttentionConfig &config);
 void buildQuantizeValueKernel(KernelModule &km, const AttentionConfig &config);
 void buildAttentionKernel(KernelModule &km, const AttentionConfig &config);
+/// The shared memory the attention kernel declares: its K/V stages with
+/// their mbarriers, qbar and dS.
+int64_t getAttentionSharedBytes(const AttentionConfig &config);
 
 /// Where element `index` of an operand's contraction axis is stored
 /// (elements from the start of the axis): its MMA position in `layout`,

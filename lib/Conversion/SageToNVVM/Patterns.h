@@ -3,7 +3,10 @@
 #ifndef SAGE_LIB_CONVERSION_SAGETONVVM_PATTERNS_H
 #define SAGE_LIB_CONVERSION_SAGETONVVM_PATTERNS_H
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
+class Operation;
 class RewritePatternSet;
 namespace sage {
 /// sage.warp_mma to its instruction (WarpMmaToNVVM.cpp).
@@ -12,6 +15,10 @@ void populateWarpMmaPatterns(RewritePatternSet &patterns);
 void populateWarpgroupMmaPatterns(RewritePatternSet &patterns);
 /// sage.warp_specialize to one branch per role (WarpSpecializeToNVVM.cpp).
 void populateWarpSpecializePatterns(RewritePatternSet &patterns);
+/// Gives each kernel holding a sage.warp_specialize the nvvm.minctasm its
+/// register budgets allow, which setmaxnreg needs; fails, with an error,
+/// for one outside a kernel or against a kernel's other minctasm.
+LogicalResult setWarpSpecializeLaunchBounds(Operation *root);
 /// sage.mask_scores, sage.online_softmax, sage.quantize and sage.accumulate on
 /// accumulator fragments (AccumulatorFragments.cpp).
 void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);

@@ -30,6 +30,8 @@ namespace {
 struct ConvertSageToNVVMPass
     : public sage::impl::ConvertSageToNVVMBase<ConvertSageToNVVMPass> {
   void runOnOperation() override {
+    if (failed(setWarpSpecializeLaunchBounds(getOperation())))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateSageToNVVMPatterns(patterns);
     // The greedy driver also folds the fragment casts the patterns leave

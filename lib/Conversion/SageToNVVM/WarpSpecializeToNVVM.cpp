@@ -27,14 +27,8 @@ struct WarpSpecializeToNVVM : OpRewritePattern<WarpSpecializeOp> {
   LogicalResult matchAndRewrite(WarpSpecializeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // setmaxnreg is only honoured with launch bounds: the CTAs an SM holds
-    // with the roles' budgets.
+    // The kernel's launch bounds were set by setLaunchBounds.
     int64_t ctas = op.getCtasPerSm();
-    if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>())
-      rewriter.modifyOpInPlace(kernel, [&] {
-        kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                        rewriter.getI32IntegerAttr(ctas));
-      });
     Value tid = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI32Type(),
         gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
@@ -81,6 +75,33 @@ struct WarpSpecializeToNVVM : OpRewritePattern<WarpSpecializeOp> {
   }
 };
 } // namespace
+
+LogicalResult mlir::sage::setWarpSpecializeLaunchBounds(Operation *root) {
+  WalkResult result = root->walk([](WarpSpecializeOp op) {
+    auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!kernel || !kernel.isKernel()) {
+      op.emitOpError("must be inside a kernel (gpu.func ... kernel): "
+                     "setmaxnreg needs the kernel's launch bounds");
+      return WalkResult::interrupt();
+    }
+    // setmaxnreg is only honoured with launch bounds: the CTAs an SM holds
+    // with the roles' budgets.
+    StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
+    auto ctas = IntegerAttr::get(IntegerType::get(op.getContext(), 32),
+                                 op.getCtasPerSm());
+    if (auto existing = kernel->getAttrOfType<IntegerAttr>(name);
+        existing && existing != ctas) {
+      op.emitOpError() << "holds " << ctas.getInt()
+                       << " CTAs an SM with its register budgets, but the "
+                          "kernel asks for "
+                       << name << " = " << existing.getInt();
+      return WalkResult::interrupt();
+    }
+    kernel->setAttr(name, ctas);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 void mlir::sage::populateWarpSpecializePatterns(RewritePatternSet &patterns) {
   patterns.add<WarpSpecializeToNVVM>(patterns.getContext());

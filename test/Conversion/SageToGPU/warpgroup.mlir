@@ -9,6 +9,8 @@
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvvm.cp.async.shared.global
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WS-CP-ASYNC
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=3" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES-ONE-ROLE
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=32" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SHARED
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=tma" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGING
 
 // mma-scope=warpgroup: the attention kernel's two products are wgmmas of
@@ -148,3 +150,7 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 
 // NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize and kv-stages other than 2 need K/V staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives); got 1
+// NEGATIVE-STAGES-ONE-ROLE: error: 'sage.quantized_attention' op kv-stages = 3 needs warp-specialize=true (without a producer warpgroup the kernel prefetches one K/V block ahead, into two stages)
+// 32 stages of 8 KiB, 64 barriers, qbar and two dS buffers: 262144 + 512 + 4 * (64 + 128).
+// NEGATIVE-SHARED: error: 'sage.quantized_attention' op the attention kernel needs 263424 bytes of shared memory (kv-stages = 32 stages of K/V blocks), more than the 232448 a CTA may have
+

@@ -1,4 +1,5 @@
 // RUN: sage-opt %s --convert-sage-to-nvvm | FileCheck %s
+// RUN: not sage-opt %S/Inputs/warp-specialize-invalid.mlir -split-input-file --convert-sage-to-nvvm 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: sage-opt %s --pass-pipeline="builtin.module(gpu.module(convert-sage-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_90a features=+ptx80},gpu-module-to-binary{format=isa})" | sage-translate --sage-export-ptx --sage-kernel-module=kernels -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
@@ -67,3 +68,7 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// NEGATIVE: error: 'sage.warp_specialize' op must be inside a kernel (gpu.func ... kernel): setmaxnreg needs the kernel's launch bounds
+// NEGATIVE: error: 'sage.warp_specialize' op holds 1 CTAs an SM with its register budgets, but the kernel asks for nvvm.minctasm = 4
+

@@ -111,3 +111,22 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+func.func @negative_no_roles() {
+  // expected-error@+1 {{'sage.warp_specialize' op expected at least one role}}
+  sage.warp_specialize warps = [] registers = []
+  return
+}
+
+// -----
+
+func.func @negative_threads() {
+  // expected-error@+1 {{'sage.warp_specialize' op expected at most 1024 threads a CTA, got 2048}}
+  sage.warp_specialize warps = [64] registers = [24] {
+  ^bb0(%thread: i32):
+  }
+  return
+}
+

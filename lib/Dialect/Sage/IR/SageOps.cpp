@@ -834,7 +834,10 @@ int64_t WarpSpecializeOp::getRegisterCount() {
 }
 
 int64_t WarpSpecializeOp::getCtasPerSm() {
-  return std::max<int64_t>(1, 65536 / std::max<int64_t>(1, getRegisterCount()));
+  // An SM holds at most 2048 threads and 32 CTAs.
+  int64_t byRegisters = 65536 / std::max<int64_t>(1, getRegisterCount());
+  int64_t byThreads = 2048 / std::max<int64_t>(1, getThreadCount());
+  return std::max<int64_t>(1, std::min({byRegisters, byThreads, int64_t(32)}));
 }
 
 int64_t WarpSpecializeOp::getEntryRegisters(int64_t threads, int64_t ctas) {
@@ -843,13 +846,14 @@ int64_t WarpSpecializeOp::getEntryRegisters(int64_t threads, int64_t ctas) {
 
 LogicalResult WarpSpecializeOp::verify() {
   ArrayRef<int32_t> warps = getWarps(), registers = getRegisters();
+  if (getRoles().empty())
+    return emitOpError() << "expected at least one role";
   if (warps.size() != getRoles().size() ||
       registers.size() != getRoles().size())
     return emitOpError() << "expected one warp count and one register budget "
                             "a role, got "
                          << warps.size() << " and " << registers.size()
                          << " for " << getRoles().size() << " roles";
-  int64_t total = 0;
   for (auto [index, role] : llvm::enumerate(getRoles())) {
     Block &body = role.front();
     if (body.getNumArguments() != 1 ||
@@ -868,8 +872,11 @@ LogicalResult WarpSpecializeOp::verify() {
                            << "'s register budget a multiple of 8 in [24, "
                               "256], got "
                            << registers[index];
-    total += int64_t(warps[index]) * 32 * registers[index];
   }
+  if (getThreadCount() > 1024)
+    return emitOpError() << "expected at most 1024 threads a CTA, got "
+                         << getThreadCount();
+  int64_t total = getRegisterCount();
   if (total > 65536)
     return emitOpError() << "expected the roles' registers to fit an SM's "
                             "65536, got "
