@@ -171,20 +171,21 @@ int64_t mlir::sage::getStoredIndex(OperandLayoutAttrInterface layout,
 
 OperandRow::OperandRow(KernelBuilder &kb, OperandTiling tiling, Value head,
                        Value rows, Value row, Value columns, OperandTile tile)
-    : kb(kb), tiling(tiling), columns(columns), tile(tile) {
+    : kb(kb), tiling(tiling), tile(tile) {
   if (tiling == OperandTiling::Rows) {
     start = linearOffset(kb, head, rows, row, columns, kb.i32(0));
     return;
   }
   // The tiles of a block of tile.rows rows are adjacent: the head's start,
   // then whole blocks of tile.rows * columns bytes.
-  Value headStart =
-      kb.mul(kb.mul(kb.toI64(head), kb.toI64(rows)), kb.toI64(columns));
-  Value rowBlock = kb.divu(row, kb.i32(tile.rows));
-  start =
-      kb.add(headStart, kb.mul(kb.toI64(rowBlock),
-                               kb.mul(kb.i64(tile.rows), kb.toI64(columns))));
-  inTile = kb.mul(kb.remu(row, kb.i32(tile.rows)), kb.i32(16));
+  Value head64 = kb.toI64(head);
+  Value headRows = kb.mul(head64, kb.toI64(rows));
+  Value headStart = kb.mul(headRows, kb.toI64(columns));
+  Value rowBlock = kb.toI64(kb.divu(row, kb.i32(tile.rows)));
+  Value blockBytes = kb.mul(kb.i64(tile.rows), kb.toI64(columns));
+  start = kb.add(headStart, kb.mul(rowBlock, blockBytes));
+  Value inBlock = kb.remu(row, kb.i32(tile.rows));
+  inTile = kb.mul(inBlock, kb.i32(16));
 }
 
 Value OperandRow::getOffset(Value storedColumn) const {
@@ -192,11 +193,15 @@ Value OperandRow::getOffset(Value storedColumn) const {
     return kb.add(start, kb.toI64(storedColumn));
   // The column's tile (in i64: a V^T row spans every key of the head),
   // then column c of the tile's row at (c / 16) * tile.rows * 16 + c % 16.
+  // (One op a statement: the IR's order must not depend on the compiler's
+  // order of evaluating arguments.)
   Value columnBlock = kb.divu(storedColumn, kb.i32(tile.columns));
   Value inColumn = kb.remu(storedColumn, kb.i32(tile.columns));
   Value tileStart = kb.mul(kb.toI64(columnBlock), kb.i64(tile.getBytes()));
-  Value inTileOffset = kb.add(
-      kb.mul(kb.divu(inColumn, kb.i32(16)), kb.i32(tile.getLeadingBytes())),
-      kb.add(inTile, kb.remu(inColumn, kb.i32(16))));
-  return kb.add(kb.add(start, tileStart), kb.toI64(inTileOffset));
+  Value chunk = kb.divu(inColumn, kb.i32(16));
+  Value chunkStart = kb.mul(chunk, kb.i32(tile.getLeadingBytes()));
+  Value inChunk = kb.add(inTile, kb.remu(inColumn, kb.i32(16)));
+  Value inTileOffset = kb.add(chunkStart, inChunk);
+  Value tileOffset = kb.add(start, tileStart);
+  return kb.add(tileOffset, kb.toI64(inTileOffset));
 }

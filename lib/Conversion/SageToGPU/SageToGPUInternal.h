@@ -220,7 +220,6 @@ public:
 private:
   KernelBuilder &kb;
   OperandTiling tiling;
-  Value columns;
   OperandTile tile;
   // Rows: the row's start. Core matrices: the start of the row's block of
   // tiles (i64) and the row's offset in a tile (i32).
