@@ -451,11 +451,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // inside a CTA only).
     int64_t ctasPerSm = config.paddedHeadDim <= 64 ? 2 : 1;
     int32_t producerRegisters = ctasPerSm > 1 ? 24 : 40;
-    int64_t pool =
-        config.kernelThreads() *
-        WarpSpecializeOp::getEntryRegisters(config.kernelThreads(), ctasPerSm);
-    int32_t consumerRegisters = int32_t(std::min<int64_t>(
-        256, (pool - 128 * producerRegisters) / config.threads() / 8 * 8));
+    int32_t consumerRegisters = int32_t(WarpSpecializeOp::getLargestBudget(
+        config.kernelThreads(), ctasPerSm, config.threads(),
+        128 * producerRegisters));
     roles = WarpSpecializeOp::create(
         kb.b, kb.loc, kb.b.getDenseI32ArrayAttr({4, int32_t(config.warps)}),
         kb.b.getDenseI32ArrayAttr({producerRegisters, consumerRegisters}),
@@ -715,8 +713,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
             kb.b, kb.loc, NVVM::ProxyKind::async_shared,
             NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     }
-    // Publishes dS (and, without a producer, the stage) to every thread.
-    if (!config.warpSpecialized)
+    // Publishes dS, and cp.async's stage, to every computing thread (a
+    // bulk-copied stage is published by its mbarrier).
+    if (!layout.bulkCopies)
       kb.barrier();
     else if (config.smoothQ)
       computeBarrier();

@@ -371,19 +371,17 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     // Position p of the chunk is MMA position 32 * chunk + p of the block,
     // stored where the layout puts it (four adjacent positions together).
     Value blockStart = kb.mul(block, kb.i32(config.blockK));
+    OperandRow stored(kb, config.layouts.value.getOperandTiling(), head,
+                      kb.i32(dim), channel, paddedTokens,
+                      config.getValueTile());
     for (int64_t p = 0; p < 32; p += 4) {
       Value packed =
           kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2], scaled[p + 3]);
-      SmallVector<int64_t> stored;
+      SmallVector<int64_t> positions;
       for (int64_t c = 0; c < chunks; ++c)
-        stored.push_back(config.layouts.value.getStorageIndex(32 * c + p));
-      Value position = selectConstant(kb, chunk, stored);
-      Value key = kb.add(blockStart, position);
-      Value offset =
-          OperandRow(kb, config.layouts.value.getOperandTiling(), head,
-                     kb.i32(dim), channel, paddedTokens, config.getValueTile())
-              .getOffset(key);
-      kb.store(packed, kernel.arg(kValueFp8), offset, 4);
+        positions.push_back(config.layouts.value.getStorageIndex(32 * c + p));
+      Value key = kb.add(blockStart, selectConstant(kb, chunk, positions));
+      kb.store(packed, kernel.arg(kValueFp8), stored.getOffset(key), 4);
     }
     if (inRange)
       kb.b.setInsertionPointAfter(inRange);

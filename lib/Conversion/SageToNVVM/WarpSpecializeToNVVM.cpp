@@ -27,7 +27,7 @@ struct WarpSpecializeToNVVM : OpRewritePattern<WarpSpecializeOp> {
   LogicalResult matchAndRewrite(WarpSpecializeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // The kernel's launch bounds were set by setLaunchBounds.
+    // The kernel's launch bounds were set by setWarpSpecializeLaunchBounds.
     int64_t ctas = op.getCtasPerSm();
     Value tid = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI32Type(),

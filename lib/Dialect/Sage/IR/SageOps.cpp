@@ -844,6 +844,13 @@ int64_t WarpSpecializeOp::getEntryRegisters(int64_t threads, int64_t ctas) {
   return std::min<int64_t>(256, 65536 / (threads * ctas) / 8 * 8);
 }
 
+int64_t WarpSpecializeOp::getLargestBudget(int64_t threads, int64_t ctas,
+                                           int64_t roleThreads,
+                                           int64_t otherRegisters) {
+  int64_t pool = threads * getEntryRegisters(threads, ctas);
+  return std::min<int64_t>(256, (pool - otherRegisters) / roleThreads / 8 * 8);
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   ArrayRef<int32_t> warps = getWarps(), registers = getRegisters();
   if (getRoles().empty())
@@ -891,6 +898,7 @@ LogicalResult WarpSpecializeOp::verify() {
                          << " CTAs an SM): setmaxnreg only moves registers "
                             "between its warpgroups";
   // The enclosing kernel's block (gpu.func's known_block_size) is the roles'.
+  // Looked up by name: the dialect does not depend on the GPU dialect.
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp())
     if (auto block =

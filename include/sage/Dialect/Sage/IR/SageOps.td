@@ -398,6 +398,13 @@ def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
     /// they are allocated in, at most 256. setmaxnreg only moves registers
     /// between a CTA's warpgroups: the budgets must fit `threads` times it.
     static int64_t getEntryRegisters(int64_t threads, int64_t ctas);
+    /// The largest budget a role of `roleThreads` threads can take when the
+    /// other roles take `otherRegisters` (their warps * 32 * budget), in a
+    /// CTA of `threads` threads, `ctas` CTAs an SM: what is left of the
+    /// CTA's entry registers, in multiples of 8, at most 256.
+    static int64_t getLargestBudget(int64_t threads, int64_t ctas,
+                                    int64_t roleThreads,
+                                    int64_t otherRegisters);
   }];
 }
 
