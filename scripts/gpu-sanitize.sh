@@ -39,6 +39,7 @@ configs=(
   "attention_d128_f16_causal_sm90a_cpasync.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
   "attention_d128_f16_causal_sm90a_ws.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
   "attention_d64_bf16_causal_mask_f32_batch1_lse_sm90a_ws.json --B 2 --H 2 --Nq 17 --Nk 1000"
+  "attention_d128_f16_causal_sm90a_one_role.json --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029"
 )
 status=0
 echo "| tool | plan and sizes | errors | result |"

@@ -60,10 +60,13 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     Option<"kvStages", "kv-stages", "int64_t", /*default=*/"2",
            "K/V blocks in flight in shared memory (more than 2 needs bulk "
            "copies)">,
-    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
-           "A producer warpgroup streams K/V blocks by bulk copies while "
-           "the consumer warpgroups compute (sage.warp_specialize; needs "
-           "bulk copies)">
+    Option<"warpSpecialize", "warp-specialize", "std::string",
+           /*default=*/"\"auto\"",
+           "true: a producer warpgroup streams K/V blocks by bulk copies "
+           "while the consumer warpgroups compute (sage.warp_specialize; "
+           "needs bulk copies); false: every warp computes; auto: true for "
+           "the bulk-staged wgmma kernel at D >= 128, where it is faster on "
+           "the H200">
   ];
 }
 

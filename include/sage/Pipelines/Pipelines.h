@@ -49,11 +49,13 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::desc("K/V blocks in flight in shared memory (more than 2 "
                      "needs bulk copies)"),
       llvm::cl::init(2)};
-  PassOptions::Option<bool> warpSpecialize{
+  PassOptions::Option<std::string> warpSpecialize{
       *this, "warp-specialize",
-      llvm::cl::desc("A producer warpgroup streams K/V blocks by bulk copies "
-                     "while the consumers compute (needs bulk copies)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("true: a producer warpgroup streams K/V blocks by bulk "
+                     "copies while the consumers compute (needs bulk "
+                     "copies); false: every warp computes; auto: true for "
+                     "the bulk-staged wgmma kernel at D >= 128"),
+      llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

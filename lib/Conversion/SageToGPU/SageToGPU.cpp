@@ -168,7 +168,6 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   AttentionConfig config;
   config.scope = choices.scope;
   config.kvStages = choices.kvStages;
-  config.warpSpecialized = choices.warpSpecialized;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -189,9 +188,13 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if (failed(layouts))
     return failure();
   config.layouts = *layouts;
+  config.paddedHeadDim =
+      config.layouts.queryKey.getPaddedExtent(config.headDim);
   // More stages and a producer warpgroup stream K/V blocks by bulk copies.
   bool bulkCopies =
       config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
+  config.warpSpecialized = choices.warpSpecialized.value_or(
+      bulkCopies && config.paddedHeadDim >= 128 && config.warps == 8);
   if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
     return op.emitOpError()
            << "warp-specialize and kv-stages other than 2 need K/V staged by "
@@ -204,8 +207,6 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << "kv-stages = " << config.kvStages
            << " needs warp-specialize=true (without a producer warpgroup the "
               "kernel prefetches one K/V block ahead, into two stages)";
-  config.paddedHeadDim =
-      config.layouts.queryKey.getPaddedExtent(config.headDim);
   config.inputType = getElementTypeOrSelf(sources.query.getType());
   config.io.tokensBeforeHeads = sources.tokensBeforeHeads;
   config.outputType = op.getResult().getType().getElementType();
@@ -382,7 +383,18 @@ struct ConvertSageToGPUPass
                          << int64_t(kvStages);
       return signalPassFailure();
     }
-    KernelChoices choices{scope, *tiling, warpSpecialize, kvStages};
+    std::optional<std::optional<bool>> roles =
+        llvm::StringSwitch<std::optional<std::optional<bool>>>(warpSpecialize)
+            .Case("auto", std::optional<bool>())
+            .Case("true", true)
+            .Case("false", false)
+            .Default(std::nullopt);
+    if (!roles) {
+      module.emitError() << "unknown warp-specialize '" << warpSpecialize
+                         << "'; expected auto, true or false";
+      return signalPassFailure();
+    }
+    KernelChoices choices{scope, *tiling, *roles, kvStages};
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
+
 namespace mlir::sage {
 
 /// How the attention's inputs and output lie in memory. Workspaces are
@@ -71,7 +73,11 @@ struct OperandTile {
 struct KernelChoices {
   MmaScope scope;
   OperandTiling tiling;
-  bool warpSpecialized;
+  /// Unset (auto): a producer warpgroup for the bulk-staged wgmma kernel of
+  /// two consumer warpgroups (block-q = 128) where D >= 128, which the H200
+  /// runs about 1.09x faster; at D = 64 the two are even
+  /// (benchmarks/results/2026-12-03-h200-ws-default.md).
+  std::optional<bool> warpSpecialized;
   int64_t kvStages;
 };
 

@@ -87,7 +87,10 @@ def main():
         "attention_d128_f16_causal",
         "attention_d64_bf16_causal_mask_f32_batch1_lse",
         "attention_d128_bf16_causal_top_left_lse", "attention_d256_f16_causal")]
-    plans += tiled + sm90a + cpasync + specialized
+    # ... and without one where the default (auto) has one (D >= 128).
+    one_role = [f"attention_d128_f16{causal}_sm90a_one_role"
+                for causal in ("", "_causal")]
+    plans += tiled + sm90a + cpasync + specialized + one_role
     # The wgmma kernel (mma-scope=warpgroup, sm_90a; the H200 runs it).
     plans += [f"tiles_{kernel}_wgmma_q{q}_k{k}"
               for q, k in ((64, 64), (128, 64), (64, 128), (128, 128),
@@ -111,7 +114,8 @@ def main():
                 # D = 256, whose FP64 reference alone takes minutes there.)
                 # Of the tile variants, only the 64 x 64 wgmma kernel.
                 variant = (plan.startswith("tiles_") or plan in sm90a
-                           or plan in cpasync or plan in specialized)
+                           or plan in cpasync or plan in specialized
+                           or plan in one_role)
                 if (plan not in masked and "_d256" not in plan
                         and (not variant or plan.endswith("_wgmma_q64_k64"))):
                     text += run(plan, 1, 4, 4, 16384, 16384, dist,
