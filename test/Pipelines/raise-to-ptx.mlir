@@ -46,8 +46,8 @@
 // IREE: "scale": 0.088{{[0-9]*}},
 
 // PTX: .visible .entry sage_attention(
-// PTX-DAG: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
-// PTX-DAG: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 
 // BTNH: "name": "q",
 // BTNH-NEXT: "shape": [

@@ -34,7 +34,6 @@
 #include "SageToGPUInternal.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -789,38 +788,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     for (const auto &tile : scores)
       scoreValues.append(tile.begin(), tile.end());
     Value scoreFragment = kb.f32Vector(scoreValues);
-    // Only a block that holds padded keys, or (causal) keys right of the
-    // diagonal of the warp's first row, which sees the fewest, has anything
-    // to mask: the others skip it (the condition is the warp's).
-    Value lastKey = kb.add(blockStart, kb.i32(config.blockK - 1));
-    Value masked = kb.cmp(arith::CmpIPredicate::sge, lastKey, keys);
-    if (config.causal) {
-      Value limit = config.causalTopLeft
-                        ? firstRow
-                        : kb.add(firstRow, kb.sub(keys, queries));
-      masked = arith::OrIOp::create(
-          kb.b, kb.loc, masked,
-          kb.cmp(arith::CmpIPredicate::sgt, lastKey, limit));
-    }
-    auto maskIf = scf::IfOp::create(kb.b, kb.loc, scoreFragment.getType(),
-                                    masked, /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(kb.b);
-      kb.b.setInsertionPointToStart(&maskIf.getThenRegion().front());
-      Value maskedScores = MaskScoresOp::create(
-          kb.b, kb.loc, scoreFragment.getType(), scoreFragment, firstRow,
-          blockStart, queries, keys,
-          config.causal ? kb.b.getUnitAttr() : nullptr,
-          config.causalTopLeft
-              ? CausalAlignmentAttr::get(kb.b.getContext(),
-                                         CausalAlignment::TopLeft)
-              : nullptr,
-          queryKeyMma);
-      scf::YieldOp::create(kb.b, kb.loc, maskedScores);
-      kb.b.setInsertionPointToStart(&maskIf.getElseRegion().front());
-      scf::YieldOp::create(kb.b, kb.loc, scoreFragment);
-    }
-    scoreFragment = maskIf.getResult(0);
+    scoreFragment = MaskScoresOp::create(
+        kb.b, kb.loc, scoreFragment.getType(), scoreFragment, firstRow,
+        blockStart, queries, keys, config.causal ? kb.b.getUnitAttr() : nullptr,
+        config.causalTopLeft ? CausalAlignmentAttr::get(
+                                   kb.b.getContext(), CausalAlignment::TopLeft)
+                             : nullptr,
+        queryKeyMma);
     Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
     Type rowType = maxFragment.getType();
     auto softmax = OnlineSoftmaxOp::create(
