@@ -194,7 +194,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   bool bulkCopies =
       config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
   config.warpSpecialized = choices.warpSpecialized.value_or(
-      bulkCopies && config.paddedHeadDim >= 128 && config.warps == 8);
+      bulkCopies && config.paddedHeadDim >= 128 && config.warps == 8 &&
+      config.blockK == 64);
   if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
     return op.emitOpError()
            << "warp-specialize and kv-stages other than 2 need K/V staged by "
@@ -383,18 +384,16 @@ struct ConvertSageToGPUPass
                          << int64_t(kvStages);
       return signalPassFailure();
     }
-    std::optional<std::optional<bool>> roles =
-        llvm::StringSwitch<std::optional<std::optional<bool>>>(warpSpecialize)
-            .Case("auto", std::optional<bool>())
-            .Case("true", true)
-            .Case("false", false)
-            .Default(std::nullopt);
-    if (!roles) {
+    // Unset: auto, resolved per attention (getConfig).
+    std::optional<bool> roles;
+    if (warpSpecialize == "true" || warpSpecialize == "false") {
+      roles = warpSpecialize == "true";
+    } else if (warpSpecialize != "auto") {
       module.emitError() << "unknown warp-specialize '" << warpSpecialize
                          << "'; expected auto, true or false";
       return signalPassFailure();
     }
-    KernelChoices choices{scope, *tiling, *roles, kvStages};
+    KernelChoices choices{scope, *tiling, roles, kvStages};
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())

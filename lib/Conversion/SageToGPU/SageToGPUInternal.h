@@ -74,8 +74,9 @@ struct KernelChoices {
   MmaScope scope;
   OperandTiling tiling;
   /// Unset (auto): a producer warpgroup for the bulk-staged wgmma kernel of
-  /// two consumer warpgroups (block-q = 128) where D >= 128, which the H200
-  /// runs about 1.09x faster; at D = 64 the two are even
+  /// two consumer warpgroups and 64-key blocks (block-q = 128, block-k = 64,
+  /// the tiles measured) where D >= 128, which the H200 runs about 1.09x
+  /// faster; at D = 64 the two are even
   /// (benchmarks/results/2026-12-03-h200-ws-default.md).
   std::optional<bool> warpSpecialized;
   int64_t kvStages;
