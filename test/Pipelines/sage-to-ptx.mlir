@@ -56,12 +56,30 @@
 // WGMMA: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], %r{{[0-9]+}}, [sage_attention_kv+[[BARRIER]]];
 // WGMMA: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // WGMMA: mbarrier.try_wait.parity.shared.b64
+// Nothing but the scale-d predicate is written between the fence and the
+// wgmmas (the first starts the accumulator: scale-d false), and nothing
+// reads the accumulators before the wait.
 // WGMMA: wgmma.fence.sync.aligned;
-// WGMMA: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
-// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: mov.pred [[FIRST:%p[0-9]+]], 0;
+// WGMMA-NEXT: // begin inline asm
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, [[FIRST]];
+// WGMMA-NEXT: // end inline asm
+// WGMMA-NEXT: mov.pred [[ADD:%p[0-9]+]], -1;
+// WGMMA-NEXT: // begin inline asm
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, [[ADD]];
+// WGMMA-NEXT: // end inline asm
+// WGMMA-NEXT: wgmma.commit_group.sync.aligned;
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA: ex2.approx.ftz.f32
-// WGMMA: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA-NEXT: // begin inline asm
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{.*}}, [[FIRST]], 1, 1;
+// WGMMA-NEXT: // end inline asm
+// WGMMA-NEXT: // begin inline asm
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{.*}}, [[ADD]], 1, 1;
+// WGMMA-NEXT: // end inline asm
+// WGMMA-NEXT: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
 
 // On sm_90a the default is the wgmma kernel with two warpgroups a CTA.
 // PLAN-SM90A: "chip": "sm_90a",

@@ -197,8 +197,8 @@ MmaAttr getWarpgroupMma(MLIRContext *ctx, Type operands, Type accumulator,
 Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
                           int64_t leading, int64_t stride);
 /// The wgmmas of `mma` summing A fragment i (4 registers, each lane's
-/// `m * k / 128` elements) times the tile of descriptor i into a zero
-/// accumulator, fenced, committed and waited for; returns the
+/// `m * k / 128` elements) times the tile of descriptor i, the first
+/// starting the accumulator, fenced, committed and waited for; returns the
 /// accumulator as its n / 8 tiles of four (row g, g + 8 of each warp's 16
 /// rows: the m16n8 order of each 8 columns).
 SmallVector<MmaAcc> emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,

@@ -92,17 +92,24 @@ mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
                               ArrayRef<Value> bDescriptors) {
   int64_t count = mma.getM() * mma.getN() / 128;
   auto accType = VectorType::get({count}, mma.getAcc());
-  Value zero =
-      arith::ConstantOp::create(kb.b, kb.loc, kb.b.getZeroAttr(accType));
-  // The registers A and the accumulator are written by ordinary
-  // instructions before the first wgmma reads them.
-  NVVM::WgmmaFenceAlignedOp::create(kb.b, kb.loc);
-  Value acc = zero;
-  for (auto [a, descriptor] : llvm::zip_equal(aFragments, bDescriptors))
+  // The A registers are written by ordinary instructions before the first
+  // wgmma reads them; the chain's first wgmma starts the accumulator
+  // (D = A * B), so none is written between the fence and the wgmmas.
+  ValueRange registers;
+  if (mma.getASource() == OperandSource::Registers)
+    registers = aFragments;
+  SmallVector<Value> fragments(aFragments);
+  auto fence =
+      WarpgroupFenceOp::create(kb.b, kb.loc, registers.getTypes(), registers);
+  if (!registers.empty())
+    fragments = llvm::to_vector_of<Value>(fence.getResults());
+  Value acc;
+  for (auto [a, descriptor] : llvm::zip_equal(fragments, bDescriptors))
     acc =
         WarpgroupMmaOp::create(kb.b, kb.loc, accType, a, descriptor, acc, mma);
   NVVM::WgmmaGroupSyncAlignedOp::create(kb.b, kb.loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(kb.b, kb.loc, /*group=*/0);
+  acc = WarpgroupWaitOp::create(kb.b, kb.loc, accType, /*pending=*/0, acc)
+            .getResult(0);
   SmallVector<MmaAcc> tiles(count / 4);
   for (int64_t i = 0; i < count; ++i)
     tiles[i / 4][i % 4] = vector::ExtractOp::create(kb.b, kb.loc, acc, i);

@@ -41,6 +41,27 @@ Type mlir::sage::getRegisterType(Type element) {
   return element.isF16() ? Type(VectorType::get({2}, element)) : element;
 }
 
+/// The fragment of `type` held by `registers`, as splitRegisters split it.
+Value mlir::sage::joinRegisters(OpBuilder &b, Location loc,
+                                ArrayRef<Value> registers, VectorType type) {
+  Type element = type.getElementType();
+  if (element.isF16()) {
+    Value joined = registers.front();
+    for (Value pair : llvm::drop_begin(registers)) {
+      int64_t size = cast<VectorType>(joined.getType()).getNumElements();
+      SmallVector<int64_t> mask(size + 2);
+      std::iota(mask.begin(), mask.end(), 0);
+      joined = vector::ShuffleOp::create(b, loc, joined, pair, mask);
+    }
+    return joined;
+  }
+  if (element.getIntOrFloatBitWidth() == 32)
+    return vector::FromElementsOp::create(b, loc, type, registers);
+  auto words = VectorType::get({int64_t(registers.size())}, b.getI32Type());
+  return vector::BitCastOp::create(
+      b, loc, type, vector::FromElementsOp::create(b, loc, words, registers));
+}
+
 /// The fragment of `type` held by the registers of an MMA's result struct.
 Value mlir::sage::joinRegisters(OpBuilder &b, Location loc, Value result,
                                 VectorType type) {
@@ -48,14 +69,5 @@ Value mlir::sage::joinRegisters(OpBuilder &b, Location loc, Value result,
   SmallVector<Value> registers;
   for (int64_t i = 0, e = structType.getBody().size(); i < e; ++i)
     registers.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
-  if (!type.getElementType().isF16())
-    return vector::FromElementsOp::create(b, loc, type, registers);
-  Value joined = registers.front();
-  for (Value pair : llvm::drop_begin(registers)) {
-    int64_t size = cast<VectorType>(joined.getType()).getNumElements();
-    SmallVector<int64_t> mask(size + 2);
-    std::iota(mask.begin(), mask.end(), 0);
-    joined = vector::ShuffleOp::create(b, loc, joined, pair, mask);
-  }
-  return joined;
+  return joinRegisters(b, loc, registers, type);
 }

@@ -18,6 +18,9 @@ namespace mlir::sage {
 SmallVector<Value> splitRegisters(OpBuilder &b, Location loc, Value fragment);
 /// The type of one accumulator register of a fragment of `element`.
 Type getRegisterType(Type element);
+/// The fragment of `type` held by `registers`, as splitRegisters split it.
+Value joinRegisters(OpBuilder &b, Location loc, ArrayRef<Value> registers,
+                    VectorType type);
 /// The fragment of `type` held by the registers of an MMA's result struct.
 Value joinRegisters(OpBuilder &b, Location loc, Value result, VectorType type);
 } // namespace mlir::sage

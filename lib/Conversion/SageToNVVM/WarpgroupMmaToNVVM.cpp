@@ -5,9 +5,14 @@
 // the two descriptors. A from registers: MLIR 22's op takes descriptors
 // only, so the one instruction is spelled in llvm.inline_asm, with the
 // accumulators tied to the results and scale-d as a predicate operand
-// (true: D = A * B + D).
+// (true: D = A * B + D; false, without an accumulator: D = A * B, and
+// the accumulators are outputs only, so nothing writes them before it).
 // Accumulator registers are the fragment's f32 / s32 elements, or its f16
 // pairs as i32, as wgmma takes them.
+// sage.warpgroup_fence and sage.warpgroup_wait pass their fragments
+// through an empty inline asm next to the wgmma.fence / wgmma.wait_group,
+// which pins where the registers are written and read: before the fence,
+// after the wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,23 +45,67 @@ static Value castRegister(OpBuilder &b, Location loc, Value value, Type to) {
                                : LLVM::BitcastOp::create(b, loc, to, value);
 }
 
-/// The one wgmma.mma_async with A from `aRegisters`, in inline asm.
+/// `text` in inline asm with side effects, returning `resultType`.
+static Value createAsm(OpBuilder &b, Location loc, Type resultType,
+                       ValueRange operands, StringRef text,
+                       ArrayRef<std::string> constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, resultType, operands, b.getStringAttr(text),
+             b.getStringAttr(llvm::join(constraints, ",")),
+             /*has_side_effects=*/b.getUnitAttr(),
+             /*is_align_stack=*/nullptr, /*tail_call_kind=*/nullptr,
+             /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
+      .getResult(0);
+}
+
+/// `fragment` through an empty inline asm that claims to rewrite its
+/// registers: the result is defined where the asm is, and LLVM keeps
+/// side-effecting asm in order with the wgmma fence and wait.
+static Value pinRegisters(OpBuilder &b, Location loc, Value fragment) {
+  auto type = cast<VectorType>(fragment.getType());
+  SmallVector<Value> registers = splitRegisters(b, loc, fragment);
+  Type original = registers.front().getType();
+  Type registerType = original.isF32() ? original : b.getI32Type();
+  for (Value &reg : registers)
+    reg = castRegister(b, loc, reg, registerType);
+  SmallVector<std::string> constraints(registers.size(),
+                                       registerType.isF32() ? "=f" : "=r");
+  for (size_t i = 0; i < registers.size(); ++i)
+    constraints.push_back(std::to_string(i));
+  constraints.push_back("~{memory}");
+  // One output is returned as itself, several as a struct.
+  size_t count = registers.size();
+  Type resultType = registerType;
+  if (count > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, registerType));
+  Value result = createAsm(b, loc, resultType, registers, "", constraints);
+  SmallVector<Value> pinned;
+  for (size_t i = 0; i < count; ++i) {
+    Value reg =
+        count == 1 ? result : LLVM::ExtractValueOp::create(b, loc, result, i);
+    pinned.push_back(castRegister(b, loc, reg, original));
+  }
+  return joinRegisters(b, loc, pinned, type);
+}
+
+/// The one wgmma.mma_async with A from `aRegisters`, in inline asm; `acc`
+/// empty for D = A * B.
 static Value createRegisterAWgmma(OpBuilder &b, Location loc,
                                   const MmaInstruction &row, int64_t n,
-                                  ArrayRef<Value> acc,
-                                  ArrayRef<Value> aRegisters, Value bDesc,
-                                  Type resultType) {
-  // Operands: the accumulators as outputs $0.., tied to the same
-  // accumulators as inputs, then the A registers, B's descriptor and the
+                                  ArrayRef<Value> acc, int64_t accCount,
+                                  Type accRegister, ArrayRef<Value> aRegisters,
+                                  Value bDesc) {
+  // Operands: the accumulators as outputs $0.., tied to the accumulators
+  // carried in (if any), then the A registers, B's descriptor and the
   // scale-d predicate.
-  size_t accCount = acc.size();
   auto list = [](size_t first, size_t count) {
     std::string text;
     for (size_t i = 0; i < count; ++i)
       text += (i ? ", $" : "$") + std::to_string(first + i);
     return text;
   };
-  size_t aFirst = 2 * accCount, bOperand = aFirst + aRegisters.size();
+  size_t aFirst = accCount + acc.size(), bOperand = aFirst + aRegisters.size();
   std::string text = row.getPtx(n) + " {" + list(0, accCount) + "}, {" +
                      list(aFirst, aRegisters.size()) + "}, $" +
                      std::to_string(bOperand) + ", $" +
@@ -65,24 +114,20 @@ static Value createRegisterAWgmma(OpBuilder &b, Location loc,
   if (row.a != "s8")
     text += ", 1, 1";
   text += ";";
-  std::string output = acc.front().getType().isF32() ? "=f" : "=r";
-  SmallVector<std::string> constraints(accCount, output);
-  for (size_t i = 0; i < accCount; ++i)
+  SmallVector<std::string> constraints(accCount,
+                                       accRegister.isF32() ? "=f" : "=r");
+  for (size_t i = 0; i < acc.size(); ++i)
     constraints.push_back(std::to_string(i));
   constraints.append(aRegisters.size(), "r");
   constraints.append({"l", "b"});
   SmallVector<Value> operands(acc.begin(), acc.end());
   operands.append(aRegisters.begin(), aRegisters.end());
   operands.push_back(bDesc);
-  operands.push_back(
-      LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true)));
-  return LLVM::InlineAsmOp::create(
-             b, loc, resultType, operands, b.getStringAttr(text),
-             b.getStringAttr(llvm::join(constraints, ",")),
-             /*has_side_effects=*/b.getUnitAttr(),
-             /*is_align_stack=*/nullptr, /*tail_call_kind=*/nullptr,
-             /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
-      .getResult(0);
+  operands.push_back(LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                              b.getBoolAttr(!acc.empty())));
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(accCount, accRegister));
+  return createAsm(b, loc, resultType, operands, text, constraints);
 }
 
 namespace {
@@ -94,18 +139,22 @@ struct WarpgroupMmaToNVVM : OpRewritePattern<WarpgroupMmaOp> {
     MmaAttr mma = op.getMma();
     const MmaInstruction &row = *mma.getInstruction();
     Location loc = op.getLoc();
-    VectorType accType = op.getAcc().getType();
+    VectorType accType = op.getResult().getType();
     bool f16Acc = accType.getElementType().isF16();
     Type accRegister =
         f16Acc ? Type(rewriter.getI32Type()) : accType.getElementType();
+    int64_t accCount = accType.getNumElements() / (f16Acc ? 2 : 1);
     SmallVector<Value> acc;
-    for (Value reg : splitRegisters(rewriter, loc, op.getAcc()))
-      acc.push_back(castRegister(rewriter, loc, reg, accRegister));
+    if (op.getAcc())
+      for (Value reg : splitRegisters(rewriter, loc, op.getAcc()))
+        acc.push_back(castRegister(rewriter, loc, reg, accRegister));
     auto resultType = LLVM::LLVMStructType::getLiteral(
-        getContext(), SmallVector<Type>(acc.size(), accRegister));
+        getContext(), SmallVector<Type>(accCount, accRegister));
 
     Value result;
     if (mma.getASource() == OperandSource::Shared) {
+      // Without an accumulator the in/out struct stays undefined: scale-d
+      // zero does not read it.
       Value inouts = LLVM::UndefOp::create(rewriter, loc, resultType);
       for (auto [i, reg] : llvm::enumerate(acc))
         inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, reg, i);
@@ -114,13 +163,14 @@ struct WarpgroupMmaToNVVM : OpRewritePattern<WarpgroupMmaOp> {
           NVVM::MMAShapeAttr::get(getContext(), mma.getM(), mma.getN(),
                                   mma.getK()),
           getWgmmaType(row.a), getWgmmaType(row.b), getWgmmaType(row.acc),
-          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+          acc.empty() ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
           /*satfinite=*/nullptr);
     } else {
-      result = createRegisterAWgmma(rewriter, loc, row, mma.getN(), acc,
-                                    splitRegisters(rewriter, loc, op.getA()),
-                                    op.getB(), resultType);
+      result = createRegisterAWgmma(
+          rewriter, loc, row, mma.getN(), acc, accCount, accRegister,
+          splitRegisters(rewriter, loc, op.getA()), op.getB());
     }
     if (!f16Acc) {
       rewriter.replaceOp(op, joinRegisters(rewriter, loc, result, accType));
@@ -128,20 +178,46 @@ struct WarpgroupMmaToNVVM : OpRewritePattern<WarpgroupMmaOp> {
     }
     // f16 pairs back from their i32 registers.
     Type pair = VectorType::get({2}, rewriter.getF16Type());
-    auto pairs = LLVM::LLVMStructType::getLiteral(
-        getContext(), SmallVector<Type>(acc.size(), pair));
-    Value repacked = LLVM::UndefOp::create(rewriter, loc, pairs);
-    for (size_t i = 0; i < acc.size(); ++i) {
-      Value reg = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
-      repacked = LLVM::InsertValueOp::create(
-          rewriter, loc, repacked, castRegister(rewriter, loc, reg, pair), i);
-    }
-    rewriter.replaceOp(op, joinRegisters(rewriter, loc, repacked, accType));
+    SmallVector<Value> pairs;
+    for (int64_t i = 0; i < accCount; ++i)
+      pairs.push_back(castRegister(
+          rewriter, loc, LLVM::ExtractValueOp::create(rewriter, loc, result, i),
+          pair));
+    rewriter.replaceOp(op, joinRegisters(rewriter, loc, pairs, accType));
+    return success();
+  }
+};
+
+struct WarpgroupFenceToNVVM : OpRewritePattern<WarpgroupFenceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(WarpgroupFenceOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> pinned;
+    for (Value fragment : op.getFragments())
+      pinned.push_back(pinRegisters(rewriter, op.getLoc(), fragment));
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, op.getLoc());
+    rewriter.replaceOp(op, pinned);
+    return success();
+  }
+};
+
+struct WarpgroupWaitToNVVM : OpRewritePattern<WarpgroupWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(WarpgroupWaitOp op,
+                                PatternRewriter &rewriter) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), op.getPending());
+    SmallVector<Value> pinned;
+    for (Value fragment : op.getFragments())
+      pinned.push_back(pinRegisters(rewriter, op.getLoc(), fragment));
+    rewriter.replaceOp(op, pinned);
     return success();
   }
 };
 } // namespace
 
 void mlir::sage::populateWarpgroupMmaPatterns(RewritePatternSet &patterns) {
-  patterns.add<WarpgroupMmaToNVVM>(patterns.getContext());
+  patterns.add<WarpgroupMmaToNVVM, WarpgroupFenceToNVVM, WarpgroupWaitToNVVM>(
+      patterns.getContext());
 }

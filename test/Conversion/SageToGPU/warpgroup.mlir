@@ -63,18 +63,21 @@
 // CHECK: %[[START:.*]] = arith.shrui %[[MASKED]], %c4_i64
 // CHECK: %[[FIELDS:.*]] = arith.constant 34363932672 : i64
 // CHECK: %[[KDESC:.*]] = arith.ori %[[START]], %[[FIELDS]] : i64
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: %[[S0:.*]] = sage.warpgroup_mma %{{.*}}, %[[KDESC]], %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = registers, b = i8, b_source = shared, acc = i32, scales = none>} : vector<16xi8> -> vector<32xi32>
-// CHECK-NEXT: %[[S:.*]] = sage.warpgroup_mma %{{.*}}, %{{.*}}, %[[S0]]
+// The Q fragments pass the fence; the first wgmma starts the accumulator
+// (no acc operand), the second adds to it, and the scores are read through
+// the wait.
+// CHECK: %[[Q:.*]]:2 = sage.warpgroup_fence %{{.*}}, %{{.*}} : vector<16xi8>, vector<16xi8>
+// CHECK-NEXT: %[[S0:.*]] = sage.warpgroup_mma %[[Q]]#0, %[[KDESC]] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = registers, b = i8, b_source = shared, acc = i32, scales = none>} : vector<16xi8> -> vector<32xi32>
+// CHECK-NEXT: %[[S1:.*]] = sage.warpgroup_mma %[[Q]]#1, %{{.*}}, %[[S0]]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: vector.extract %[[S]][0] : i32 from vector<32xi32>
+// CHECK-NEXT: %[[S:.*]] = sage.warpgroup_wait 0, %[[S1]] : vector<32xi32>
+// CHECK-NEXT: vector.extract %[[S]][0] : i32 from vector<32xi32>
 // CHECK: sage.online_softmax
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: %[[R0:.*]] = sage.warpgroup_mma %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<32xf32>
-// CHECK-NEXT: %[[R:.*]] = sage.warpgroup_mma %{{.*}}, %{{.*}}, %[[R0]]
+// CHECK: %[[P:.*]]:2 = sage.warpgroup_fence %{{.*}}, %{{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK-NEXT: %[[R0:.*]] = sage.warpgroup_mma %[[P]]#0, %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<32xf32>
+// CHECK-NEXT: %[[R1:.*]] = sage.warpgroup_mma %[[P]]#1, %{{.*}}, %[[R0]]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: %[[R:.*]] = sage.warpgroup_wait 0, %[[R1]] : vector<32xf32>
 // CHECK: sage.accumulate
 
 // NEGATIVE-SM90: error: mma-scope=warpgroup issues wgmma, which only sm_90a runs; got chip=sm_90

@@ -19,6 +19,31 @@ func.func @rows(%da: i64, %db: i64, %c: vector<64xi32>, %a: vector<16xf8E4M3FN>,
 
 // -----
 
+// A chain starts without an accumulator (D = A * B); its register operands
+// pass sage.warpgroup_fence and its result sage.warpgroup_wait.
+#s8r = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = registers, b = i8, b_source = shared, acc = i32, scales = none>
+
+// CHECK-LABEL: func @chain
+//  CHECK-SAME: (%[[A0:.*]]: vector<16xi8>, %[[A1:.*]]: vector<16xi8>, %[[DB:.*]]: i64)
+//       CHECK: %[[A:.*]]:2 = sage.warpgroup_fence %[[A0]], %[[A1]] : vector<16xi8>, vector<16xi8>
+//       CHECK: %[[D0:.*]] = sage.warpgroup_mma %[[A]]#0, %[[DB]] {mma = {{.*}}} : vector<16xi8> -> vector<64xi32>
+//       CHECK: %[[D1:.*]] = sage.warpgroup_mma %[[A]]#1, %[[DB]], %[[D0]] {mma = {{.*}}} : vector<16xi8> -> vector<64xi32>
+//       CHECK: %[[D:.*]] = sage.warpgroup_wait 1, %[[D1]] : vector<64xi32>
+//       CHECK: sage.warpgroup_fence
+//  CHECK-NEXT: sage.warpgroup_wait 0
+//  CHECK-NEXT: return %[[D]]
+func.func @chain(%a0: vector<16xi8>, %a1: vector<16xi8>, %db: i64) -> vector<64xi32> {
+  %a:2 = sage.warpgroup_fence %a0, %a1 : vector<16xi8>, vector<16xi8>
+  %d0 = sage.warpgroup_mma %a#0, %db {mma = #s8r} : vector<16xi8> -> vector<64xi32>
+  %d1 = sage.warpgroup_mma %a#1, %db, %d0 {mma = #s8r} : vector<16xi8> -> vector<64xi32>
+  %d = sage.warpgroup_wait 1, %d1 : vector<64xi32>
+  sage.warpgroup_fence
+  sage.warpgroup_wait 0
+  return %d : vector<64xi32>
+}
+
+// -----
+
 #warp = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
 
 func.func @negative_warp_row(%da: i64, %db: i64, %c: vector<4xi32>) -> vector<4xi32> {
@@ -55,4 +80,40 @@ func.func @negative_accumulator(%da: i64, %db: i64, %c: vector<32xi32>) -> vecto
   // expected-error@+1 {{'sage.warpgroup_mma' op expected acc of type 'vector<64xi32>' (a thread's share of 64x128) for wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8, got 'vector<32xi32>'}}
   %0 = sage.warpgroup_mma %da, %db, %c {mma = #s8} : i64 -> vector<32xi32>
   return %0 : vector<32xi32>
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+
+func.func @negative_result_without_accumulator(%da: i64, %db: i64) -> vector<32xi32> {
+  // expected-error@+1 {{'sage.warpgroup_mma' op expected result of type 'vector<64xi32>' (a thread's share of 64x128) for wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8, got 'vector<32xi32>'}}
+  %0 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+
+func.func @negative_accumulator_unlike_result(%da: i64, %db: i64, %c: vector<64xi32>) -> vector<64xf32> {
+  // expected-error@+1 {{'sage.warpgroup_mma' op failed to verify that acc has the result's type}}
+  %0 = "sage.warpgroup_mma"(%da, %db, %c) {mma = #s8} : (i64, i64, vector<64xi32>) -> vector<64xf32>
+  return %0 : vector<64xf32>
+}
+
+// -----
+
+func.func @negative_wait_pending(%d: vector<64xi32>) -> vector<64xi32> {
+  // expected-error@+1 {{'sage.warpgroup_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0}}
+  %0 = sage.warpgroup_wait -1, %d : vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// -----
+
+func.func @negative_wait_types(%d: vector<64xi32>) -> vector<64xf32> {
+  // expected-error@+1 {{'sage.warpgroup_wait' op failed to verify that the results have the fragments' types}}
+  %0 = "sage.warpgroup_wait"(%d) {pending = 0 : i64} : (vector<64xi32>) -> vector<64xf32>
+  return %0 : vector<64xf32>
 }

@@ -574,8 +574,8 @@ LogicalResult WarpgroupMmaOp::verify() {
                                    mma.getA()))) {
     return failure();
   }
-  return expectFragment("acc", getAcc().getType(), mma.getM(), mma.getN(),
-                        mma.getAcc());
+  return expectFragment(getAcc() ? "acc" : "result", getResult().getType(),
+                        mma.getM(), mma.getN(), mma.getAcc());
 }
 
 //===----------------------------------------------------------------------===//

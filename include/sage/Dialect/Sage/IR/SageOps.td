@@ -297,7 +297,8 @@ def Sage_WarpMmaOp : Sage_Op<"warp_mma",
 }
 
 def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
-    [AllTypesMatch<["acc", "result"]>]> {
+    [OptionalTypesMatchWith<"acc has the result's type", "result", "acc",
+                            "$_self">]> {
   let summary = "one wgmma of a warpgroup, on its operands' descriptors and "
                 "one thread's registers";
   let description = [{
@@ -313,12 +314,16 @@ def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
     accumulators in the instruction's register order (PTX ISA, "Matrix
     fragments for wgmma.mma_async"; f16 accumulators two to a register).
 
-    `result = acc + a * b`, as the instruction computes it. The op is
-    asynchronous like the instruction: the shared memory it reads must be
-    published to the async proxy and the accumulator registers fenced
-    before it (`wgmma.fence`), and its result is defined once its commit
-    group has been waited for (`wgmma.commit_group` / `wgmma.wait_group`).
-    It is not `Pure`, so no pass moves it across those. `convert-sage-to-nvvm`
+    `result = acc + a * b`, as the instruction computes it, or
+    `result = a * b` without `acc` (the instruction's scale-d false): the
+    first wgmma of a chain starts that way, so no instruction writes
+    accumulator registers between the `wgmma.fence` and the wgmma that
+    reads them, which the PTX ISA leaves undefined. The op is asynchronous
+    like the instruction: the shared memory it reads must be published to
+    the async proxy and its register operands passed through
+    `sage.warpgroup_fence` before it, and its result is read through the
+    `sage.warpgroup_wait` of its commit group (`wgmma.commit_group`). It
+    is not `Pure`, so no pass moves it across those. `convert-sage-to-nvvm`
     turns it into that one instruction: `nvvm.wgmma.mma_async` for A from
     shared memory, one `wgmma.mma_async` in `llvm.inline_asm` for A from
     registers, which MLIR 22's op does not take.
@@ -326,19 +331,76 @@ def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
     Example:
 
     ```mlir
-    %d = sage.warpgroup_mma %descA, %descB, %c {mma = #sage.mma<
+    %d0 = sage.warpgroup_mma %descA, %descB {mma = #sage.mma<
         scope = warpgroup, m = 64, n = 128, k = 32, a = i8,
         a_source = shared, b = i8, b_source = shared, acc = i32,
         scales = none>} : i64 -> vector<64xi32>
+    %d1 = sage.warpgroup_mma %descA1, %descB1, %d0 {mma = ...}
+        : i64 -> vector<64xi32>
     ```
   }];
   let arguments = (ins AnyTypeOf<[I64, VectorOfRank<[1]>]>:$a, I64:$b,
-                       VectorOfRank<[1]>:$acc, Sage_MmaAttr:$mma);
+                       Optional<VectorOfRank<[1]>>:$acc, Sage_MmaAttr:$mma);
   let results = (outs VectorOfRank<[1]>:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `->` type($result)
+    $a `,` $b (`,` $acc^)? attr-dict `:` type($a) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
+    [RangedTypesMatchWith<"the results have the fragments' types",
+                          "fragments", "results", "$_self">]> {
+  let summary = "orders a thread's register writes before the wgmmas that "
+                "read them";
+  let description = [{
+    The `wgmma.fence` a warpgroup issues before its wgmmas read registers
+    that other instructions wrote (docs/Levels.md, L4). `fragments` are
+    those registers (A fragments, accumulators carried in); the wgmmas read
+    `results`, the same values, which are defined before the fence: no
+    pass or backend can then compute them after it, which the PTX ISA
+    leaves undefined.
+
+    Example:
+
+    ```mlir
+    %p = sage.warpgroup_fence %probs : vector<16xf8E4M3FN>
+    %o = sage.warpgroup_mma %p, %descV {mma = ...}
+        : vector<16xf8E4M3FN> -> vector<32xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<VectorOfRank<[1]>>:$fragments);
+  let results = (outs Variadic<VectorOfRank<[1]>>:$results);
+  let assemblyFormat = [{
+    ($fragments^ `:` type($fragments))? attr-dict
+  }];
+}
+
+def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
+    [RangedTypesMatchWith<"the results have the fragments' types",
+                          "fragments", "results", "$_self">]> {
+  let summary = "waits for a warpgroup's wgmma groups; their results are "
+                "read after it";
+  let description = [{
+    Waits until at most `pending` of the warpgroup's committed wgmma groups
+    are still running (`wgmma.wait_group`, docs/Levels.md, L4).
+    `fragments` are results of the wgmmas waited for; `results` are the
+    same values, defined from the wait on: readers of `results` cannot be
+    moved before it, where the registers do not yet hold them.
+
+    Example:
+
+    ```mlir
+    nvvm.wgmma.commit.group.sync.aligned
+    %s = sage.warpgroup_wait 0, %s0 : vector<32xi32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$pending,
+                       Variadic<VectorOfRank<[1]>>:$fragments);
+  let results = (outs Variadic<VectorOfRank<[1]>>:$results);
+  let assemblyFormat = [{
+    $pending (`,` $fragments^ `:` type($fragments))? attr-dict
+  }];
 }
 
 def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
