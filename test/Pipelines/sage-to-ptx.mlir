@@ -15,6 +15,8 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a mma-scope=warpgroup" | sage-translate --sage-export-ptx -o %t.wgmma.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA --implicit-check-not=mma.sync --implicit-check-not=cp.async.cg < %t.wgmma.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA-BODY < %t.wgmma.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA-FENCED < %t.wgmma.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_120a" | sage-translate --sage-export-ptx -o %t.sm_120a.ptx
 // RUN: FileCheck %s --check-prefix=SM120 < %t.sm_120a.ptx
@@ -56,30 +58,35 @@
 // WGMMA: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], %r{{[0-9]+}}, [sage_attention_kv+[[BARRIER]]];
 // WGMMA: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // WGMMA: mbarrier.try_wait.parity.shared.b64
-// Nothing but the scale-d predicate is written between the fence and the
-// wgmmas (the first starts the accumulator: scale-d false), and nothing
-// reads the accumulators before the wait.
-// WGMMA: wgmma.fence.sync.aligned;
-// WGMMA-NEXT: mov.pred [[FIRST:%p[0-9]+]], 0;
-// WGMMA-NEXT: // begin inline asm
-// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, [[FIRST]];
-// WGMMA-NEXT: // end inline asm
-// WGMMA-NEXT: mov.pred [[ADD:%p[0-9]+]], -1;
-// WGMMA-NEXT: // begin inline asm
-// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, [[ADD]];
-// WGMMA-NEXT: // end inline asm
-// WGMMA-NEXT: wgmma.commit_group.sync.aligned;
-// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
-// WGMMA: ex2.approx.ftz.f32
+// Q K^T with A (the Q tile) through a descriptor too: upstream's
+// nvvm.wgmma.mma_async, whose asm sets its scale-d predicate (0 for the
+// first: D = A * B). Nothing reads the accumulators before the wait.
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA-NEXT: // begin inline asm
-// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{.*}}, [[FIRST]], 1, 1;
-// WGMMA-NEXT: // end inline asm
-// WGMMA-NEXT: // begin inline asm
-// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{.*}}, [[ADD]], 1, 1;
-// WGMMA-NEXT: // end inline asm
-// WGMMA-NEXT: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: {
+// WGMMA-NEXT: .reg .pred p;
+// WGMMA-NEXT: setp.ne.b32 p, 0, 0;
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{[{].*[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p;
+// WGMMA: setp.ne.b32 p, 1, 0;
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
+// WGMMA: wgmma.commit_group.sync.aligned;
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+
+// P V (P from registers: the one instruction in sage's asm, scale-d a
+// predicate operand), wherever LLVM's block layout puts it (masking a
+// block is a branch).
+// WGMMA-BODY-LABEL: .visible .entry sage_attention(
+// WGMMA-BODY-DAG: ex2.approx.ftz.f32
+// WGMMA-BODY-DAG: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{[{].*[}]}}, {{[{].*[}]}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1;
+// No instruction writes a 32-bit register between a wgmma.fence and its
+// commit (the PTX ISA leaves a register written there undefined).
+// WGMMA-FENCED-LABEL: .visible .entry sage_attention(
+// WGMMA-FENCED: wgmma.fence.sync.aligned;
+// WGMMA-FENCED-NOT: {{^[[:space:]]*[a-z][a-z0-9._:]*[[:space:]]+%r[0-9]+,}}
+// WGMMA-FENCED: wgmma.commit_group.sync.aligned;
+// WGMMA-FENCED: wgmma.fence.sync.aligned;
+// WGMMA-FENCED-NOT: {{^[[:space:]]*[a-z][a-z0-9._:]*[[:space:]]+%r[0-9]+,}}
+// WGMMA-FENCED: wgmma.commit_group.sync.aligned;
 
 // On sm_90a the default is the wgmma kernel with two warpgroups a CTA.
 // PLAN-SM90A: "chip": "sm_90a",

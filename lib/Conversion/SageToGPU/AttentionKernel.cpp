@@ -21,10 +21,11 @@
 // on the stage's mbarrier. The MMAs are either mma.sync of each warp, whose
 // lanes load their words of a layout group with one 8- or 16-byte load
 // (docs/Layouts.md), or (mma-scope=warpgroup, sm_90a) wgmma of each
-// warpgroup of four warps, reading K and V^T from the stage through
-// shared-memory descriptors; the accumulator of each warp is the same
-// m16n8 fragment either way. The MMAs, the masking, the online softmax
-// and the buffer update are sage ops on the lane's fragments
+// warpgroup of four warps, reading Q (copied to shared memory once), K and
+// V^T through shared-memory descriptors and P from registers; the
+// accumulator of each warp is the same m16n8 fragment either way. The
+// MMAs, the masking, the online softmax and the buffer update are sage
+// ops on the lane's fragments
 // (sage.warp_mma or sage.warpgroup_mma, sage.mask_scores,
 // sage.online_softmax, sage.accumulate; docs/Levels.md, L4), which
 // convert-sage-to-nvvm lowers.
@@ -34,6 +35,7 @@
 #include "SageToGPUInternal.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -88,7 +90,8 @@ static constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
 namespace {
 /// Where a K/V block sits in shared memory: K_hat (blockK rows of padded D
-/// bytes), then V_hat^T (Dv rows of blockK bytes).
+/// bytes), then V_hat^T (Dv rows of blockK bytes); after the stages and
+/// their barriers, for wgmma, the CTA's Q_hat tile.
 ///  * mma.sync: row after row, each padded by 16 bytes so that the 16-byte
 ///    fragment loads of the eight rows g = 0..7 of a tile hit distinct
 ///    banks (8-byte loads at other row pitches may conflict two ways).
@@ -97,10 +100,14 @@ namespace {
 ///    r * 16, i.e. core matrices of 8 rows x 16 bytes, 128 bytes apart
 ///    down the rows and rows * 16 bytes apart along K. Operands stored in
 ///    that order (tiling = core_matrices) arrive by bulk copies, each
-///    stage's on its own mbarrier, kept after the stages.
+///    stage's on its own mbarrier, kept after the stages. Q_hat's tile is
+///    in the same layout: the Q K^T wgmma reads A through descriptors too,
+///    so no Q registers live across the loop (ptxas 13 and the CUDA 13.0
+///    driver reuse a loop-invariant wgmma A register inside the loop,
+///    benchmarks/results/2026-12-03-h200-wgmma-order.md).
 struct KVStaging {
   bool coreMatrices, bulkCopies, releases;
-  int64_t stages, keyRow, valueRow, valueStart, stageBytes;
+  int64_t stages, keyRow, valueRow, valueStart, stageBytes, queryBytes;
   explicit KVStaging(const AttentionConfig &config)
       : coreMatrices(config.scope == MmaScope::Warpgroup),
         bulkCopies(config.layouts.queryKey.getOperandTiling() ==
@@ -109,7 +116,8 @@ struct KVStaging {
         keyRow(config.paddedHeadDim + (coreMatrices ? 0 : 16)),
         valueRow(config.blockK + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
-        stageBytes(valueStart + config.valueDim * valueRow) {}
+        stageBytes(valueStart + config.valueDim * valueRow),
+        queryBytes(coreMatrices ? config.getQueryTile().getBytes() : 0) {}
   /// Byte offset of stage `stage`'s "full" mbarrier (8 bytes each), which
   /// its copies complete.
   int64_t getBarrierOffset(int64_t stage) const {
@@ -120,11 +128,18 @@ struct KVStaging {
   int64_t getReleaseOffset(int64_t stage) const {
     return getBarrierOffset(stages + stage);
   }
-  /// The stages and their barriers.
-  int64_t getBytes() const {
-    int64_t barriers = bulkCopies ? (releases ? 2 : 1) * stages : 0;
-    return stages * stageBytes + 8 * barriers;
+  /// Byte offset of the mbarrier the Q tile's bulk copy completes.
+  int64_t getQueryBarrierOffset() const {
+    return getBarrierOffset((releases ? 2 : 1) * stages);
   }
+  /// Byte offset of the Q tile (16-byte aligned, as descriptors need).
+  int64_t getQueryOffset() const {
+    int64_t end =
+        bulkCopies ? getQueryBarrierOffset() + 8 : stages * stageBytes;
+    return llvm::alignTo(end, 16);
+  }
+  /// The stages, their barriers and the Q tile.
+  int64_t getBytes() const { return getQueryOffset() + queryBytes; }
   /// Bytes between the core matrices of two 8-row groups.
   static constexpr int64_t kStrideBytes = 128;
 };
@@ -337,14 +352,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       getWarpMma(ctx, km.builder.getI8Type(), km.builder.getI32Type());
   MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
                                     km.builder.getF32Type());
-  // wgmma: the warpgroup's products, A from registers, B from the stage.
+  // wgmma: the warpgroup's products, B from the stage; A (Q_hat) from its
+  // tile in shared memory, then (P) from registers.
   MmaAttr queryKeyGroupMma, probValueGroupMma;
   if (layout.coreMatrices) {
-    queryKeyGroupMma = getWarpgroupMma(ctx, km.builder.getI8Type(),
-                                       km.builder.getI32Type(), config.blockK);
-    probValueGroupMma =
-        getWarpgroupMma(ctx, km.builder.getType<Float8E4M3FNType>(),
-                        km.builder.getF32Type(), valueDim);
+    queryKeyGroupMma =
+        getWarpgroupMma(ctx, km.builder.getI8Type(), km.builder.getI32Type(),
+                        config.blockK, OperandSource::Shared);
+    probValueGroupMma = getWarpgroupMma(
+        ctx, km.builder.getType<Float8E4M3FNType>(), km.builder.getF32Type(),
+        valueDim, OperandSource::Registers);
   }
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
   Value staging =
@@ -431,6 +448,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         for (int64_t stage = 0; stage < layout.stages; ++stage)
           kb.initBarrier(staging, kb.i32(layout.getReleaseOffset(stage)),
                          config.threads());
+      kb.initBarrier(staging, kb.i32(layout.getQueryBarrierOffset()), 1);
       kb.fenceBarrierInit();
     });
     kb.barrier();
@@ -499,9 +517,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (config.maskType)
     maskRows = getMaskRowOffsets(kb, kernel, config, rows, batch, headIndex);
 
-  // Q_hat fragments stay in registers for the whole loop. Q and K are
-  // stored in one operand layout (docs/Layouts.md): per group of channels,
-  // lane t loads its two words of every k-chunk with one load.
+  // mma.sync: Q_hat fragments stay in registers for the whole loop. Q and
+  // K are stored in one operand layout (docs/Layouts.md): per group of
+  // channels, lane t loads its two words of every k-chunk with one load.
   OperandLayoutAttrInterface qkLayout = config.layouts.queryKey;
   int64_t group = qkLayout.getGroupSize(),
           groupChunks = group / qkLayout.getMmaK(),
@@ -513,29 +531,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     return kb.loadWords(buffer, offset, laneBytes / 4);
   };
   SmallVector<MmaA> queryFragments;
-  if (config.scope == MmaScope::Warpgroup) {
-    // Positions stored in order (#sage.mma_ordered): lane t's words of a
-    // chunk are its bytes 4t and 16 + 4t (in Q tiles, the warp's eight rows
-    // g of those bytes are 128 adjacent bytes).
-    Value laneOffset = kb.mul(lane.t, kb.i32(4));
-    std::array<std::optional<OperandRow>, 2> queryRows;
-    for (int64_t row = 0; row < 2; ++row)
-      queryRows[row].emplace(kb, qkLayout.getOperandTiling(), queryHead,
-                             paddedQueries, rows[row], kb.i32(paddedDim),
-                             config.getQueryTile());
-    for (int64_t c = 0; c < paddedDim / 32; ++c) {
-      std::array<std::array<Value, 2>, 2> words;
-      for (int64_t row = 0; row < 2; ++row)
-        for (int64_t h = 0; h < 2; ++h)
-          words[row][h] =
-              kb.loadWords(kernel.arg(kQueryInt),
-                           queryRows[row]->getOffset(
-                               kb.add(kb.i32(32 * c + 16 * h), laneOffset)),
-                           1)[0];
-      queryFragments.push_back(
-          {words[0][0], words[1][0], words[0][1], words[1][1]});
-    }
-  } else {
+  OperandTile queryTile = config.getQueryTile();
+  if (config.scope == MmaScope::Warp) {
     for (int64_t g = 0; g < paddedDim / group; ++g) {
       std::array<SmallVector<Value>, 2> words;
       for (int64_t row = 0; row < 2; ++row)
@@ -641,6 +638,48 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   };
   if (layout.bulkCopies && !config.warpSpecialized)
     initBarriers();
+  // wgmma: the CTA's Q_hat tile goes to shared memory in core matrices
+  // (16-byte column c of row r at c * blockQ * 16 + r * 16), where Q K^T
+  // reads it: stored so (tiling = core_matrices), by one bulk copy that
+  // completes on its own mbarrier; else 16 bytes a copy, consecutive
+  // threads on consecutive rows, published to the async proxy.
+  if (layout.coreMatrices) {
+    Value firstQuery = kb.mul(block, kb.i32(config.blockQ));
+    Value queryStart = kb.i32(layout.getQueryOffset());
+    if (layout.bulkCopies) {
+      Value barrier = kb.i32(layout.getQueryBarrierOffset());
+      kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)), [&] {
+        kb.arriveExpectingBytes(staging, barrier, queryTile.getBytes());
+        kb.copyBulk(staging, queryStart, kernel.arg(kQueryInt),
+                    OperandRow(kb, OperandTiling::CoreMatrices, queryHead,
+                               paddedQueries, firstQuery, kb.i32(paddedDim),
+                               queryTile)
+                        .getOffset(kb.i32(0)),
+                    queryTile.getBytes(), barrier);
+      });
+      kb.waitBarrier(staging, barrier, kb.i32(0));
+    } else {
+      int64_t chunks = queryTile.getBytes() / 16;
+      assert(chunks % config.threads() == 0 && "whole rounds of copies");
+      for (int64_t i = 0; i < chunks; i += config.threads()) {
+        Value chunk = kb.add(lane.tid, kb.i32(i));
+        Value row = kb.remu(chunk, kb.i32(config.blockQ));
+        Value column = kb.divu(chunk, kb.i32(config.blockQ));
+        OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
+                          paddedQueries, kb.add(firstQuery, row),
+                          kb.i32(paddedDim), queryTile);
+        kb.copyAsync16(staging, kb.add(queryStart, kb.mul(chunk, kb.i32(16))),
+                       kernel.arg(kQueryInt),
+                       source.getOffset(kb.mul(column, kb.i32(16))));
+      }
+      kb.commitAsyncCopies();
+      kb.waitAsyncCopies(0);
+      NVVM::FenceProxyOp::create(
+          kb.b, kb.loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      computeBarrier();
+    }
+  }
   issueBlock(kb.i32(0));
 
   auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
@@ -726,20 +765,26 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         linearOffset(kb, kvHead, keyBlocks, keyBlock, kb.i32(4), lane.t));
     Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
     // wgmma: each warpgroup's [64, blockK] tile at once, one k-step
-    // of 32 bytes (two core matrices along K) per descriptor.
+    // of 32 bytes (two core matrices along K) per descriptor; the
+    // warpgroup's 64 rows of the Q tile start 64 * 16 bytes apart.
     SmallVector<MmaAcc> groupScores;
     if (layout.coreMatrices) {
-      SmallVector<Value> fragments, descriptors;
-      int64_t leading = keyTile.getLeadingBytes();
+      SmallVector<Value> queryDescriptors, keyDescriptors;
+      int64_t keyLeading = keyTile.getLeadingBytes(),
+              queryLeading = queryTile.getLeadingBytes();
+      Value queryRows =
+          kb.add(kb.i32(layout.getQueryOffset()),
+                 kb.mul(kb.divu(lane.warp, kb.i32(4)), kb.i32(64 * 16)));
       for (int64_t c = 0; c < paddedDim / 32; ++c) {
-        fragments.push_back(
-            packAFragment(kb, queryKeyGroupMma, queryFragments[c]));
-        descriptors.push_back(getMatrixDescriptor(
-            kb, staging, kb.add(stage, kb.i32(2 * c * leading)), leading,
+        queryDescriptors.push_back(getMatrixDescriptor(
+            kb, staging, kb.add(queryRows, kb.i32(2 * c * queryLeading)),
+            queryLeading, KVStaging::kStrideBytes));
+        keyDescriptors.push_back(getMatrixDescriptor(
+            kb, staging, kb.add(stage, kb.i32(2 * c * keyLeading)), keyLeading,
             KVStaging::kStrideBytes));
       }
-      groupScores =
-          emitWarpgroupMmas(kb, queryKeyGroupMma, fragments, descriptors);
+      groupScores = emitWarpgroupMmas(kb, queryKeyGroupMma, queryDescriptors,
+                                      keyDescriptors);
     }
     // mma.sync: tile nt of each warp's 16 rows, K read a layout group at a
     // time.
@@ -788,13 +833,48 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     for (const auto &tile : scores)
       scoreValues.append(tile.begin(), tile.end());
     Value scoreFragment = kb.f32Vector(scoreValues);
-    scoreFragment = MaskScoresOp::create(
-        kb.b, kb.loc, scoreFragment.getType(), scoreFragment, firstRow,
-        blockStart, queries, keys, config.causal ? kb.b.getUnitAttr() : nullptr,
-        config.causalTopLeft ? CausalAlignmentAttr::get(
-                                   kb.b.getContext(), CausalAlignment::TopLeft)
-                             : nullptr,
-        queryKeyMma);
+    auto maskScores = [&] {
+      return MaskScoresOp::create(
+                 kb.b, kb.loc, scoreFragment.getType(), scoreFragment, firstRow,
+                 blockStart, queries, keys,
+                 config.causal ? kb.b.getUnitAttr() : nullptr,
+                 config.causalTopLeft
+                     ? CausalAlignmentAttr::get(kb.b.getContext(),
+                                                CausalAlignment::TopLeft)
+                     : nullptr,
+                 queryKeyMma)
+          .getResult();
+    };
+    if (layout.coreMatrices) {
+      // wgmma: only a block that holds padded keys, or (causal) keys right
+      // of the diagonal of the warp's first row, which sees the fewest, has
+      // anything to mask; the others skip it (a warp-uniform branch):
+      // 1.04-1.14x on the H200, most for causal. mma.sync, bound by its
+      // emulated FP8 MMA there, gains nothing and masks every block
+      // (benchmarks/results/2026-12-03-h200-wgmma-order.md).
+      Value lastKey = kb.add(blockStart, kb.i32(config.blockK - 1));
+      Value masked = kb.cmp(arith::CmpIPredicate::sge, lastKey, keys);
+      if (config.causal) {
+        Value limit = config.causalTopLeft
+                          ? firstRow
+                          : kb.add(firstRow, kb.sub(keys, queries));
+        masked = arith::OrIOp::create(
+            kb.b, kb.loc, masked,
+            kb.cmp(arith::CmpIPredicate::sgt, lastKey, limit));
+      }
+      auto maskIf = scf::IfOp::create(kb.b, kb.loc, scoreFragment.getType(),
+                                      masked, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(kb.b);
+        kb.b.setInsertionPointToStart(&maskIf.getThenRegion().front());
+        scf::YieldOp::create(kb.b, kb.loc, maskScores());
+        kb.b.setInsertionPointToStart(&maskIf.getElseRegion().front());
+        scf::YieldOp::create(kb.b, kb.loc, scoreFragment);
+      }
+      scoreFragment = maskIf.getResult(0);
+    } else {
+      scoreFragment = maskScores();
+    }
     Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
     Type rowType = maxFragment.getType();
     auto softmax = OnlineSoftmaxOp::create(

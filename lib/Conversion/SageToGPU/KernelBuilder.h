@@ -186,26 +186,25 @@ MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a, ArrayRef<Value> b,
                    const MmaAcc &acc);
 
 /// The warpgroup-scope m64nNk32 row of the MMA table for `operands`
-/// accumulating in `accumulator`, A from registers and B from shared
+/// accumulating in `accumulator`, A from `aSource` and B from shared
 /// memory (wgmma, sm_90a).
 MmaAttr getWarpgroupMma(MLIRContext *ctx, Type operands, Type accumulator,
-                        int64_t n);
+                        int64_t n, OperandSource aSource);
 /// The i64 wgmma descriptor of a K-major operand tile at byte `offset` of
 /// the shared array `base`, stored without swizzle: core matrices of 8
 /// rows x 16 bytes, `leading` bytes apart along K and `stride` bytes apart
 /// from one 8-row group to the next (docs/Layouts.md).
 Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
                           int64_t leading, int64_t stride);
-/// The wgmmas of `mma` summing A fragment i (4 registers, each lane's
-/// `m * k / 128` elements) times the tile of descriptor i, the first
+/// The wgmmas of `mma` summing A operand i (a descriptor, or 4 registers
+/// of each lane's `m * k / 128` elements) times the tile of descriptor i,
+/// the first
 /// starting the accumulator, fenced, committed and waited for; returns the
 /// accumulator as its n / 8 tiles of four (row g, g + 8 of each warp's 16
 /// rows: the m16n8 order of each 8 columns).
 SmallVector<MmaAcc> emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
                                       ArrayRef<Value> aFragments,
                                       ArrayRef<Value> bDescriptors);
-/// Packs four 32-bit registers into the A fragment of `mma`.
-Value packAFragment(KernelBuilder &kb, MmaAttr mma, ArrayRef<Value> words);
 
 } // namespace mlir::sage
 

@@ -58,10 +58,11 @@ MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a,
 }
 
 MmaAttr mlir::sage::getWarpgroupMma(MLIRContext *ctx, Type operands,
-                                    Type accumulator, int64_t n) {
+                                    Type accumulator, int64_t n,
+                                    OperandSource aSource) {
   return MmaAttr::get(ctx, MmaScope::Warpgroup, /*m=*/64, n, /*k=*/32, operands,
-                      OperandSource::Registers, operands, OperandSource::Shared,
-                      accumulator, MmaScaleKind::None);
+                      aSource, operands, OperandSource::Shared, accumulator,
+                      MmaScaleKind::None);
 }
 
 Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
@@ -79,11 +80,6 @@ Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
       arith::AndIOp::create(kb.b, kb.loc, address, kb.i64(0x3ffff)), kb.i64(4));
   int64_t fields = (leading >> 4) << 16 | (stride >> 4) << 32;
   return arith::OrIOp::create(kb.b, kb.loc, start, kb.i64(fields));
-}
-
-Value mlir::sage::packAFragment(KernelBuilder &kb, MmaAttr mma,
-                                ArrayRef<Value> words) {
-  return packFragment(kb, words, mma.getA());
 }
 
 SmallVector<MmaAcc>

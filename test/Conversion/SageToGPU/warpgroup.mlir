@@ -14,11 +14,12 @@
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=tma" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGING
 
 // mma-scope=warpgroup: the attention kernel's two products are wgmmas of
-// its one warpgroup, A (Q, then P) from registers and B (K, then V^T) from
-// the K/V stage through shared-memory descriptors; the stage is stored in
-// core matrices (D = 64: K 64 x 64 bytes, V^T 64 x 64, two stages, 16 KiB,
-// then the stages' two mbarriers). Q, K and V are quantized in those tiles
-// (tiling = core_matrices), so a K/V block is two bulk copies.
+// its one warpgroup, A (the Q tile, then P from registers) and B (K, then
+// V^T) through shared-memory descriptors; the stage is stored in core
+// matrices (D = 64: K 64 x 64 bytes, V^T 64 x 64, two stages, 16 KiB, then
+// the stages' two mbarriers and the Q tile's, then at 16416 the 4 KiB Q
+// tile). Q, K and V are quantized in those tiles (tiling = core_matrices),
+// so a K/V block is two bulk copies and the Q tile one.
 
 // K's quantizer stores channel c of token r in its block's tile: the
 // 16-byte column c / 16 at (c / 16) * 1024 (64 rows x 16 bytes), the row
@@ -31,7 +32,7 @@
 // CHECK: arith.muli %[[K_CHUNK]], %c1024_i32 : i32
 // CHECK: llvm.getelementptr %arg2
 // CHECK-NEXT: llvm.store
-// CHECK: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16400 x i8>
+// CHECK: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<20512 x i8>
 // CHECK-LABEL: gpu.func @sage_attention(
 // Thread 0 makes each stage's barrier, one arrival a phase, and publishes
 // them before any thread waits.
@@ -40,8 +41,17 @@
 // CHECK: nvvm.mbarrier.init %[[BAR0]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
 // CHECK: %[[BAR1:.*]] = llvm.getelementptr %[[STAGES]][%c16392_i32{{.*}}]
 // CHECK: nvvm.mbarrier.init %[[BAR1]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK: %[[QBAR:.*]] = llvm.getelementptr %[[STAGES]][%c16400_i32{{.*}}]
+// CHECK: nvvm.mbarrier.init %[[QBAR]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
 // CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
+// Thread 0 copies the Q tile (4 KiB) to 16416 on its barrier, which every
+// thread waits for (phase 0).
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK: %[[QTILE:.*]] = llvm.getelementptr %[[STAGES]][%c16416_i32{{.*}}]
+// CHECK: %[[QDST:.*]] = llvm.addrspacecast %[[QTILE]] : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %[[QDST]], %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %c0_i32{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
 // Block 0: the barrier expects 8 KiB, K's tile and V^T's, 4 KiB a copy.
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
@@ -55,23 +65,37 @@
 // CHECK: %[[PARITY:.*]] = arith.andi %[[HALF]], %c1_i32{{.*}} : i32
 // CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %{{.*}} : !llvm.ptr<3>, i32, i32
 // CHECK-NEXT: gpu.barrier
-// K's descriptor of the first k-step: leading 1024 bytes (64 rows x 16),
-// stride 128 (8 rows x 16): (64 << 16) | (8 << 32).
+// The descriptors of the first k-step, Q's at 16416 + 64 * 16 * (warp / 4)
+// (the warpgroup's rows), then K's; both leading 1024 bytes (64 rows x
+// 16), stride 128 (8 rows x 16): (64 << 16) | (8 << 32).
+// CHECK: %[[QROWS:.*]] = arith.addi %c16416_i32{{.*}}, %{{.*}} : i32
+// CHECK: %[[QDESC:.*]] = arith.ori %{{.*}}, %c34363932672_i64{{.*}} : i64
 // CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
 // CHECK: %[[ADDRESS:.*]] = arith.addi %[[BASE]], %{{.*}} : i64
 // CHECK: %[[MASKED:.*]] = arith.andi %[[ADDRESS]], %c262143_i64
 // CHECK: %[[START:.*]] = arith.shrui %[[MASKED]], %c4_i64
 // CHECK: %[[FIELDS:.*]] = arith.constant 34363932672 : i64
 // CHECK: %[[KDESC:.*]] = arith.ori %[[START]], %[[FIELDS]] : i64
-// The Q fragments pass the fence; the first wgmma starts the accumulator
-// (no acc operand), the second adds to it, and the scores are read through
-// the wait.
-// CHECK: %[[Q:.*]]:2 = sage.warpgroup_fence %{{.*}}, %{{.*}} : vector<16xi8>, vector<16xi8>
-// CHECK-NEXT: %[[S0:.*]] = sage.warpgroup_mma %[[Q]]#0, %[[KDESC]] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = registers, b = i8, b_source = shared, acc = i32, scales = none>} : vector<16xi8> -> vector<32xi32>
-// CHECK-NEXT: %[[S1:.*]] = sage.warpgroup_mma %[[Q]]#1, %{{.*}}, %[[S0]]
+// No register operand passes the fence; the first wgmma starts the
+// accumulator (no acc operand), the second adds to it, and the scores are
+// read through the wait.
+// CHECK: sage.warpgroup_fence{{$}}
+// CHECK-NEXT: %[[S0:.*]] = sage.warpgroup_mma %[[QDESC]], %[[KDESC]] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>} : i64 -> vector<32xi32>
+// CHECK-NEXT: %[[S1:.*]] = sage.warpgroup_mma %{{.*}}, %{{.*}}, %[[S0]]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: %[[S:.*]] = sage.warpgroup_wait 0, %[[S1]] : vector<32xi32>
 // CHECK-NEXT: vector.extract %[[S]][0] : i32 from vector<32xi32>
+// Only a block holding keys past Nk (its last key, start + 63, >= Nk) is
+// masked; the others skip sage.mask_scores (not causal here).
+// CHECK: %[[SCORES:.*]] = vector.from_elements {{.*}} : vector<32xf32>
+// CHECK-NEXT: %[[C63:.*]] = arith.constant 63 : i32
+// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[START:.*]], %[[C63]] : i32
+// CHECK-NEXT: %[[PADDED:.*]] = arith.cmpi sge, %[[LAST]], %[[NK:.*]] : i32
+// CHECK-NEXT: scf.if %[[PADDED]] -> (vector<32xf32>) {
+// CHECK-NEXT: %[[MASKED:.*]] = sage.mask_scores %[[SCORES]] at [%{{.*}}, %[[START]]] of [%{{.*}}, %[[NK]]]
+// CHECK-NEXT: scf.yield %[[MASKED]] : vector<32xf32>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[SCORES]] : vector<32xf32>
 // CHECK: sage.online_softmax
 // CHECK: %[[P:.*]]:2 = sage.warpgroup_fence %{{.*}}, %{{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
 // CHECK-NEXT: %[[R0:.*]] = sage.warpgroup_mma %[[P]]#0, %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<32xf32>
@@ -90,11 +114,16 @@
 
 // block-q = 128: two warpgroups, each issuing the wgmmas of its 64 rows on
 // the one K/V stage; block-k = 128 is the Q K^T wgmma's n.
-// K's descriptors: leading 2048 bytes (128 keys x 16), (128 << 16) |
-// (8 << 32); V^T's: leading 1024 (64 channels x 16), (64 << 16) | (8 << 32).
+// Q's descriptors: leading 2048 bytes (128 rows x 16), the warpgroup's
+// rows 1024 bytes (64 x 16) a warpgroup in; K's: leading 2048 (128 keys x
+// 16); both (128 << 16) | (8 << 32); V^T's: leading 1024 (64 channels x
+// 16), (64 << 16) | (8 << 32).
 // TWO-GROUPS: gpu.func @sage_attention({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// TWO-GROUPS: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32
+// TWO-GROUPS: %[[GROUP:.*]] = arith.divui %[[WARP]], %c4_i32
+// TWO-GROUPS: arith.muli %[[GROUP]], %c1024_i32
 // TWO-GROUPS: arith.constant 34368126976 : i64
-// TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 128, k = 32, a = i8{{.*}} : vector<16xi8> -> vector<64xi32>
+// TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 128, k = 32, a = i8, a_source = shared{{.*}} : i64 -> vector<64xi32>
 // TWO-GROUPS: arith.constant 34363932672 : i64
 // TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 64, k = 32, a = f8E4M3FN{{.*}} : vector<16xf8E4M3FN> -> vector<32xf32>
 func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
@@ -108,6 +137,11 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // then publish them to the async proxy that wgmma reads through.
 // CP-ASYNC: gpu.func @sage_quantize_k
 // CP-ASYNC: gpu.func @sage_attention(
+// The Q tile the same way, waited for before the loop.
+// CP-ASYNC: nvvm.cp.async.shared.global
+// CP-ASYNC: nvvm.cp.async.wait.group 0
+// CP-ASYNC-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CP-ASYNC-NEXT: gpu.barrier
 // CP-ASYNC: nvvm.cp.async.shared.global
 // CP-ASYNC: nvvm.cp.async.wait.group 1
 // CP-ASYNC-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -120,14 +154,15 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // warp-specialize=true kv-stages=3: a producer warpgroup and the consumer
 // warpgroup (block-q = 64). Three stages of 8 KiB, then three "full"
 // barriers (the copies complete them) and three "empty" ones (the 128
-// consumer threads release a stage on them). D = 64 lets two CTAs share an
-// SM: 256 threads start with 128 registers; the producer keeps 24 and the
-// consumers grow to 232.
-// WS: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<24624 x i8>
+// consumer threads release a stage on them), the Q tile's barrier, then at
+// 24640 the Q tile. D = 64 lets two CTAs share an SM: 256 threads start
+// with 128 registers; the producer keeps 24 and the consumers grow to 232.
+// WS: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<28736 x i8>
 // WS-LABEL: gpu.func @sage_attention(
 // WS-SAME: known_block_size = array<i32: 256, 1, 1>
 // WS-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
 // WS-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c128_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
+// WS: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
 // WS-NEXT: nvvm.fence.mbarrier.init
 // WS: gpu.barrier
 // WS: sage.warp_specialize warps = [4, 4] registers = [24, 232] {
@@ -144,6 +179,10 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // The consumers' barriers are their own (bar.sync 1, 128); each block
 // waits on its full barrier and ends by arriving on its empty one.
 // WS: nvvm.barrier id = %c1_i32{{(_[0-9]+)?}} number_of_threads = %c128_i32
+// Their thread 0 copies the Q tile, which they all wait for.
+// WS: %[[QTILE:.*]] = llvm.getelementptr %{{.*}}[%c24640_i32{{(_[0-9]+)?}}]
+// WS: nvvm.cp.async.bulk.shared.cluster.global
+// WS: nvvm.mbarrier.try_wait.parity %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %{{.*}}
 // WS: scf.for
 // WS: nvvm.mbarrier.try_wait.parity
 // WS: nvvm.barrier id = %c1_i32{{(_[0-9]+)?}} number_of_threads = %c128_i32
@@ -154,6 +193,7 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize and kv-stages other than 2 need K/V staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives); got 1
 // NEGATIVE-STAGES-ONE-ROLE: error: 'sage.quantized_attention' op kv-stages = 3 needs warp-specialize=true (without a producer warpgroup the kernel prefetches one K/V block ahead, into two stages)
-// 32 stages of 8 KiB, 64 barriers, qbar and two dS buffers: 262144 + 512 + 4 * (64 + 128).
-// NEGATIVE-SHARED: error: 'sage.quantized_attention' op the attention kernel needs 263424 bytes of shared memory (kv-stages = 32 stages of K/V blocks), more than the 232448 a CTA may have
+// 32 stages of 8 KiB, 64 barriers and the Q tile's (aligned to 16), the
+// Q tile, qbar and two dS buffers: 262144 + 528 + 4096 + 4 * (64 + 128).
+// NEGATIVE-SHARED: error: 'sage.quantized_attention' op the attention kernel needs 267536 bytes of shared memory (kv-stages = 32 stages of K/V blocks), more than the 232448 a CTA may have
 
