@@ -65,8 +65,9 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "true: a producer warpgroup streams K/V blocks by bulk copies "
            "while the consumer warpgroups compute (sage.warp_specialize; "
            "needs bulk copies); false: every warp computes; auto: true for "
-           "the bulk-staged wgmma kernel at D >= 128, where it is faster on "
-           "the H200">
+           "the bulk-staged wgmma kernel with block-q = 128 and block-k = 64 "
+           "at a padded head dim >= 128 (D > 96), where it is faster on the "
+           "H200">
   ];
 }
 

@@ -54,7 +54,8 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::desc("true: a producer warpgroup streams K/V blocks by bulk "
                      "copies while the consumers compute (needs bulk "
                      "copies); false: every warp computes; auto: true for "
-                     "the bulk-staged wgmma kernel at D >= 128"),
+                     "the bulk-staged wgmma kernel with block-q = 128 and "
+                     "block-k = 64 at a padded head dim >= 128 (D > 96)"),
       llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),

@@ -378,17 +378,21 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   Value paddedQueries = kb.mul(queryBlocks, kb.i32(config.blockQ));
   Value paddedKeys = kb.mul(keyBlocks, kb.i32(config.blockK));
 
-  // Causal: the last key block any row of this Q block sees (row r sees
-  // keys <= r + Nk - Nq aligned bottom-right, <= r aligned top-left).
+  // Causal: row r sees keys <= r + diagonal: Nk - Nq aligned bottom-right,
+  // 0 aligned top-left.
+  auto causalDiagonal = [&] {
+    return config.causalTopLeft ? kb.i32(0) : kb.sub(keys, queries);
+  };
+  // The last key block any row of this Q block sees.
   Value blockEnd;
   auto getBlockEnd = [&] {
     if (blockEnd)
       return blockEnd;
     blockEnd = keyBlocks;
-    Value diagonal = config.causalTopLeft ? kb.i32(0) : kb.sub(keys, queries);
     if (config.causal) {
-      Value visible = kb.add(
-          kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)), diagonal);
+      Value visible =
+          kb.add(kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)),
+                 causalDiagonal());
       visible = kb.minsi(kb.maxsi(visible, kb.i32(0)), keys);
       blockEnd = kb.ceilDiv(visible, config.blockK);
     }
@@ -660,23 +664,27 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       kb.waitBarrier(staging, barrier, kb.i32(0));
     } else {
       int64_t chunks = queryTile.getBytes() / 16;
-      assert(chunks % config.threads() == 0 && "whole rounds of copies");
       for (int64_t i = 0; i < chunks; i += config.threads()) {
         Value chunk = kb.add(lane.tid, kb.i32(i));
-        Value row = kb.remu(chunk, kb.i32(config.blockQ));
-        Value column = kb.divu(chunk, kb.i32(config.blockQ));
-        OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
-                          paddedQueries, kb.add(firstQuery, row),
-                          kb.i32(paddedDim), queryTile);
-        kb.copyAsync16(staging, kb.add(queryStart, kb.mul(chunk, kb.i32(16))),
-                       kernel.arg(kQueryInt),
-                       source.getOffset(kb.mul(column, kb.i32(16))));
+        auto copy = [&] {
+          Value row = kb.remu(chunk, kb.i32(config.blockQ));
+          Value column = kb.divu(chunk, kb.i32(config.blockQ));
+          OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
+                            paddedQueries, kb.add(firstQuery, row),
+                            kb.i32(paddedDim), queryTile);
+          kb.copyAsync16(staging, kb.add(queryStart, kb.mul(chunk, kb.i32(16))),
+                         kernel.arg(kQueryInt),
+                         source.getOffset(kb.mul(column, kb.i32(16))));
+        };
+        if (i + config.threads() <= chunks)
+          copy();
+        else
+          kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, chunk, kb.i32(chunks)),
+                    copy);
       }
       kb.commitAsyncCopies();
       kb.waitAsyncCopies(0);
-      NVVM::FenceProxyOp::create(
-          kb.b, kb.loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      kb.fenceProxyAsyncShared();
       computeBarrier();
     }
   }
@@ -748,9 +756,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       // wgmma reads the stage through the async proxy: the copies' writes
       // are made visible to it before the barrier.
       if (layout.coreMatrices)
-        NVVM::FenceProxyOp::create(
-            kb.b, kb.loc, NVVM::ProxyKind::async_shared,
-            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+        kb.fenceProxyAsyncShared();
     }
     // Publishes dS, and cp.async's stage, to every computing thread (a
     // bulk-copied stage is published by its mbarrier).
@@ -848,16 +854,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     if (layout.coreMatrices) {
       // wgmma: only a block that holds padded keys, or (causal) keys right
       // of the diagonal of the warp's first row, which sees the fewest, has
-      // anything to mask; the others skip it (a warp-uniform branch):
-      // 1.04-1.14x on the H200, most for causal. mma.sync, bound by its
-      // emulated FP8 MMA there, gains nothing and masks every block
-      // (benchmarks/results/2026-12-03-h200-wgmma-order.md).
+      // anything to mask; the others skip it (a warp-uniform branch): on
+      // the H200 1.02-1.04x without a mask, 1.04-1.14x causal. mma.sync,
+      // bound by its emulated FP8 MMA there, gains nothing and masks every
+      // block (benchmarks/results/2026-12-03-h200-wgmma-order.md).
       Value lastKey = kb.add(blockStart, kb.i32(config.blockK - 1));
       Value masked = kb.cmp(arith::CmpIPredicate::sge, lastKey, keys);
       if (config.causal) {
-        Value limit = config.causalTopLeft
-                          ? firstRow
-                          : kb.add(firstRow, kb.sub(keys, queries));
+        Value limit = kb.add(firstRow, causalDiagonal());
         masked = arith::OrIOp::create(
             kb.b, kb.loc, masked,
             kb.cmp(arith::CmpIPredicate::sgt, lastKey, limit));

@@ -298,6 +298,13 @@ void KernelBuilder::waitAsyncCopies(int64_t pending) {
   NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
 }
 
+void KernelBuilder::fenceProxyAsyncShared() {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
 SmallVector<Value> KernelBuilder::loadSharedWords(Value sharedBase,
                                                   Value byteOffset,
                                                   int64_t count) {

@@ -118,6 +118,9 @@ public:
   void commitAsyncCopies();
   /// Waits until at most `pending` groups of copies are in flight.
   void waitAsyncCopies(int64_t pending);
+  /// fence.proxy.async.shared::cta: this thread's writes to shared memory
+  /// become visible to the async proxy (wgmma's and bulk copies' reads).
+  void fenceProxyAsyncShared();
   /// The shared-memory address `byteOffset` (i32) bytes past `sharedBase`.
   Value sharedPointer(Value sharedBase, Value byteOffset);
   // The TMA unit's bulk copies, completed on an mbarrier (a 64-bit word
@@ -196,14 +199,13 @@ MmaAttr getWarpgroupMma(MLIRContext *ctx, Type operands, Type accumulator,
 /// from one 8-row group to the next (docs/Layouts.md).
 Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
                           int64_t leading, int64_t stride);
-/// The wgmmas of `mma` summing A operand i (a descriptor, or 4 registers
-/// of each lane's `m * k / 128` elements) times the tile of descriptor i,
-/// the first
-/// starting the accumulator, fenced, committed and waited for; returns the
-/// accumulator as its n / 8 tiles of four (row g, g + 8 of each warp's 16
-/// rows: the m16n8 order of each 8 columns).
+/// The wgmmas of `mma` summing A operand i (a descriptor, or each lane's
+/// `m * k / 128` elements in registers) times the tile of descriptor i,
+/// the first starting the accumulator, fenced, committed and waited for;
+/// returns the accumulator as its n / 8 tiles of four (row g, g + 8 of
+/// each warp's 16 rows: the m16n8 order of each 8 columns).
 SmallVector<MmaAcc> emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                                      ArrayRef<Value> aFragments,
+                                      ArrayRef<Value> aOperands,
                                       ArrayRef<Value> bDescriptors);
 
 } // namespace mlir::sage

@@ -88,7 +88,7 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
            << " keys) with block-k = " << blockK;
 
   // How each kernel family reads the operands: mma.sync lanes load their
-  // words of a group at once; wgmma reads K and V^T rows through shared
+  // words of a group at once; wgmma reads Q, K and V^T rows through shared
   // memory descriptors, which take the MMA positions in order.
   int64_t paddedDim = layouts.queryKey.getPaddedExtent(headDim);
   // The quantizer packs four adjacent channels into one 32-bit store.
@@ -98,23 +98,31 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
       fourTogether &= getStoredIndex(layouts.queryKey, c + i) ==
                       getStoredIndex(layouts.queryKey, c) + i;
   if (scope == MmaScope::Warpgroup) {
-    if (!storesPositionsInOrder(layouts.queryKey, paddedDim))
+    // `layout` stores the `extent` positions of `operands` as the
+    // descriptors of their wgmma read them.
+    auto expectInOrder = [&](OperandLayoutAttrInterface layout, int64_t extent,
+                             StringRef operands,
+                             StringRef read) -> LogicalResult {
+      if (storesPositionsInOrder(layout, extent))
+        return success();
       return op.emitOpError()
-             << "expected a Q and K layout that stores the MMA positions in "
-                "order (wgmma reads K through a shared-memory descriptor; "
-                "mma-scope=warp reads mma.sync packings), got "
-             << layouts.queryKey;
+             << "expected a " << operands
+             << " layout that stores the MMA positions in order (wgmma reads "
+             << read
+             << " through shared-memory descriptors; mma-scope=warp reads "
+                "mma.sync packings), got "
+             << layout;
+    };
+    if (failed(
+            expectInOrder(layouts.queryKey, paddedDim, "Q and K", "Q and K")))
+      return failure();
     if (!fourTogether)
       return op.emitOpError()
              << "expected a Q and K layout that keeps four adjacent channels "
                 "together (their quantizer stores them at once), got "
              << layouts.queryKey;
-    if (!storesPositionsInOrder(layouts.value, blockK))
-      return op.emitOpError()
-             << "expected a V layout that stores the MMA positions in order "
-                "(wgmma reads V^T through a shared-memory descriptor; "
-                "mma-scope=warp reads mma.sync packings), got "
-             << layouts.value;
+    if (failed(expectInOrder(layouts.value, blockK, "V", "V^T")))
+      return failure();
   } else {
     for (OperandLayoutAttrInterface layout : {layouts.queryKey, layouts.value})
       if (layout.getOperandTiling() != OperandTiling::Rows)

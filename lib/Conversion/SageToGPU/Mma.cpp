@@ -84,7 +84,7 @@ Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
 
 SmallVector<MmaAcc>
 mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                              ArrayRef<Value> aFragments,
+                              ArrayRef<Value> aOperands,
                               ArrayRef<Value> bDescriptors) {
   int64_t count = mma.getM() * mma.getN() / 128;
   auto accType = VectorType::get({count}, mma.getAcc());
@@ -93,8 +93,8 @@ mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
   // (D = A * B), so none is written between the fence and the wgmmas.
   ValueRange registers;
   if (mma.getASource() == OperandSource::Registers)
-    registers = aFragments;
-  SmallVector<Value> fragments(aFragments);
+    registers = aOperands;
+  SmallVector<Value> fragments(aOperands);
   auto fence =
       WarpgroupFenceOp::create(kb.b, kb.loc, registers.getTypes(), registers);
   if (!registers.empty())

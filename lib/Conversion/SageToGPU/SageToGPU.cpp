@@ -191,11 +191,14 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.paddedHeadDim =
       config.layouts.queryKey.getPaddedExtent(config.headDim);
   // More stages and a producer warpgroup stream K/V blocks by bulk copies.
+  // auto: a producer for the tiles measured faster with one, and for more
+  // than two stages, which only a producer fills.
   bool bulkCopies =
       config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
+  bool measuredFaster =
+      config.paddedHeadDim >= 128 && config.warps == 8 && config.blockK == 64;
   config.warpSpecialized = choices.warpSpecialized.value_or(
-      bulkCopies && config.paddedHeadDim >= 128 && config.warps == 8 &&
-      config.blockK == 64);
+      bulkCopies && (measuredFaster || config.kvStages > 2));
   if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
     return op.emitOpError()
            << "warp-specialize and kv-stages other than 2 need K/V staged by "
@@ -240,8 +243,9 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
     return op.emitOpError()
            << "the attention kernel needs " << bytes
            << " bytes of shared memory (kv-stages = " << config.kvStages
-           << " stages of K/V blocks), more than the " << kMaxSharedBytes
-           << " a CTA may have";
+           << " stages of K/V blocks"
+           << (config.scope == MmaScope::Warpgroup ? " and the Q tile" : "")
+           << "), more than the " << kMaxSharedBytes << " a CTA may have";
   return config;
 }
 

@@ -1,15 +1,15 @@
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" -split-input-file -verify-diagnostics | FileCheck %s
 //
-// The wgmma kernel reads K and V^T through shared-memory descriptors, which
-// take an operand's MMA positions in order: the mma.sync packings, which
-// interleave them for the lanes' loads, are refused.
+// The wgmma kernel reads Q, K and V^T through shared-memory descriptors,
+// which take an operand's MMA positions in order: the mma.sync packings,
+// which interleave them for the lanes' loads, are refused.
 
 // Q and K packed for mma.sync lanes.
 func.func @negative_warpgroup_qk_packed(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>, layout = #sage.mma_packed<along = features, k = 32, chunks = 2>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, layout = #sage.mma_packed<along = features, k = 32, chunks = 2>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
-  // expected-error@+1 {{'sage.quantized_attention' op expected a Q and K layout that stores the MMA positions in order (wgmma reads K through a shared-memory descriptor; mma-scope=warp reads mma.sync packings), got #sage.mma_packed<along = features, k = 32, chunks = 2>}}
+  // expected-error@+1 {{'sage.quantized_attention' op expected a Q and K layout that stores the MMA positions in order (wgmma reads Q and K through shared-memory descriptors; mma-scope=warp reads mma.sync packings), got #sage.mma_packed<along = features, k = 32, chunks = 2>}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
@@ -25,7 +25,7 @@ func.func @negative_warpgroup_v_packed(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>, layout = #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
-  // expected-error@+1 {{'sage.quantized_attention' op expected a V layout that stores the MMA positions in order (wgmma reads V^T through a shared-memory descriptor; mma-scope=warp reads mma.sync packings), got #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>}}
+  // expected-error@+1 {{'sage.quantized_attention' op expected a V layout that stores the MMA positions in order (wgmma reads V^T through shared-memory descriptors; mma-scope=warp reads mma.sync packings), got #sage.mma_packed<along = tokens, k = 32, chunks = 2, order = accumulator>}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,

@@ -9,7 +9,8 @@
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvvm.cp.async.shared.global
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WS-CP-ASYNC
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
-// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=3" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES-ONE-ROLE
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=false kv-stages=3" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES-ONE-ROLE
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=3" | FileCheck %s --check-prefix=AUTO-STAGES
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=32" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SHARED
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=tma" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGING
 
@@ -69,6 +70,10 @@
 // (the warpgroup's rows), then K's; both leading 1024 bytes (64 rows x
 // 16), stride 128 (8 rows x 16): (64 << 16) | (8 << 32).
 // CHECK: %[[QROWS:.*]] = arith.addi %c16416_i32{{.*}}, %{{.*}} : i32
+// CHECK: %[[QSTEP:.*]] = arith.addi %[[QROWS]], %c0_i32{{.*}} : i32
+// CHECK-NEXT: %[[QBASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
+// CHECK-NEXT: %[[QOFFSET:.*]] = arith.extsi %[[QSTEP]] : i32 to i64
+// CHECK-NEXT: arith.addi %[[QBASE]], %[[QOFFSET]] : i64
 // CHECK: %[[QDESC:.*]] = arith.ori %{{.*}}, %c34363932672_i64{{.*}} : i64
 // CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
 // CHECK: %[[ADDRESS:.*]] = arith.addi %[[BASE]], %{{.*}} : i64
@@ -120,10 +125,15 @@
 // 16), (64 << 16) | (8 << 32).
 // TWO-GROUPS: gpu.func @sage_attention({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // TWO-GROUPS: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32
-// TWO-GROUPS: %[[GROUP:.*]] = arith.divui %[[WARP]], %c4_i32
-// TWO-GROUPS: arith.muli %[[GROUP]], %c1024_i32
-// TWO-GROUPS: arith.constant 34368126976 : i64
-// TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 128, k = 32, a = i8, a_source = shared{{.*}} : i64 -> vector<64xi32>
+// The Q tile at 32800, after 32 KiB of stages and three barriers.
+// TWO-GROUPS: %[[GROUP:.*]] = arith.divui %[[WARP]], %c4_i32{{.*}} : i32
+// TWO-GROUPS-NEXT: %[[GROUP_ROWS:.*]] = arith.muli %[[GROUP]], %c1024_i32 : i32
+// TWO-GROUPS-NEXT: %c32800_i32{{.*}} = arith.constant 32800 : i32
+// TWO-GROUPS-NEXT: %[[QROWS:.*]] = arith.addi %c32800_i32{{.*}}, %[[GROUP_ROWS]] : i32
+// TWO-GROUPS: %[[QDESC_FIELDS:.*]] = arith.constant 34368126976 : i64
+// TWO-GROUPS-NEXT: %[[QDESC:.*]] = arith.ori %{{.*}}, %[[QDESC_FIELDS]] : i64
+// TWO-GROUPS: sage.warpgroup_fence{{$}}
+// TWO-GROUPS-NEXT: sage.warpgroup_mma %[[QDESC]], %{{.*}} {{.*}}n = 128, k = 32, a = i8, a_source = shared{{.*}} : i64 -> vector<64xi32>
 // TWO-GROUPS: arith.constant 34363932672 : i64
 // TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 64, k = 32, a = f8E4M3FN{{.*}} : vector<16xf8E4M3FN> -> vector<32xf32>
 func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
@@ -179,9 +189,13 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // The consumers' barriers are their own (bar.sync 1, 128); each block
 // waits on its full barrier and ends by arriving on its empty one.
 // WS: nvvm.barrier id = %c1_i32{{(_[0-9]+)?}} number_of_threads = %c128_i32
-// Their thread 0 copies the Q tile, which they all wait for.
+// Their thread 0 (not the CTA's, a producer thread) copies the Q tile,
+// which they all wait for.
+// WS: %[[QISSUER:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32{{(_[0-9]+)?}} : i32
+// WS-NEXT: scf.if %[[QISSUER]] {
 // WS: %[[QTILE:.*]] = llvm.getelementptr %{{.*}}[%c24640_i32{{(_[0-9]+)?}}]
-// WS: nvvm.cp.async.bulk.shared.cluster.global
+// WS-NEXT: %[[QDST:.*]] = llvm.addrspacecast %[[QTILE]]
+// WS: nvvm.cp.async.bulk.shared.cluster.global %[[QDST]]
 // WS: nvvm.mbarrier.try_wait.parity %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %{{.*}}
 // WS: scf.for
 // WS: nvvm.mbarrier.try_wait.parity
@@ -192,8 +206,12 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 
 // NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize and kv-stages other than 2 need K/V staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives); got 1
+// warp-specialize=auto with more than two stages takes the producer that
+// fills them (three full barriers, three empty ones).
+// AUTO-STAGES: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<28736 x i8>
+// AUTO-STAGES: sage.warp_specialize warps = [4, 4] registers = [24, 232]
 // NEGATIVE-STAGES-ONE-ROLE: error: 'sage.quantized_attention' op kv-stages = 3 needs warp-specialize=true (without a producer warpgroup the kernel prefetches one K/V block ahead, into two stages)
 // 32 stages of 8 KiB, 64 barriers and the Q tile's (aligned to 16), the
 // Q tile, qbar and two dS buffers: 262144 + 528 + 4096 + 4 * (64 + 128).
-// NEGATIVE-SHARED: error: 'sage.quantized_attention' op the attention kernel needs 267536 bytes of shared memory (kv-stages = 32 stages of K/V blocks), more than the 232448 a CTA may have
+// NEGATIVE-SHARED: error: 'sage.quantized_attention' op the attention kernel needs 267536 bytes of shared memory (kv-stages = 32 stages of K/V blocks and the Q tile), more than the 232448 a CTA may have
 

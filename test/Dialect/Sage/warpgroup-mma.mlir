@@ -117,3 +117,27 @@ func.func @negative_wait_types(%d: vector<64xi32>) -> vector<64xf32> {
   %0 = "sage.warpgroup_wait"(%d) {pending = 0 : i64} : (vector<64xi32>) -> vector<64xf32>
   return %0 : vector<64xf32>
 }
+
+// -----
+
+func.func @negative_wait_pending_too_many(%d: vector<64xi32>) -> vector<64xi32> {
+  // expected-error@+1 {{'sage.warpgroup_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0 whose maximum value is 7}}
+  %0 = sage.warpgroup_wait 8, %d : vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// -----
+
+func.func @negative_fence_partial_register(%a: vector<3xi8>) -> vector<3xi8> {
+  // expected-error@+1 {{'sage.warpgroup_fence' op expected fragment #0 to fill whole 32-bit registers with integer or float elements, got 'vector<3xi8>'}}
+  %0 = sage.warpgroup_fence %a : vector<3xi8>
+  return %0 : vector<3xi8>
+}
+
+// -----
+
+func.func @negative_wait_index_fragment(%s: vector<2xf32>, %d: vector<4xindex>) -> vector<4xindex> {
+  // expected-error@+1 {{'sage.warpgroup_wait' op expected fragment #1 to fill whole 32-bit registers with integer or float elements, got 'vector<4xindex>'}}
+  %0:2 = sage.warpgroup_wait 0, %s, %d : vector<2xf32>, vector<4xindex>
+  return %0#1 : vector<4xindex>
+}

@@ -578,6 +578,32 @@ LogicalResult WarpgroupMmaOp::verify() {
                         mma.getM(), mma.getN(), mma.getAcc());
 }
 
+/// Checks that each fragment fills whole 32-bit registers of integer or
+/// float elements, as the fence and the wait pass them on.
+static LogicalResult verifyRegisterFragments(Operation *op,
+                                             ValueRange fragments) {
+  for (auto [i, fragment] : llvm::enumerate(fragments)) {
+    auto type = cast<VectorType>(fragment.getType());
+    Type element = type.getElementType();
+    if (!element.isIntOrFloat() || element.isInteger(1) ||
+        type.getNumElements() * element.getIntOrFloatBitWidth() % 32 != 0)
+      return op->emitOpError()
+             << "expected fragment #" << i
+             << " to fill whole 32-bit registers with integer or float "
+                "elements, got "
+             << type;
+  }
+  return success();
+}
+
+LogicalResult WarpgroupFenceOp::verify() {
+  return verifyRegisterFragments(*this, getFragments());
+}
+
+LogicalResult WarpgroupWaitOp::verify() {
+  return verifyRegisterFragments(*this, getFragments());
+}
+
 //===----------------------------------------------------------------------===//
 // OnlineSoftmaxOp / AccumulateOp
 //===----------------------------------------------------------------------===//

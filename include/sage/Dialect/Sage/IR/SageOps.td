@@ -359,7 +359,8 @@ def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
     those registers (A fragments, accumulators carried in); the wgmmas read
     `results`, the same values, which are defined before the fence: no
     pass or backend can then compute them after it, which the PTX ISA
-    leaves undefined.
+    leaves undefined. Each fragment is whole 32-bit registers of integer
+    or float elements.
 
     Example:
 
@@ -374,6 +375,7 @@ def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
   let assemblyFormat = [{
     ($fragments^ `:` type($fragments))? attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
@@ -382,11 +384,13 @@ def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
   let summary = "waits for a warpgroup's wgmma groups; their results are "
                 "read after it";
   let description = [{
-    Waits until at most `pending` of the warpgroup's committed wgmma groups
-    are still running (`wgmma.wait_group`, docs/Levels.md, L4).
+    Waits until at most `pending` (0 to 7) of the warpgroup's committed
+    wgmma groups are still running (`wgmma.wait_group`, docs/Levels.md,
+    L4).
     `fragments` are results of the wgmmas waited for; `results` are the
     same values, defined from the wait on: readers of `results` cannot be
-    moved before it, where the registers do not yet hold them.
+    moved before it, where the registers do not yet hold them. Each
+    fragment is whole 32-bit registers of integer or float elements.
 
     Example:
 
@@ -395,12 +399,14 @@ def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
     %s = sage.warpgroup_wait 0, %s0 : vector<32xi32>
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$pending,
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>,
+                                               IntMaxValue<7>]>:$pending,
                        Variadic<VectorOfRank<[1]>>:$fragments);
   let results = (outs Variadic<VectorOfRank<[1]>>:$results);
   let assemblyFormat = [{
     $pending (`,` $fragments^ `:` type($fragments))? attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
