@@ -389,10 +389,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     if (blockEnd)
       return blockEnd;
     blockEnd = keyBlocks;
+    // One builder call per statement where two arguments build ops: the
+    // order of a call's arguments is the compiler's, and the IR must not
+    // depend on it.
+    Value diagonal = causalDiagonal();
     if (config.causal) {
-      Value visible =
-          kb.add(kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)),
-                 causalDiagonal());
+      Value visible = kb.add(
+          kb.mul(kb.add(block, kb.i32(1)), kb.i32(config.blockQ)), diagonal);
       visible = kb.minsi(kb.maxsi(visible, kb.i32(0)), keys);
       blockEnd = kb.ceilDiv(visible, config.blockK);
     }
@@ -669,12 +672,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         auto copy = [&] {
           Value row = kb.remu(chunk, kb.i32(config.blockQ));
           Value column = kb.divu(chunk, kb.i32(config.blockQ));
+          Value query = kb.add(firstQuery, row);
           OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
-                            paddedQueries, kb.add(firstQuery, row),
-                            kb.i32(paddedDim), queryTile);
-          kb.copyAsync16(staging, kb.add(queryStart, kb.mul(chunk, kb.i32(16))),
-                         kernel.arg(kQueryInt),
-                         source.getOffset(kb.mul(column, kb.i32(16))));
+                            paddedQueries, query, kb.i32(paddedDim), queryTile);
+          Value sourceOffset = source.getOffset(kb.mul(column, kb.i32(16)));
+          Value destination = kb.add(queryStart, kb.mul(chunk, kb.i32(16)));
+          kb.copyAsync16(staging, destination, kernel.arg(kQueryInt),
+                         sourceOffset);
         };
         if (i + config.threads() <= chunks)
           copy();
@@ -778,9 +782,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       SmallVector<Value> queryDescriptors, keyDescriptors;
       int64_t keyLeading = keyTile.getLeadingBytes(),
               queryLeading = queryTile.getLeadingBytes();
-      Value queryRows =
-          kb.add(kb.i32(layout.getQueryOffset()),
-                 kb.mul(kb.divu(lane.warp, kb.i32(4)), kb.i32(64 * 16)));
+      Value warpgroup = kb.divu(lane.warp, kb.i32(4));
+      Value groupRows = kb.mul(warpgroup, kb.i32(64 * 16));
+      Value queryRows = kb.add(kb.i32(layout.getQueryOffset()), groupRows);
       for (int64_t c = 0; c < paddedDim / 32; ++c) {
         queryDescriptors.push_back(getMatrixDescriptor(
             kb, staging, kb.add(queryRows, kb.i32(2 * c * queryLeading)),

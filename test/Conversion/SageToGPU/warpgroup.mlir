@@ -127,9 +127,10 @@
 // TWO-GROUPS: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32
 // The Q tile at 32800, after 32 KiB of stages and three barriers.
 // TWO-GROUPS: %[[GROUP:.*]] = arith.divui %[[WARP]], %c4_i32{{.*}} : i32
-// TWO-GROUPS-NEXT: %[[GROUP_ROWS:.*]] = arith.muli %[[GROUP]], %c1024_i32 : i32
-// TWO-GROUPS-NEXT: %c32800_i32{{.*}} = arith.constant 32800 : i32
-// TWO-GROUPS-NEXT: %[[QROWS:.*]] = arith.addi %c32800_i32{{.*}}, %[[GROUP_ROWS]] : i32
+// TWO-GROUPS-NEXT: %[[ROW_BYTES:.*]] = arith.constant 1024 : i32
+// TWO-GROUPS-NEXT: %[[GROUP_ROWS:.*]] = arith.muli %[[GROUP]], %[[ROW_BYTES]] : i32
+// TWO-GROUPS-NEXT: %[[TILE:.*]] = arith.constant 32800 : i32
+// TWO-GROUPS-NEXT: %[[QROWS:.*]] = arith.addi %[[TILE]], %[[GROUP_ROWS]] : i32
 // TWO-GROUPS: %[[QDESC_FIELDS:.*]] = arith.constant 34368126976 : i64
 // TWO-GROUPS-NEXT: %[[QDESC:.*]] = arith.ori %{{.*}}, %[[QDESC_FIELDS]] : i64
 // TWO-GROUPS: sage.warpgroup_fence{{$}}
