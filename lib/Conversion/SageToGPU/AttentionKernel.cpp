@@ -25,10 +25,9 @@
 // V^T through shared-memory descriptors and P from registers; the
 // accumulator of each warp is the same m16n8 fragment either way. The
 // MMAs, the masking, the online softmax and the buffer update are sage
-// ops on the lane's fragments
-// (sage.warp_mma or sage.warpgroup_mma, sage.mask_scores,
-// sage.online_softmax, sage.accumulate; docs/Levels.md, L4), which
-// convert-sage-to-nvvm lowers.
+// ops on the lane's fragments (sage.warp_mma or sage.warpgroup_mma,
+// sage.mask_scores, sage.online_softmax, sage.accumulate; docs/Levels.md,
+// L4), which convert-sage-to-nvvm lowers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,7 +152,8 @@ static int64_t getCorrectionLength(const AttentionConfig &config) {
 }
 
 int64_t mlir::sage::getAttentionSharedBytes(const AttentionConfig &config) {
-  // The K/V stages and their barriers, then qbar and dS (f32).
+  // The K/V stages, their barriers and (wgmma) the Q tile, then qbar and
+  // dS (f32).
   return KVStaging(config).getBytes() +
          4 * (config.headDim + getCorrectionLength(config));
 }

@@ -75,9 +75,10 @@ struct KernelChoices {
   OperandTiling tiling;
   /// Unset (auto): a producer warpgroup for the bulk-staged wgmma kernel of
   /// two consumer warpgroups and 64-key blocks (block-q = 128, block-k = 64,
-  /// the tiles measured) where D >= 128, which the H200 runs about 1.09x
-  /// faster; at D = 64 the two are even
-  /// (benchmarks/results/2026-12-03-h200-ws-default.md).
+  /// the tiles measured) at a padded D >= 128, which the H200 runs about
+  /// 1.09x faster (at D = 64 the two are even;
+  /// benchmarks/results/2026-12-03-h200-ws-default.md), and for more than
+  /// two K/V stages, which only a producer fills (getConfig).
   std::optional<bool> warpSpecialized;
   int64_t kvStages;
 };
