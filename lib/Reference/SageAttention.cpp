@@ -280,14 +280,25 @@ static float quantizePNvFp4(float *p, int64_t n) {
   return rowScale;
 }
 
-/// Adds R = P_hat V_hat of one row and K/V block into the row's f32 buffer
-/// \p o, through the recipe's accumulator. \p p holds colCount quantized
-/// values for keys c0 ...; \p rowScale is NVFP4's per-row P scale.
-static void accumulatePV(const float *p, float rowScale, const KVHead &kv,
-                         const Recipe &recipe, int64_t seqK, int64_t dim,
-                         int64_t c0, int64_t colCount, float *o) {
+/// Rescales the row's f32 buffer \p o by the online softmax's \p alpha and
+/// adds R = P_hat V_hat of one row and K/V block, through the recipe's
+/// accumulator. \p p holds colCount quantized values for keys c0 ...;
+/// \p rowScale is NVFP4's per-row P scale.
+static void accumulatePV(const float *p, float rowScale, float alpha,
+                         const KVHead &kv, const Recipe &recipe, int64_t seqK,
+                         int64_t dim, int64_t c0, int64_t colCount, float *o) {
+  const bool twoLevel = (recipe.pvFormat == PVFormat::E4M3 ||
+                         recipe.pvFormat == PVFormat::E5M2) &&
+                        recipe.accumulator != PVAccumulator::F16Delayed;
   for (int64_t d = 0; d < dim; ++d) {
     const float *v = kv.vHatT.data() + d * seqK + c0;
+    // Two-level accumulation: R_ij in FP22, then O * alpha + R rounded
+    // once, as the kernel's fma (sage.accumulate).
+    if (twoLevel) {
+      o[d] = std::fma(o[d], alpha, dotFp22(p, 1, v, 1, colCount, kFp8MmaK));
+      continue;
+    }
+    o[d] = o[d] * alpha;
     switch (recipe.pvFormat) {
     case PVFormat::Int8:
       // Integer MMA: exact int32 sum, converted exactly to f32.
@@ -321,9 +332,6 @@ static void accumulatePV(const float *p, float rowScale, const KVHead &kv,
         if (acc.pending != 0)
           acc.flush();
         o[d] = acc.buffer;
-      } else {
-        // Two-level accumulation: R_ij in FP22, then one f32 add.
-        o[d] = o[d] + dotFp22(p, 1, v, 1, colCount, kFp8MmaK);
       }
       break;
     }
@@ -361,8 +369,9 @@ static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
       float *sr = s.data() + r * colCount;
       // m' = max(m, rowmax S); a row that has seen no key yet stays empty.
       float mNew = st.m[r];
+      // max.NaN, as the kernel: a NaN score makes the row's max NaN.
       for (int64_t c = 0; c < colCount; ++c)
-        mNew = std::max(mNew, sr[c]);
+        mNew = std::isnan(sr[c]) ? sr[c] : std::max(mNew, sr[c]);
       if (mNew == kNegInf)
         continue;
       // alpha = 2^(m - m'): 0 on the first visible block.
@@ -373,18 +382,15 @@ static void runQBlock(const QKOperand &q, const KVHead &kv, const float *dS,
         sr[c] = std::exp2(sr[c] - mNew);
         rowSum = rowSum + sr[c];
       }
-      st.l[r] = st.l[r] * alpha + rowSum;
+      st.l[r] = std::fma(st.l[r], alpha, rowSum);
       st.m[r] = mNew;
-      // O = diag(alpha) O before this block's product is added.
       float *o = st.o.data() + r * dim;
-      for (int64_t d = 0; d < dim; ++d)
-        o[d] = o[d] * alpha;
       float rowScale = 1.0f;
       if (recipe.pvFormat == PVFormat::NvFp4)
         rowScale = quantizePNvFp4(sr, colCount);
       else
         quantizeP(sr, colCount, recipe);
-      accumulatePV(sr, rowScale, kv, recipe, seqK, dim, c0, colCount, o);
+      accumulatePV(sr, rowScale, alpha, kv, recipe, seqK, dim, c0, colCount, o);
     }
   }
   for (int64_t r = 0; r < rowCount; ++r) {

@@ -504,7 +504,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           auto rowType = RankedTensorType::get({blockQ}, f32);
           auto softmax = OnlineSoftmaxOp::create(
               b, loc, masked.getType(), rowType, rowType, rowType, masked,
-              carried[1], carried[2], /*fragment=*/nullptr, /*base2=*/false);
+              carried[1], carried[2], /*score_scale=*/Value(),
+              /*fragment=*/nullptr, /*base2=*/false, /*prob_scale=*/nullptr);
           // P_hat = P~ * P_r: a static scale, as P~ <= 1 (section 3).
           QuantAttr probQuant = op.getPQuant();
           auto probs = QuantizeOp::create(

@@ -5,7 +5,7 @@
 // RUN: sage-translate --sage-export-plan --sage-kernel-module=attention_d64_bf16 %t.mlir | FileCheck %s --check-prefix=ONE
 
 // NONE: error: no sage.launch_plans: run --sage-to-ptx first
-// MANY: error: the input has 22 kernel modules; pick one with --sage-kernel-module: attention_d112_f16 attention_d128_bf16 attention_d128_bf16_causal attention_d128_bf16_causal_top_left_lse attention_d128_f16
+// MANY: error: the input has 26 kernel modules; pick one with --sage-kernel-module: attention_d112_f16 attention_d128_bf16 attention_d128_bf16_causal attention_d128_bf16_causal_top_left_lse attention_d128_f16 attention_d128_f16_causal attention_d128_f16_causal_k_smoothing attention_d128_f16_k_smoothing attention_d128_f16_lse attention_d128_f16_mask_f16_heads1 attention_d128_f16_mask_i1 attention_d256_f16 attention_d256_f16_causal attention_d48_bf16 attention_d64_bf16 attention_d64_bf16_causal attention_d64_bf16_causal_lse attention_d64_bf16_causal_mask_f32_batch1_lse attention_d64_f16 attention_d64_f16_causal attention_d64_f16_causal_k_smoothing attention_d64_f16_causal_top_left attention_d64_f16_k_smoothing attention_d80_f16_causal attention_d96_f16 attention_d96_f16_causal
 // UNKNOWN: error: no kernel module 'nope'
 // ONE: "input_type": "bf16",
 // ONE: "name": "attention_d64_bf16",

@@ -469,12 +469,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (config.warpSpecialized) {
     initBarriers();
     Value end = getBlockEnd();
-    // D <= 64 fits two CTAs an SM (the consumers in 104 registers), which
-    // hides more latency than one with more registers; wider heads take the
-    // SM's registers for one. The producer's registers go to the consumers,
-    // within what the CTA's threads start with (setmaxnreg moves registers
-    // inside a CTA only).
-    int64_t ctasPerSm = config.paddedHeadDim <= 64 ? 2 : 1;
+    // D <= 64 with 64-key blocks fits two CTAs an SM (the consumers in 104
+    // registers), which hides more latency than one with more registers;
+    // wider heads or blocks take the SM's registers for one (ptxas cannot
+    // fit 128 keys' scores in 104). The producer's registers go to the
+    // consumers, within what the CTA's threads start with (setmaxnreg
+    // moves registers inside a CTA only).
+    int64_t ctasPerSm =
+        config.paddedHeadDim <= 64 && config.blockK <= 64 ? 2 : 1;
     int32_t producerRegisters = ctasPerSm > 1 ? 24 : 40;
     int32_t consumerRegisters = int32_t(WarpSpecializeOp::getLargestBudget(
         config.kernelThreads(), ctasPerSm, config.threads(),
@@ -774,6 +776,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.f32Type(), kernel.arg(kKeyScale),
         linearOffset(kb, kvHead, keyBlocks, keyBlock, kb.i32(4), lane.t));
     Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
+    // Without dS or a mask bias to add, the scores stay the MMA's integers
+    // and sage.online_softmax applies the factor, in the fma that also
+    // subtracts the max. It must be positive there, so that a masked -inf
+    // stays -inf: zero (all-zero groups) becomes the smallest normal f32,
+    // which changes no score (their integers are 0); NaN stays NaN.
+    bool foldFactor = !config.smoothQ && !config.maskType;
+    if (foldFactor)
+      factor = kb.maximumf(factor, kb.f32(std::numeric_limits<float>::min()));
     // wgmma: each warpgroup's [64, blockK] tile at once, one k-step
     // of 32 bytes (two core matrices along K) per descriptor; the
     // warpgroup's 64 rows of the Q tile start 64 * 16 bytes apart.
@@ -821,7 +831,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       std::array<Value, 4> tile;
       for (int64_t e = 0; e < 4; ++e) {
         Value column = kb.add(kb.i32(nt * 8 + e % 2), quad2);
-        tile[e] = kb.mulf(kb.sitofp(acc[e]), factor);
+        tile[e] = kb.sitofp(acc[e]);
+        if (!foldFactor)
+          tile[e] = kb.mulf(tile[e], factor);
         if (config.smoothQ)
           tile[e] = kb.addf(
               tile[e], kb.mulf(kb.loadShared(correction,
@@ -885,10 +897,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     }
     Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
     Type rowType = maxFragment.getType();
+    // P~ comes out already scaled by P_r, the range P is quantized to.
+    double probRange = config.probQuant.getRangeValue();
     auto softmax = OnlineSoftmaxOp::create(
         kb.b, kb.loc, scoreFragment.getType(), rowType, rowType, rowType,
         scoreFragment, maxFragment, kb.f32Vector({state.sum[0], state.sum[1]}),
-        queryKeyMma, /*base2=*/true);
+        foldFactor ? kb.f32Vector({factor}) : Value(), queryKeyMma,
+        /*base2=*/true, kb.b.getF64FloatAttr(probRange));
     Value alpha = softmax.getRescale();
     SmallVector<Value> newMax = kb.elements(softmax.getNewMax());
     SmallVector<Value> newSum = kb.elements(softmax.getNewSum());
@@ -896,7 +911,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     state.sum = {newSum[0], newSum[1]};
 
     // P_hat = P~ * P_r in E4M3 on the accumulator fragment (sage.quantize
-    // with bound 1: P~ <= 1), then the A operand of chunk c of 32 keys by a
+    // with bound P_r: P~ <= 1), then the A operand of chunk c of 32 keys by a
     // shuffle within the lane: register r holds row g (r even) or g + 8 of
     // MMA positions 16 (r / 2) + 4t + i, i.e. the keys the V layout puts
     // there, which this lane holds in its accumulator tiles
@@ -905,7 +920,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.b, kb.loc,
         VectorType::get({keyTiles * 4}, config.probQuant.getElementType()),
         VectorType::get({1}, kb.f32Type()), softmax.getProbs(),
-        config.probQuant, kb.b.getF64FloatAttr(1.0), /*layout=*/nullptr,
+        config.probQuant, kb.b.getF64FloatAttr(probRange), /*layout=*/nullptr,
         queryKeyMma);
     Value quantizedProbs = probQuant.getValues();
     OperandLayoutAttrInterface vLayout = config.layouts.value;

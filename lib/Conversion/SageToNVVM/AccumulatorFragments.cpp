@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -45,11 +46,15 @@ struct F32Builder {
   Value mul(Value lhs, Value rhs) {
     return arith::MulFOp::create(b, loc, lhs, rhs);
   }
-  /// lhs > rhs ? lhs : rhs.
+  /// lhs * rhs + addend, rounded once (fma.rn.f32): one instruction where
+  /// a multiply and an add would be two; the CPU model rounds the same.
+  Value fma(Value lhs, Value rhs, Value addend) {
+    return LLVM::FMAOp::create(b, loc, lhs, rhs, addend);
+  }
+  /// The larger of the two, NaN if either is (max.NaN.f32: one
+  /// instruction, where a compare and a select are two).
   Value max(Value lhs, Value rhs) {
-    Value greater =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, lhs, rhs);
-    return arith::SelectOp::create(b, loc, greater, lhs, rhs);
+    return LLVM::MaximumOp::create(b, loc, lhs, rhs);
   }
   /// 2^x through ex2.approx.ftz.f32, as the SageAttention kernels do.
   Value exp2(Value value) {
@@ -95,11 +100,16 @@ struct OnlineSoftmaxOnFragments : OpRewritePattern<OnlineSoftmaxOp> {
     if (!isa<VectorType>(op.getScores().getType()))
       return rewriter.notifyMatchFailure(op, "on tiles");
     MmaAttr mma = *op.getFragment();
-    F32Builder f{rewriter, op.getLoc()};
+    Location loc = op.getLoc();
+    F32Builder f{rewriter, loc};
     SmallVector<Value> scores = f.elements(op.getScores());
     SmallVector<Value> max = f.elements(op.getMax());
     SmallVector<Value> sum = f.elements(op.getSum());
-    // exp(x) = 2^(x log2 e) unless the scores are in log2 units already.
+    // S = x * scale (score_scale: the lane's positive factor) or x.
+    Value scale;
+    if (op.getScoreScale())
+      scale = vector::ExtractOp::create(rewriter, loc, op.getScoreScale(), 0);
+    // exp(y) = 2^(y log2 e) unless the scores are in log2 units already.
     auto exp = [&](Value x) {
       return f.exp2(op.getBase2() ? x : f.mul(x, f.constant(M_LOG2E)));
     };
@@ -109,29 +119,64 @@ struct OnlineSoftmaxOnFragments : OpRewritePattern<OnlineSoftmaxOp> {
     int64_t rows = int64_t(max.size());
     SmallVector<Value> reference(rows), alpha(rows), newMax(rows);
     for (int64_t row = 0; row < rows; ++row) {
-      Value rowMax = negInf;
+      // The lane's max of x, scaled once (the factor is positive), then
+      // the quad's.
+      Value rowMax;
       for (auto [i, score] : llvm::enumerate(scores))
         if (getRowOf(mma, i) == row)
-          rowMax = f.max(rowMax, score);
+          rowMax = rowMax ? f.max(rowMax, score) : score;
+      if (scale)
+        rowMax = f.mul(rowMax, scale);
       newMax[row] = f.max(max[row], f.maxOverQuad(rowMax));
-      Value empty =
-          arith::CmpFOp::create(rewriter, op.getLoc(),
-                                arith::CmpFPredicate::OEQ, newMax[row], negInf);
-      reference[row] = arith::SelectOp::create(rewriter, op.getLoc(), empty,
+      Value empty = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OEQ, newMax[row], negInf);
+      reference[row] = arith::SelectOp::create(rewriter, loc, empty,
                                                f.constant(0), newMax[row]);
       alpha[row] =
-          arith::SelectOp::create(rewriter, op.getLoc(), empty, f.constant(1),
+          arith::SelectOp::create(rewriter, loc, empty, f.constant(1),
                                   exp(f.sub(max[row], reference[row])));
     }
-    SmallVector<Value> probs, rowSum(rows, f.constant(0));
+    // probs = prob_scale * exp(S - m'). In log2 units that is
+    // 2^(x * scale - (m' - log2 prob_scale)): one fma (or subtraction) and
+    // one ex2 a score, the offset computed once a row.
+    std::optional<double> probScale;
+    if (FloatAttr attr = op.getProbScaleAttr())
+      probScale = attr.getValueAsDouble();
+    double log2ProbScale = std::log2(probScale.value_or(1.0));
+    SmallVector<Value> offset(rows);
+    for (int64_t row = 0; row < rows; ++row) {
+      offset[row] = reference[row];
+      if (op.getBase2() && probScale)
+        offset[row] = f.sub(offset[row], f.constant(log2ProbScale));
+      if (op.getBase2() && scale)
+        offset[row] = arith::NegFOp::create(rewriter, loc, offset[row]);
+    }
+    SmallVector<Value> probs, rowSum(rows);
     for (auto [i, score] : llvm::enumerate(scores)) {
       int64_t row = getRowOf(mma, i);
-      probs.push_back(exp(f.sub(score, reference[row])));
-      rowSum[row] = f.add(rowSum[row], probs.back());
+      Value prob;
+      if (op.getBase2()) {
+        prob = f.exp2(scale ? f.fma(score, scale, offset[row])
+                            : f.sub(score, offset[row]));
+      } else {
+        Value exponent =
+            f.mul(f.sub(scale ? f.mul(score, scale) : score, offset[row]),
+                  f.constant(M_LOG2E));
+        if (probScale)
+          exponent = f.add(exponent, f.constant(log2ProbScale));
+        prob = f.exp2(exponent);
+      }
+      probs.push_back(prob);
+      rowSum[row] = rowSum[row] ? f.add(rowSum[row], prob) : prob;
     }
+    // l' = alpha l + rowsum(P~): the sum of probs, unscaled once a row.
     SmallVector<Value> newSum;
-    for (int64_t row = 0; row < rows; ++row)
-      newSum.push_back(f.add(f.mul(sum[row], alpha[row]), rowSum[row]));
+    for (int64_t row = 0; row < rows; ++row) {
+      Value blockSum = rowSum[row];
+      if (probScale)
+        blockSum = f.mul(blockSum, f.constant(1 / *probScale));
+      newSum.push_back(f.fma(sum[row], alpha[row], blockSum));
+    }
     rewriter.replaceOp(op, {f.vector(probs), f.vector(newMax), f.vector(newSum),
                             f.vector(alpha)});
     return success();
@@ -152,8 +197,7 @@ struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
     SmallVector<Value> rescale = f.elements(op.getRescale());
     SmallVector<Value> result;
     for (auto [i, value] : llvm::enumerate(buffer))
-      result.push_back(
-          f.add(f.mul(value, rescale[getRowOf(mma, i)]), partial[i]));
+      result.push_back(f.fma(value, rescale[getRowOf(mma, i)], partial[i]));
     rewriter.replaceOp(op, f.vector(result));
     return success();
   }
@@ -233,12 +277,15 @@ struct QuantizeOnFragments : OpRewritePattern<QuantizeOp> {
     MLIRContext *ctx = getContext();
     // x_hat = x * range / bound, rounded to nearest and saturated, two
     // elements at a time: cvt puts its first operand in the upper byte.
+    // (No multiply where the input is in range already: bound = range.)
     double bound = op.getBound()->convertToDouble();
-    Value factor = f.constant(op.getQuant().getRangeValue() / bound);
+    double ratio = op.getQuant().getRangeValue() / bound;
+    Value factor = f.constant(ratio);
+    auto scaled = [&](Value x) { return ratio == 1 ? x : f.mul(x, factor); };
     SmallVector<Value> input = f.elements(op.getInput());
     SmallVector<Value> pairs;
     for (size_t i = 0; i < input.size(); i += 2) {
-      Value low = f.mul(input[i], factor), high = f.mul(input[i + 1], factor);
+      Value low = scaled(input[i]), high = scaled(input[i + 1]);
       pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
           rewriter, loc, rewriter.getI16Type(), high, low,
           NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN),

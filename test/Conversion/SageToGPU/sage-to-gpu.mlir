@@ -26,8 +26,10 @@
 //       CHECK:   scf.for
 // CHECK-COUNT-16:  sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       CHECK:   sage.mask_scores {{.*}} {causal, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, i32
-//       CHECK:   sage.online_softmax {{.*}} {base2, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, vector<2xf32>
-//       CHECK:   sage.quantize {{.*}} {bound = 1.000000e+00 : f64, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+// With Q smoothing the scores add dS: they are dequantized before the
+// softmax, which returns P~ already scaled to P_r = 448.
+//       CHECK:   sage.online_softmax {{%[^ ]*}}, {{%[^ ]*}}, {{%[^ ]*}} {base2, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, prob_scale = 4.480000e+02 : f64} : vector<32xf32>, vector<2xf32>
+//       CHECK:   sage.quantize {{.*}} {bound = 4.480000e+02 : f64, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
 //       CHECK:   vector.shuffle {{.*}} : vector<32xf8E4M3FN>, vector<32xf8E4M3FN>
 // CHECK-COUNT-2:   sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //       CHECK:   sage.accumulate {{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
@@ -43,6 +45,34 @@ func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: ten
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
       scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
     : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x?x64xf32>, tensor<?x?x?x64xf16>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}
+
+// -----
+
+// K smoothing only (the official SageAttention2 recipe): no dS and no mask
+// bias, so the scores stay the MMA's integers as f32 and the softmax
+// applies the lane's dequantization factor, clamped to a positive normal
+// so that a masked -inf stays -inf.
+// CHECK-LABEL: sage.launch_plans = {attention_k_smoothing =
+//       CHECK: gpu.func @sage_attention
+//       CHECK:   %[[PRODUCT:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[LOG2:.*]] = arith.mulf %[[PRODUCT]], %{{.*}} : f32
+//       CHECK:   %[[FACTOR:.*]] = llvm.intr.maximum(%[[LOG2]], %{{.*}}) : (f32, f32) -> f32
+//       CHECK:   %[[SCORE0:.*]] = arith.sitofp %{{.*}} : i32 to f32
+//   CHECK-NOT:   arith.mulf %[[SCORE0]]
+//       CHECK:   %[[SCALE:.*]] = vector.from_elements %[[FACTOR]] : vector<1xf32>
+//       CHECK:   sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} scaled %[[SCALE]] : vector<1xf32> {base2, {{.*}}prob_scale = 4.480000e+02 : f64} : vector<32xf32>, vector<2xf32>
+func.func @attention_k_smoothing(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
+  %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) k_smooth(%km) {
+      causal, k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
   return %o : tensor<?x?x?x64xf16>
 }
 

@@ -13,17 +13,18 @@
 //   CHECK-DAG:   %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 //   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG:   %[[S0:.*]] = vector.extract %[[S]][0]
+//   CHECK-DAG:   %[[S1:.*]] = vector.extract %[[S]][1]
 //   CHECK-DAG:   %[[S5:.*]] = vector.extract %[[S]][5]
 //   CHECK-DAG:   %[[M0:.*]] = vector.extract %[[M]][0]
 //   CHECK-DAG:   %[[L0:.*]] = vector.extract %[[L]][0]
 // Row g: elements 0, 1, 4, 5.
-//       CHECK:   %[[GT0:.*]] = arith.cmpf ogt, %[[NEGINF]], %[[S0]]
-//       CHECK:   arith.select %[[GT0]], %[[NEGINF]], %[[S0]]
-//       CHECK:   %[[X1:.*]], %{{.*}} = gpu.shuffle  xor %[[ROWMAX:.*]], %c1_i32, %c32_i32 : f32
-//       CHECK:   gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
-//       CHECK:   %[[QUAD:.*]] = arith.select
-//       CHECK:   %[[GT:.*]] = arith.cmpf ogt, %[[M0]], %[[QUAD]]
-//       CHECK:   %[[NEWMAX0:.*]] = arith.select %[[GT]], %[[M0]], %[[QUAD]]
+//       CHECK:   %[[MAX01:.*]] = llvm.intr.maximum(%[[S0]], %[[S1]]) : (f32, f32) -> f32
+//       CHECK:   %[[ROWMAX:.*]] = llvm.intr.maximum(%{{.*}}, %[[S5]])
+//       CHECK:   %[[X1:.*]], %{{.*}} = gpu.shuffle  xor %[[ROWMAX]], %c1_i32, %c32_i32 : f32
+//       CHECK:   %[[PAIR:.*]] = llvm.intr.maximum(%[[ROWMAX]], %[[X1]])
+//       CHECK:   %[[X2:.*]], %{{.*}} = gpu.shuffle  xor %[[PAIR]], %c2_i32, %c32_i32 : f32
+//       CHECK:   %[[QUAD:.*]] = llvm.intr.maximum(%[[PAIR]], %[[X2]])
+//       CHECK:   %[[NEWMAX0:.*]] = llvm.intr.maximum(%[[M0]], %[[QUAD]])
 //       CHECK:   %[[EMPTY:.*]] = arith.cmpf oeq, %[[NEWMAX0]], %[[NEGINF]]
 //       CHECK:   %[[REF0:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[NEWMAX0]]
 //       CHECK:   %[[D:.*]] = arith.subf %[[M0]], %[[REF0]]
@@ -32,11 +33,12 @@
 // P~ = 2^(s - reference), summed per row in the lane.
 //       CHECK:   %[[P0D:.*]] = arith.subf %[[S0]], %[[REF0]]
 //       CHECK:   %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[P0D]])
-//       CHECK:   %[[SUM0:.*]] = arith.addf %[[P0]], %[[ZERO]]
+//       CHECK:   %[[P1D:.*]] = arith.subf %[[S1]], %[[REF0]]
+//       CHECK:   %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[P1D]])
+//       CHECK:   %[[SUM01:.*]] = arith.addf %[[P0]], %[[P1]]
 //       CHECK:   %[[P5D:.*]] = arith.subf %[[S5]], %[[REF0]]
 // l' = alpha l + rowsum, not reduced over the quad.
-//       CHECK:   %[[LA:.*]] = arith.mulf %[[L0]], %[[ALPHA0]]
-//       CHECK:   %[[NEWSUM0:.*]] = arith.addf %[[LA]], %{{.*}}
+//       CHECK:   %[[NEWSUM0:.*]] = llvm.intr.fma(%[[L0]], %[[ALPHA0]], %{{.*}}) : (f32, f32, f32) -> f32
 //       CHECK:   %[[PROBS:.*]] = vector.from_elements %[[P0]], {{.*}} : vector<8xf32>
 //       CHECK:   %[[NEWMAX:.*]] = vector.from_elements %[[NEWMAX0]], %{{.*}} : vector<2xf32>
 //       CHECK:   %[[NEWSUM:.*]] = vector.from_elements %[[NEWSUM0]], %{{.*}} : vector<2xf32>
@@ -64,8 +66,7 @@ func.func @softmax_base_e(%s: vector<4xf32>, %m: vector<2xf32>, %l: vector<2xf32
 //   CHECK-DAG:   %[[O2:.*]] = vector.extract %[[O]][2]
 //   CHECK-DAG:   %[[R2:.*]] = vector.extract %[[R]][2]
 //   CHECK-DAG:   %[[A1:.*]] = vector.extract %[[A]][1]
-//       CHECK:   %[[SCALED:.*]] = arith.mulf %[[O2]], %[[A1]]
-//       CHECK:   %[[SUM:.*]] = arith.addf %[[SCALED]], %[[R2]]
+//       CHECK:   %[[SUM:.*]] = llvm.intr.fma(%[[O2]], %[[A1]], %[[R2]]) : (f32, f32, f32) -> f32
 //       CHECK:   vector.from_elements %{{.*}}, %{{.*}}, %[[SUM]], %{{.*}} : vector<4xf32>
 func.func @accumulate(%r: vector<4xf32>, %o: vector<4xf32>, %a: vector<2xf32>) -> vector<4xf32> {
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
@@ -154,6 +155,45 @@ func.func @mask_index(%s: vector<4xf32>, %q0: index, %k0: index, %nq: index, %nk
 func.func @quantize(%p: vector<4xf32>) -> (vector<4xf8E4M3FN>, vector<1xf32>) {
   %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>, fragment = #s8} : vector<4xf32> -> vector<4xf8E4M3FN>, vector<1xf32>
   return %v, %s : vector<4xf8E4M3FN>, vector<1xf32>
+}
+
+// P in its range already (bound = range): no multiply before the cvt.
+// CHECK-LABEL: func @quantize_in_range
+//   CHECK-NOT:   arith.mulf
+//       CHECK:   nvvm.convert.f32x2.to.f8x2
+func.func @quantize_in_range(%p: vector<4xf32>) -> vector<4xf8E4M3FN> {
+  %v, %s = sage.quantize %p {bound = 448.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : vector<4xf32> -> vector<4xf8E4M3FN>, vector<1xf32>
+  return %v : vector<4xf8E4M3FN>
+}
+
+// The folds: raw scores x with the lane's factor f and P~ scaled by 448.
+// The lane's max of x is scaled once; each prob is one fma and one ex2,
+// 2^(x f - (m' - log2 448)); the block's sum is unscaled once a row.
+// CHECK-LABEL: func @softmax_folded
+//  CHECK-SAME: (%[[S:.*]]: vector<4xf32>, %[[M:.*]]: vector<2xf32>, %[[L:.*]]: vector<2xf32>, %[[F:.*]]: vector<1xf32>)
+//   CHECK-DAG:   %[[LOG2RANGE:.*]] = arith.constant 8.80735492 : f32
+//   CHECK-DAG:   %[[INVRANGE:.*]] = arith.constant 0.00223214296 : f32
+//   CHECK-DAG:   %[[S0:.*]] = vector.extract %[[S]][0]
+//   CHECK-DAG:   %[[S1:.*]] = vector.extract %[[S]][1]
+//   CHECK-DAG:   %[[L0:.*]] = vector.extract %[[L]][0]
+//       CHECK:   %[[FACTOR:.*]] = vector.extract %[[F]][0]
+//       CHECK:   %[[LANEMAX:.*]] = llvm.intr.maximum(%[[S0]], %[[S1]])
+//       CHECK:   %[[SCALED:.*]] = arith.mulf %[[LANEMAX]], %[[FACTOR]]
+//       CHECK:   gpu.shuffle  xor %[[SCALED]]
+//       CHECK:   %[[REF0:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[ALPHA0:.*]] = arith.select
+//       CHECK:   %[[SHIFTED:.*]] = arith.subf %[[REF0]], %[[LOG2RANGE]]
+//       CHECK:   %[[OFFSET:.*]] = arith.negf %[[SHIFTED]]
+//       CHECK:   %[[E0:.*]] = llvm.intr.fma(%[[S0]], %[[FACTOR]], %[[OFFSET]])
+//       CHECK:   %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[E0]])
+//       CHECK:   %[[E1:.*]] = llvm.intr.fma(%[[S1]], %[[FACTOR]], %[[OFFSET]])
+//       CHECK:   %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[E1]])
+//       CHECK:   %[[BLOCK:.*]] = arith.addf %[[P0]], %[[P1]]
+//       CHECK:   %[[UNSCALED:.*]] = arith.mulf %[[BLOCK]], %[[INVRANGE]]
+//       CHECK:   llvm.intr.fma(%[[L0]], %[[ALPHA0]], %[[UNSCALED]])
+func.func @softmax_folded(%s: vector<4xf32>, %m: vector<2xf32>, %l: vector<2xf32>, %f: vector<1xf32>) -> (vector<4xf32>, vector<2xf32>) {
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %l scaled %f : vector<1xf32> {base2, fragment = #s8, prob_scale = 448.0 : f64} : vector<4xf32>, vector<2xf32>
+  return %p, %l1 : vector<4xf32>, vector<2xf32>
 }
 
 // Ops on tiles are left to the levels above.

@@ -9,10 +9,13 @@
 // CHECK-LABEL: func @fragments
 //       CHECK:   sage.mask_scores %{{.*}} at [%{{.*}}, %{{.*}}] of [%{{.*}}, %{{.*}}] {causal, fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, i32
 //       CHECK:   sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} {base2, fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>} : vector<32xf32>, vector<2xf32>
+//       CHECK:   sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} scaled %[[F:.*]] : vector<1xf32> {base2, fragment = #sage.mma<{{.*}}>, prob_scale = 4.480000e+02 : f64} : vector<32xf32>, vector<2xf32>
 //       CHECK:   sage.accumulate %{{.*}} into %{{.*}} rescale %{{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
 func.func @fragments(%s0: vector<32xf32>, %m: vector<2xf32>, %l: vector<2xf32>, %r: vector<4xf32>, %o: vector<4xf32>, %i: i32) -> (vector<32xf32>, vector<4xf32>) {
   %s = sage.mask_scores %s0 at [%i, %i] of [%i, %i] {causal, fragment = #s8} : vector<32xf32>, i32
   %p, %m1, %l1, %a = sage.online_softmax %s, %m, %l {base2, fragment = #s8} : vector<32xf32>, vector<2xf32>
+  %f = vector.extract_strided_slice %m {offsets = [0], sizes = [1], strides = [1]} : vector<2xf32> to vector<1xf32>
+  %pf, %mf, %lf, %af = sage.online_softmax %s, %m, %l scaled %f : vector<1xf32> {base2, fragment = #s8, prob_scale = 448.0 : f64} : vector<32xf32>, vector<2xf32>
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
   return %p, %o1 : vector<32xf32>, vector<4xf32>
 }
@@ -173,5 +176,21 @@ func.func @negative_quantize_tensor_to_vector(%p: tensor<64x64xf32>) {
 func.func @negative_quantize_tile_fragment(%p: tensor<64x64xf32>) {
   // expected-error@+1 {{'sage.quantize' op has a `fragment` layout but operates on tiles}}
   %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>, fragment = #s8} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_score_scale_on_tiles(%s: tensor<64x64xf32>, %m: tensor<64xf32>, %f: vector<1xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op takes a score_scale on fragments only (the lane's factor); scale tile scores before}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m scaled %f : vector<1xf32> : tensor<64x64xf32>, tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_prob_scale(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected a positive finite prob_scale, got -4.480000e+02}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {prob_scale = -448.0 : f64} : tensor<64x64xf32>, tensor<64xf32>
   return
 }

@@ -68,6 +68,10 @@ def main():
               "attention_d128_bf16_causal_top_left_lse"]
     # D = 256, its K/V stages in dynamic shared memory.
     plans += ["attention_d256_f16", "attention_d256_f16_causal"]
+    # K smoothing only (the official recipe): the softmax applies the
+    # dequantization factor itself (sage.online_softmax's score_scale).
+    plans += [f"attention_d{d}_f16{c}_k_smoothing" for d in (64, 128)
+              for c in ("", "_causal")]
     # The same attentions compiled for sm_90a, where mma-scope=auto picks
     # the wgmma kernel (the packed8 layout is mma.sync's).
     sm90a = [plan + "_sm90a" for plan in plans if not plan.endswith("packed8")]

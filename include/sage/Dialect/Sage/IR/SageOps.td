@@ -538,8 +538,19 @@ def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
 
     `alpha` rescales the output buffer (`sage.accumulate`). A row whose
     scores are all `-inf` keeps `m' = -inf` and yields `P~ = 0` and
-    `alpha = 1`, never NaN. With `base2`, the scores and maxima are in
-    log2 units and every `exp` above is `2^x` (the hardware's `ex2`).
+    `alpha = 1`, never NaN; a NaN score makes its row's `m'` NaN. With
+    `base2`, the scores and maxima are in log2 units and every `exp` above
+    is `2^x` (the hardware's `ex2`).
+
+    Two optional folds let the lowering spend one `fma` and one `ex2` a
+    score (docs/Levels.md, L4):
+    * `score_scale` (fragments only): `S = scores * score_scale`, the
+      lane's one positive factor (`vector<1xf32>`), e.g. the scores'
+      dequantization `delta_Q * delta_K * scale * log2 e` applied to raw
+      integer products. A `-inf` score stays `-inf` (the factor must be
+      positive: a zero factor would make it NaN).
+    * `prob_scale`: `probs = prob_scale * P~`, already in the range P is
+      quantized to (e.g. 448 for E4M3); `new_sum` still sums `P~`.
 
     On tiles, `scores` is `[..., rows, columns]` and the rest one value per
     row. On fragments (vectors, docs/Levels.md, L4), `fragment` names the
@@ -564,13 +575,16 @@ def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
   let arguments = (ins Sage_F32TileOrFragment:$scores,
                        Sage_F32TileOrFragment:$max,
                        Sage_F32TileOrFragment:$sum,
-                       OptionalAttr<Sage_MmaAttr>:$fragment, UnitAttr:$base2);
+                       Optional<VectorOfLengthAndType<[1], [F32]>>:$score_scale,
+                       OptionalAttr<Sage_MmaAttr>:$fragment, UnitAttr:$base2,
+                       OptionalAttr<F64Attr>:$prob_scale);
   let results = (outs Sage_F32TileOrFragment:$probs,
                       Sage_F32TileOrFragment:$new_max,
                       Sage_F32TileOrFragment:$new_sum,
                       Sage_F32TileOrFragment:$rescale);
   let assemblyFormat = [{
-    $scores `,` $max `,` $sum attr-dict `:` type($scores) `,` type($max)
+    $scores `,` $max `,` $sum (`scaled` $score_scale^ `:` type($score_scale))?
+    attr-dict `:` type($scores) `,` type($max)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,92 @@
+"""Compiles the tuning candidates: one plan per (attention, kernel configuration).
+
+Usage: python3 compile_candidates.py OUT_DIR [--sage-bin build/bin]
+       [--chip sm_90a] [--dims 64,128] [--smooth k,qk] [--configs NAME,...]
+
+Runs here, where sage-opt is; tune_attention.py times the plans on the GPU
+machine, which has no MLIR. Each attention (head dim, causal, smoothing;
+f16, [B, H, N, D], the int8-fp8 recipe) is compiled with each --sage-to-ptx
+configuration of CONFIGS into OUT_DIR/NAME.json + .ptx, and OUT_DIR/
+candidates.json lists them with their keys and options. docs/Tuning.md
+describes the table tune_attention.py writes from them.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+# name -> --sage-to-ptx options (besides chip): the schedules worth timing
+# on sm_90a. ws = a producer warpgroup (warp-specialize=true), s3 = three
+# K/V stages (needs the producer).
+CONFIGS = {
+    "q64_k64": "block-q=64 block-k=64 warp-specialize=false",
+    "q64_k128": "block-q=64 block-k=128 warp-specialize=false",
+    "q128_k64": "block-q=128 block-k=64 warp-specialize=false",
+    "q128_k128": "block-q=128 block-k=128 warp-specialize=false",
+    "q64_k128_ws": "block-q=64 block-k=128 warp-specialize=true",
+    "q128_k64_ws": "block-q=128 block-k=64 warp-specialize=true",
+    "q128_k128_ws": "block-q=128 block-k=128 warp-specialize=true",
+    "q128_k64_ws_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3",
+}
+SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
+
+FUNCTION = """func.func @{name}(%q: tensor<?x?x?x{d}xf16>, %k: tensor<?x?x?x{d}xf16>, %v: tensor<?x?x?x{d}xf16>) -> tensor<?x?x?x{d}xf16> {{
+  %o = sage.attention %q, %k, %v {{layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = {smooth}>{causal}}}
+    : (tensor<?x?x?x{d}xf16>, tensor<?x?x?x{d}xf16>, tensor<?x?x?x{d}xf16>) -> tensor<?x?x?x{d}xf16>
+  return %o : tensor<?x?x?x{d}xf16>
+}}
+"""
+
+
+def attention_name(d, causal, smooth):
+    return f"attention_d{d}_f16{'_causal' if causal else ''}_smooth_{smooth}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--sage-bin", default="build/bin")
+    parser.add_argument("--chip", default="sm_90a")
+    parser.add_argument("--dims", default="64,128")
+    parser.add_argument("--smooth", default="k,qk", help="smoothings: k, qk")
+    parser.add_argument("--configs", default=",".join(CONFIGS))
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+
+    attentions = [(int(d), causal, smooth) for d in args.dims.split(",")
+                  for causal in (False, True) for smooth in args.smooth.split(",")]
+    module = os.path.join(args.out_dir, "attentions.mlir")
+    with open(module, "w") as f:
+        for d, causal, smooth in attentions:
+            f.write(FUNCTION.format(name=attention_name(d, causal, smooth), d=d,
+                                    smooth=SMOOTHING[smooth],
+                                    causal=", causal" if causal else ""))
+
+    candidates = []
+    for config in args.configs.split(","):
+        compiled = os.path.join(args.out_dir, f"{config}.ptx.mlir")
+        options = f"chip={args.chip} {CONFIGS[config]}"
+        subprocess.run([f"{args.sage_bin}/sage-opt", module, f"--sage-to-ptx={options}",
+                        "-o", compiled], check=True)
+        for d, causal, smooth in attentions:
+            attention = attention_name(d, causal, smooth)
+            name = f"{attention}__{config}"
+            out = os.path.join(args.out_dir, name)
+            translate = [f"{args.sage_bin}/sage-translate", f"--sage-kernel-module={attention}",
+                         compiled]
+            subprocess.run(translate + ["--sage-export-ptx", "-o", out + ".ptx"], check=True)
+            subprocess.run(translate + ["--sage-export-plan", f"--sage-export-name={name}",
+                                        "-o", out + ".json"], check=True)
+            candidates.append({"plan": name + ".json", "head_dim": d, "causal": causal,
+                               "smooth": smooth, "config": config, "chip": args.chip,
+                               "options": CONFIGS[config]})
+        os.remove(compiled)
+    with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
+        json.dump(candidates, f, indent=1)
+    print(f"{len(candidates)} candidates in {args.out_dir}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
