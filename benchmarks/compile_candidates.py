@@ -79,9 +79,13 @@ def main():
             subprocess.run(translate + ["--sage-export-ptx", "-o", out + ".ptx"], check=True)
             subprocess.run(translate + ["--sage-export-plan", f"--sage-export-name={name}",
                                         "-o", out + ".json"], check=True)
+            options = dict(o.split("=") for o in CONFIGS[config].split())
             candidates.append({"plan": name + ".json", "head_dim": d, "causal": causal,
                                "smooth": smooth, "config": config, "chip": args.chip,
-                               "options": CONFIGS[config]})
+                               "options": CONFIGS[config],
+                               "block_q": int(options["block-q"]),
+                               "block_k": int(options["block-k"]),
+                               "warp_specialize": options["warp-specialize"] == "true"})
         os.remove(compiled)
     with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=1)

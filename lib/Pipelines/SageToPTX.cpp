@@ -73,7 +73,12 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   tiles.blockQ = options.blockQ ? int64_t(options.blockQ)
                                 : (warpgroup.value_or(false) ? 128 : 64);
   tiles.warpQ = options.warpQ;
-  tiles.blockK = options.blockK;
+  tiles.blockK = options.blockK ? int64_t(options.blockK) : 64;
+  // Neither tile given: the measured schedule where there is one.
+  if (!options.blockQ && !options.blockK) {
+    tiles.chip = options.chip;
+    tiles.tuningTable = options.tuningTable;
+  }
   pm.addPass(createSageDecomposeAttention(tiles));
   pm.addPass(createCanonicalizerPass());
   ConvertSageToGPUOptions gpu;
@@ -82,6 +87,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.kvStaging = options.kvStaging;
   gpu.kvStages = options.kvStages;
   gpu.warpSpecialize = options.warpSpecialize;
+  gpu.tuningTable = options.tuningTable;
   pm.addPass(createConvertSageToGPU(gpu));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sage/Dialect/Sage/IR/KernelSchedules.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
@@ -61,6 +62,15 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       return rewriter.notifyMatchFailure(op, blocker);
     Location loc = op.getLoc();
     RecipeAttr recipe = op.getRecipe();
+    AttentionTiles tiles = this->tiles;
+    if (tiles.schedules) {
+      int64_t headDim = op.getQuery().getType().getShape().back();
+      if (std::optional<KernelSchedule> schedule = tiles.schedules->lookup(
+              {tiles.chip, headDim, op.getCausal(), recipe.getSmoothQ()})) {
+        tiles.blockQ = schedule->blockQ;
+        tiles.blockK = schedule->blockK;
+      }
+    }
     bool addHeads = op.getLayout().getRank() == 3;
     auto toRank4 = [&](Value value) -> Value {
       if (!addHeads)
@@ -187,8 +197,23 @@ struct SageDecomposeAttentionPass
           << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
+    AttentionTiles tiles{blockQ, warpQ, blockK, chip, nullptr};
+    ScheduleTable table;
+    if (!chip.empty()) {
+      tiles.schedules = &ScheduleTable::getBuiltin();
+      if (!tuningTable.empty()) {
+        std::string error;
+        FailureOr<ScheduleTable> read = ScheduleTable::read(tuningTable, error);
+        if (failed(read)) {
+          getOperation()->emitError() << error;
+          return signalPassFailure();
+        }
+        table = std::move(*read);
+        tiles.schedules = &table;
+      }
+    }
     RewritePatternSet patterns(&getContext());
-    populateDecomposeAttentionPatterns(patterns, {blockQ, warpQ, blockK});
+    populateDecomposeAttentionPatterns(patterns, tiles);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Whatever is left could not be decomposed: say why.

@@ -67,7 +67,11 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "needs bulk copies); false: every warp computes; auto: true for "
            "the bulk-staged wgmma kernel with block-q = 128 and block-k = 64 "
            "at a padded head dim >= 128 (D > 96), where it is faster on the "
-           "H200">
+           "H200; a measured schedule for the attention's tiles (docs/"
+           "Tuning.md) overrides that rule">,
+    Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
+           "A table of schedules written by benchmarks/tune_attention.py, "
+           "instead of the built-in one">
   ];
 }
 

@@ -23,16 +23,24 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::init("")};
   PassOptions::Option<int64_t> blockQ{
       *this, "block-q",
-      llvm::cl::desc("Query rows per CTA (64 or 128); 0: by the attention "
-                     "kernel, 128 (two warpgroups) for wgmma, 64 for "
-                     "mma.sync"),
+      llvm::cl::desc("Query rows per CTA (64 or 128); 0 (with block-k 0): "
+                     "the measured schedule for the attention on the chip "
+                     "(docs/Tuning.md), else 128 (two warpgroups) for "
+                     "wgmma, 64 for mma.sync"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> warpQ{*this, "warp-q",
                                      llvm::cl::desc("Query rows per warp"),
                                      llvm::cl::init(16)};
   PassOptions::Option<int64_t> blockK{
-      *this, "block-k", llvm::cl::desc("Key/value tokens per K/V block"),
-      llvm::cl::init(64)};
+      *this, "block-k",
+      llvm::cl::desc("Key/value tokens per K/V block; 0 (with block-q 0): "
+                     "the measured schedule, else 64"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> tuningTable{
+      *this, "tuning-table",
+      llvm::cl::desc("Schedules measured by benchmarks/tune_attention.py "
+                     "(JSON) instead of the built-in table"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> mmaScope{
       *this, "mma-scope",
       llvm::cl::desc("The attention kernel's MMAs: warp (mma.sync), "

@@ -25,6 +25,7 @@ class TensorDialect;
 } // namespace tensor
 namespace sage {
 class SageDialect;
+class ScheduleTable;
 
 #define GEN_PASS_DECL
 #include "sage/Transforms/Passes.h.inc"
@@ -34,11 +35,15 @@ class SageDialect;
 void populateRaiseAttentionPatterns(RewritePatternSet &patterns,
                                     RecipeAttr recipe);
 
-/// Tile sizes that fix the quantization groups of a decomposition.
+/// Tile sizes that fix the quantization groups of a decomposition. Where
+/// `schedules` has a row for the attention on `chip` (its head dim, causal,
+/// Q smoothing), the row's block-q and block-k replace these.
 struct AttentionTiles {
   int64_t blockQ = 64;
   int64_t warpQ = 16;
   int64_t blockK = 64;
+  std::string chip;
+  const ScheduleTable *schedules = nullptr;
 };
 
 /// Adds the pattern that decomposes sage.attention into smoothing,

@@ -87,7 +87,14 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
     Option<"warpQ", "warp-q", "int64_t", /*default=*/"16",
            "Query rows per warp">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"64",
-           "Key/value tokens per K/V block">
+           "Key/value tokens per K/V block">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Take block-q and block-k from the measured schedule for this "
+           "chip where it has a row for the attention (docs/Tuning.md); "
+           "empty: the options">,
+    Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
+           "A table of schedules written by benchmarks/tune_attention.py, "
+           "instead of the built-in one">
   ];
 }
 

@@ -3,6 +3,7 @@
 #include "SageToGPUInternal.h"
 
 #include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/KernelSchedules.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -197,6 +198,14 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
       config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
   bool measuredFaster =
       config.paddedHeadDim >= 128 && config.warps == 8 && config.blockK == 64;
+  // A measured schedule for these tiles decides instead (docs/Tuning.md).
+  if (choices.schedules)
+    if (std::optional<KernelSchedule> schedule =
+            choices.schedules->lookup({choices.chip, config.headDim,
+                                       op.getCausal(), bool(op.getQMean())});
+        schedule && schedule->blockQ == config.blockQ &&
+        schedule->blockK == config.blockK)
+      measuredFaster = schedule->warpSpecialize;
   config.warpSpecialized = choices.warpSpecialized.value_or(
       bulkCopies && (measuredFaster || config.kvStages > 2));
   if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
@@ -397,7 +406,20 @@ struct ConvertSageToGPUPass
                          << "'; expected auto, true or false";
       return signalPassFailure();
     }
-    KernelChoices choices{scope, *tiling, roles, kvStages};
+    KernelChoices choices{scope,           *tiling,
+                          roles,           kvStages,
+                          chip.getValue(), &ScheduleTable::getBuiltin()};
+    ScheduleTable table;
+    if (!tuningTable.empty()) {
+      std::string error;
+      FailureOr<ScheduleTable> read = ScheduleTable::read(tuningTable, error);
+      if (failed(read)) {
+        module.emitError() << error;
+        return signalPassFailure();
+      }
+      table = std::move(*read);
+      choices.schedules = &table;
+    }
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())

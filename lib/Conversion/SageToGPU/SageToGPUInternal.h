@@ -23,6 +23,7 @@
 #include <optional>
 
 namespace mlir::sage {
+class ScheduleTable;
 
 /// How the attention's inputs and output lie in memory. Workspaces are
 /// always [batch, heads, tokens, features]; Q, K, V and O follow the plan's
@@ -81,6 +82,10 @@ struct KernelChoices {
   /// two K/V stages, which only a producer fills (getConfig).
   std::optional<bool> warpSpecialized;
   int64_t kvStages;
+  /// Measured schedules (a producer or not, for the tiles they name) on
+  /// `chip`: consulted where warpSpecialized is auto.
+  std::string chip;
+  const ScheduleTable *schedules = nullptr;
 };
 
 /// Everything the kernels of one attention are specialized on.

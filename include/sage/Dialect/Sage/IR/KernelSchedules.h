@@ -1,0 +1,61 @@
+//===- KernelSchedules.h - measured tiles of the attention kernel -*- C++ -*-===//
+//
+// The attention kernel's schedule (Q and K/V block sizes, a producer
+// warpgroup or not) for a chip, by what the attention is: its head dim,
+// causal or not, Q smoothed or not. The rows are measured by the tuning
+// mode of the benchmark (benchmarks/tune_attention.py), which writes the
+// same rows as JSON; docs/Tuning.md says how to remeasure them and how to
+// hand a table of one's own to the pipeline (--sage-to-ptx tuning-table).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAGE_DIALECT_SAGE_IR_KERNELSCHEDULES_H
+#define SAGE_DIALECT_SAGE_IR_KERNELSCHEDULES_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::sage {
+
+/// What an attention is, as far as its best schedule goes.
+struct ScheduleKey {
+  std::string chip; // sm_90a, ...
+  int64_t headDim;  // D of Q and K as stored (padded to the MMA's k)
+  bool causal;
+  bool smoothQ;
+};
+
+/// The attention kernel's tiles and roles.
+struct KernelSchedule {
+  int64_t blockQ, blockK;
+  bool warpSpecialize;
+};
+
+/// One measured row: the fastest accurate schedule for `key`.
+struct ScheduleRow {
+  ScheduleKey key;
+  KernelSchedule schedule;
+};
+
+/// A table of rows; the built-in one unless read from a file.
+class ScheduleTable {
+public:
+  /// The rows measured on the H200 (benchmarks/results, docs/Tuning.md).
+  static const ScheduleTable &getBuiltin();
+  /// Reads the JSON tune_attention.py writes (`{"format":
+  /// "sage-tuning-table", "rows": [...]}`); an error names what is wrong.
+  static FailureOr<ScheduleTable> read(StringRef path, std::string &error);
+
+  /// The row for `key`, if the table has one.
+  std::optional<KernelSchedule> lookup(const ScheduleKey &key) const;
+
+  SmallVector<ScheduleRow> rows;
+};
+
+} // namespace mlir::sage
+
+#endif // SAGE_DIALECT_SAGE_IR_KERNELSCHEDULES_H

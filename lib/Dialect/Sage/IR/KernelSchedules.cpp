@@ -1,0 +1,104 @@
+//===- KernelSchedules.cpp - measured tiles of the attention kernel -------===//
+//
+// The built-in rows and the reader of tune_attention.py's JSON table
+// (docs/Tuning.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Dialect/Sage/IR/KernelSchedules.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+const ScheduleTable &ScheduleTable::getBuiltin() {
+  // Measured on the H200 at N = 16k, B = 4, H = 32, f16
+  // (benchmarks/results/2026-12-03-h200-tuning.md); rows for one key at
+  // several lengths keep the longest.
+  static const ScheduleTable table{{
+#define SAGE_SCHEDULE(chip, d, causal, smoothQ, blockQ, blockK, ws)            \
+  {{chip, d, causal, smoothQ}, {blockQ, blockK, ws}},
+#include "KernelSchedules.def"
+#undef SAGE_SCHEDULE
+  }};
+  return table;
+}
+
+std::optional<KernelSchedule>
+ScheduleTable::lookup(const ScheduleKey &key) const {
+  for (const ScheduleRow &row : rows)
+    if (row.key.chip == key.chip && row.key.headDim == key.headDim &&
+        row.key.causal == key.causal && row.key.smoothQ == key.smoothQ)
+      return row.schedule;
+  return std::nullopt;
+}
+
+FailureOr<ScheduleTable> ScheduleTable::read(StringRef path,
+                                             std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read the tuning table '" + path.str() +
+            "': " + buffer.getError().message();
+    return failure();
+  }
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json) {
+    error = "the tuning table '" + path.str() +
+            "' is not JSON: " + llvm::toString(json.takeError());
+    return failure();
+  }
+  const llvm::json::Object *top = json->getAsObject();
+  const llvm::json::Array *rows = top ? top->getArray("rows") : nullptr;
+  if (!top || top->getString("format") != "sage-tuning-table" || !rows) {
+    error = "the tuning table '" + path.str() +
+            "' is not a sage-tuning-table (tune_attention.py --table)";
+    return failure();
+  }
+  ScheduleTable table;
+  SmallVector<int64_t> lengths;
+  for (auto [index, value] : llvm::enumerate(*rows)) {
+    const llvm::json::Object *row = value.getAsObject();
+    auto integer = [&](StringRef name) -> std::optional<int64_t> {
+      return row ? row->getInteger(name) : std::nullopt;
+    };
+    auto boolean = [&](StringRef name) -> std::optional<bool> {
+      return row ? row->getBoolean(name) : std::nullopt;
+    };
+    std::optional<StringRef> chip = row ? row->getString("chip") : std::nullopt;
+    std::optional<StringRef> smooth =
+        row ? row->getString("smooth") : std::nullopt;
+    std::optional<int64_t> headDim = integer("head_dim"), n = integer("n"),
+                           blockQ = integer("block_q"),
+                           blockK = integer("block_k");
+    std::optional<bool> causal = boolean("causal"),
+                        ws = boolean("warp_specialize");
+    if (!chip || !smooth || !headDim || !n || !blockQ || !blockK || !causal ||
+        !ws || (*smooth != "k" && *smooth != "qk")) {
+      error = "row " + std::to_string(index) + " of the tuning table '" +
+              path.str() +
+              "' needs chip, head_dim, causal, smooth (k or qk), n, block_q, "
+              "block_k and warp_specialize";
+      return failure();
+    }
+    ScheduleRow parsed{{chip->str(), *headDim, *causal, *smooth == "qk"},
+                       {*blockQ, *blockK, *ws}};
+    // A key measured at several lengths keeps its longest.
+    auto same = llvm::find_if(table.rows, [&](const ScheduleRow &other) {
+      return other.key.chip == parsed.key.chip &&
+             other.key.headDim == parsed.key.headDim &&
+             other.key.causal == parsed.key.causal &&
+             other.key.smoothQ == parsed.key.smoothQ;
+    });
+    if (same == table.rows.end()) {
+      table.rows.push_back(parsed);
+      lengths.push_back(*n);
+    } else if (*n > lengths[same - table.rows.begin()]) {
+      *same = parsed;
+      lengths[same - table.rows.begin()] = *n;
+    }
+  }
+  return table;
+}

@@ -1,0 +1,40 @@
+// RUN: sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table.json" | FileCheck %s
+// RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=32" | FileCheck %s --check-prefix=OPTIONS
+// RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/missing.json" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-row.json" 2>&1 | FileCheck %s --check-prefix=BADROW
+
+// With a chip, each attention takes block-q and block-k from the measured
+// schedule for it (docs/Tuning.md): the table's row for (sm_90a, D = 64,
+// not causal, K smoothing only) at its longest length, 16k, is 64 x 128;
+// the causal Q-smoothed attention's row is 128 x 64. The D = 128 one has no
+// row and keeps the options (64 x 64). Without a chip the options decide.
+
+// CHECK-LABEL: func @k_smoothing
+//       CHECK:   sage.quantized_attention {{.*}}k_quant = #sage.quant<i8, per_thread, operand = b, block = 128>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
+// OPTIONS-LABEL: func @k_smoothing
+//       OPTIONS:   sage.quantized_attention {{.*}}k_quant = #sage.quant<i8, per_thread, operand = b, block = 32>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 16>
+func.func @k_smoothing(%q: tensor<1x2x256x64xf16>, %k: tensor<1x2x256x64xf16>, %v: tensor<1x2x256x64xf16>) -> tensor<1x2x256x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
+    : (tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>) -> tensor<1x2x256x64xf16>
+  return %o : tensor<1x2x256x64xf16>
+}
+
+// CHECK-LABEL: func @causal_q_smoothing
+//       CHECK:   sage.smooth %{{.*}} {block = 128 : i64}
+//       CHECK:   sage.quantized_attention {{.*}}k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 16>
+func.func @causal_q_smoothing(%q: tensor<1x2x256x64xf16>, %k: tensor<1x2x256x64xf16>, %v: tensor<1x2x256x64xf16>) -> tensor<1x2x256x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">, causal}
+    : (tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>) -> tensor<1x2x256x64xf16>
+  return %o : tensor<1x2x256x64xf16>
+}
+
+// CHECK-LABEL: func @no_row
+//       CHECK:   sage.quantized_attention {{.*}}k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
+func.func @no_row(%q: tensor<1x2x256x128xf16>, %k: tensor<1x2x256x128xf16>, %v: tensor<1x2x256x128xf16>) -> tensor<1x2x256x128xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
+    : (tensor<1x2x256x128xf16>, tensor<1x2x256x128xf16>, tensor<1x2x256x128xf16>) -> tensor<1x2x256x128xf16>
+  return %o : tensor<1x2x256x128xf16>
+}
+
+// MISSING: error: cannot read the tuning table '{{.*}}missing.json': No such file or directory
+// BADROW: error: row 0 of the tuning table '{{.*}}tuning-table-bad-row.json' needs chip, head_dim, causal, smooth (k or qk), n, block_q, block_k and warp_specialize
