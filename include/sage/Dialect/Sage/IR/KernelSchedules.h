@@ -1,4 +1,5 @@
-//===- KernelSchedules.h - measured tiles of the attention kernel -*- C++ -*-===//
+//===- KernelSchedules.h - measured tiles of the attention kernel -*- C++
+//-*-===//
 //
 // The attention kernel's schedule (Q and K/V block sizes, a producer
 // warpgroup or not) for a chip, by what the attention is: its head dim,
