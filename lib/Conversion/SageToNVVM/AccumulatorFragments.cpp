@@ -47,7 +47,8 @@ struct F32Builder {
     return arith::MulFOp::create(b, loc, lhs, rhs);
   }
   /// lhs * rhs + addend, rounded once (fma.rn.f32): one instruction where
-  /// a multiply and an add would be two; the CPU model rounds the same.
+  /// a multiply and an add would be two (the CPU model rounds l and O with
+  /// std::fma likewise; docs/Levels.md, L4).
   Value fma(Value lhs, Value rhs, Value addend) {
     return LLVM::FMAOp::create(b, loc, lhs, rhs, addend);
   }
