@@ -18,8 +18,10 @@ import subprocess
 import sys
 
 # name -> --sage-to-ptx options (besides chip): the schedules worth timing
-# on sm_90a. ws = a producer warpgroup (warp-specialize=true), s3 = three
-# K/V stages (needs the producer).
+# on sm_90a, the columns of a table row (docs/Tuning.md). ws = a producer
+# warpgroup (warp-specialize=true). (Three K/V stages measured no faster
+# than two on the H200, benchmarks/results/2026-12-03-h200-tuning.md, and
+# are not a column.)
 CONFIGS = {
     "q64_k64": "block-q=64 block-k=64 warp-specialize=false",
     "q64_k128": "block-q=64 block-k=128 warp-specialize=false",
@@ -28,7 +30,6 @@ CONFIGS = {
     "q64_k128_ws": "block-q=64 block-k=128 warp-specialize=true",
     "q128_k64_ws": "block-q=128 block-k=64 warp-specialize=true",
     "q128_k128_ws": "block-q=128 block-k=128 warp-specialize=true",
-    "q128_k64_ws_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3",
 }
 SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
 

@@ -74,8 +74,9 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
                                 : (warpgroup.value_or(false) ? 128 : 64);
   tiles.warpQ = options.warpQ;
   tiles.blockK = options.blockK ? int64_t(options.blockK) : 64;
-  // Neither tile given: the measured schedule where there is one.
-  if (!options.blockQ && !options.blockK) {
+  // Neither tile given: the measured schedule where there is one (the rows
+  // are the wgmma kernel's).
+  if (!options.blockQ && !options.blockK && warpgroup.value_or(false)) {
     tiles.chip = options.chip;
     tiles.tuningTable = options.tuningTable;
   }

@@ -199,6 +199,11 @@ struct SageDecomposeAttentionPass
     }
     AttentionTiles tiles{blockQ, warpQ, blockK, chip, nullptr};
     ScheduleTable table;
+    if (chip.empty() && !tuningTable.empty()) {
+      getOperation()->emitError()
+          << "tuning-table needs chip: its rows are keyed on the chip";
+      return signalPassFailure();
+    }
     if (!chip.empty()) {
       tiles.schedules = &ScheduleTable::getBuiltin();
       if (!tuningTable.empty()) {

@@ -2,6 +2,10 @@
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=32" | FileCheck %s --check-prefix=OPTIONS
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/missing.json" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-row.json" 2>&1 | FileCheck %s --check-prefix=BADROW
+// RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-tiles.json" 2>&1 | FileCheck %s --check-prefix=BADTILES
+// RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/decompose-attention-schedules.mlir" 2>&1 | FileCheck %s --check-prefix=NOTJSON
+// RUN: not sage-opt %s --sage-decompose-attention="tuning-table=%S/Inputs/tuning-table.json" 2>&1 | FileCheck %s --check-prefix=NOCHIP
+// RUN: sage-opt %s --sage-decompose-attention="chip=sm_90a" | FileCheck %s --check-prefix=BUILTIN
 
 // With a chip, each attention takes block-q and block-k from the measured
 // schedule for it (docs/Tuning.md): the table's row for (sm_90a, D = 64,
@@ -37,4 +41,16 @@ func.func @no_row(%q: tensor<1x2x256x128xf16>, %k: tensor<1x2x256x128xf16>, %v: 
 }
 
 // MISSING: error: cannot read the tuning table '{{.*}}missing.json': No such file or directory
+// BADTILES: error: row 0 of the tuning table '{{.*}}tuning-table-bad-tiles.json' has head_dim 64, block_q 100, block_k 64; expected a positive head_dim, block_q a positive multiple of 16 and block_k of 8
+// NOTJSON: error: the tuning table '{{.*}}decompose-attention-schedules.mlir' is not JSON
+// NOCHIP: error: tuning-table needs chip: its rows are keyed on the chip
+
+// The built-in rows (lib/Dialect/Sage/IR/KernelSchedules.def): @no_row
+// (no row in the file above) is D = 128 with K smoothing only, built-in
+// 64 x 128; D = 64 without causal has no built-in row and keeps the
+// options (64 x 64).
+// BUILTIN-LABEL: func @k_smoothing
+//       BUILTIN:   k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
+// BUILTIN-LABEL: func @no_row
+//       BUILTIN:   k_quant = #sage.quant<i8, per_thread, operand = b, block = 128>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
 // BADROW: error: row 0 of the tuning table '{{.*}}tuning-table-bad-row.json' needs chip, head_dim, causal, smooth (k or qk), n, block_q, block_k and warp_specialize

@@ -779,8 +779,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // Without dS or a mask bias to add, the scores stay the MMA's integers
     // and sage.online_softmax applies the factor, in the fma that also
     // subtracts the max. It must be positive there, so that a masked -inf
-    // stays -inf: zero (all-zero groups) becomes the smallest normal f32,
-    // which changes no score (their integers are 0); NaN stays NaN.
+    // stays -inf: a factor below the smallest normal f32 (zero for an
+    // all-zero group, whose integers are 0; else one whose scores are all
+    // within 1e-38 of 0 either way) becomes it; NaN stays NaN.
     bool foldFactor = !config.smoothQ && !config.maskType;
     if (foldFactor)
       factor = kb.maximumf(factor, kb.f32(std::numeric_limits<float>::min()));
@@ -911,7 +912,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     state.sum = {newSum[0], newSum[1]};
 
     // P_hat = P~ * P_r in E4M3 on the accumulator fragment (sage.quantize
-    // with bound P_r: P~ <= 1), then the A operand of chunk c of 32 keys by a
+    // with bound P_r: P~ <= 1, up to the fma's rounding, which the
+    // conversion's satfinite absorbs), then the A operand of chunk c of 32
+    // keys by a
     // shuffle within the lane: register r holds row g (r even) or g + 8 of
     // MMA positions 16 (r / 2) + 4t + i, i.e. the keys the V layout puts
     // there, which this lane holds in its accumulator tiles

@@ -201,18 +201,9 @@ Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
                           int64_t leading, int64_t stride);
 /// The wgmmas of `mma` summing A operand i (a descriptor, or each lane's
 /// `m * k / 128` elements in registers) times the tile of descriptor i,
-/// the first starting the accumulator, fenced and committed as one group;
-/// returns the accumulator, to be read through waitWarpgroupMmas.
-Value issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                         ArrayRef<Value> aOperands,
-                         ArrayRef<Value> bDescriptors);
-/// Waits until at most `pending` wgmma groups are in flight, the group
-/// that wrote `acc` not among them; returns `acc` as its n / 8 tiles of
-/// four (row g, g + 8 of each warp's 16 rows: the m16n8 order of each 8
-/// columns).
-SmallVector<MmaAcc> waitWarpgroupMmas(KernelBuilder &kb, Value acc,
-                                      int64_t pending);
-/// issueWarpgroupMmas, then waitWarpgroupMmas for its group alone.
+/// the first starting the accumulator, fenced, committed and waited for;
+/// returns the accumulator as its n / 8 tiles of four (row g, g + 8 of
+/// each warp's 16 rows: the m16n8 order of each 8 columns).
 SmallVector<MmaAcc> emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
                                       ArrayRef<Value> aOperands,
                                       ArrayRef<Value> bDescriptors);

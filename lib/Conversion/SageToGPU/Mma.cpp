@@ -82,9 +82,10 @@ Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
   return arith::OrIOp::create(kb.b, kb.loc, start, kb.i64(fields));
 }
 
-Value mlir::sage::issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                                     ArrayRef<Value> aOperands,
-                                     ArrayRef<Value> bDescriptors) {
+SmallVector<MmaAcc>
+mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
+                              ArrayRef<Value> aOperands,
+                              ArrayRef<Value> bDescriptors) {
   int64_t count = mma.getM() * mma.getN() / 128;
   auto accType = VectorType::get({count}, mma.getAcc());
   // The A registers are written by ordinary instructions before the first
@@ -103,24 +104,10 @@ Value mlir::sage::issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
     acc =
         WarpgroupMmaOp::create(kb.b, kb.loc, accType, a, descriptor, acc, mma);
   NVVM::WgmmaGroupSyncAlignedOp::create(kb.b, kb.loc);
-  return acc;
-}
-
-SmallVector<MmaAcc> mlir::sage::waitWarpgroupMmas(KernelBuilder &kb, Value acc,
-                                                  int64_t pending) {
-  acc = WarpgroupWaitOp::create(kb.b, kb.loc, acc.getType(), pending, acc)
+  acc = WarpgroupWaitOp::create(kb.b, kb.loc, accType, /*pending=*/0, acc)
             .getResult(0);
-  int64_t count = cast<VectorType>(acc.getType()).getNumElements();
   SmallVector<MmaAcc> tiles(count / 4);
   for (int64_t i = 0; i < count; ++i)
     tiles[i / 4][i % 4] = vector::ExtractOp::create(kb.b, kb.loc, acc, i);
   return tiles;
-}
-
-SmallVector<MmaAcc>
-mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                              ArrayRef<Value> aOperands,
-                              ArrayRef<Value> bDescriptors) {
-  return waitWarpgroupMmas(
-      kb, issueWarpgroupMmas(kb, mma, aOperands, bDescriptors), /*pending=*/0);
 }

@@ -199,7 +199,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   bool measuredFaster =
       config.paddedHeadDim >= 128 && config.warps == 8 && config.blockK == 64;
   // A measured schedule for these tiles decides instead (docs/Tuning.md).
-  if (choices.schedules)
+  if (choices.schedules && choices.scope == MmaScope::Warpgroup)
     if (std::optional<KernelSchedule> schedule =
             choices.schedules->lookup({choices.chip, config.headDim,
                                        op.getCausal(), bool(op.getQMean())});

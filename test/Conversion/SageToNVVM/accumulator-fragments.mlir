@@ -196,6 +196,19 @@ func.func @softmax_folded(%s: vector<4xf32>, %m: vector<2xf32>, %l: vector<2xf32
   return %p, %l1 : vector<4xf32>, vector<2xf32>
 }
 
+// prob_scale alone (scores dequantized before, e.g. with Q smoothing's
+// dS): one subtraction a score, of m' - log2 448.
+// CHECK-LABEL: func @softmax_prob_scale
+//   CHECK-DAG:   %[[LOG2RANGE:.*]] = arith.constant 8.80735492 : f32
+//       CHECK:   %[[REF0:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[OFFSET:.*]] = arith.subf %[[REF0]], %[[LOG2RANGE]]
+//       CHECK:   %[[E0:.*]] = arith.subf %{{.*}}, %[[OFFSET]]
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[E0]])
+func.func @softmax_prob_scale(%s: vector<4xf32>, %m: vector<2xf32>, %l: vector<2xf32>) -> vector<4xf32> {
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %l {base2, fragment = #s8, prob_scale = 448.0 : f64} : vector<4xf32>, vector<2xf32>
+  return %p : vector<4xf32>
+}
+
 // Ops on tiles are left to the levels above.
 // CHECK-LABEL: func @tiles
 //       CHECK:   sage.online_softmax

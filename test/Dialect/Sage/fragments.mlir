@@ -194,3 +194,11 @@ func.func @negative_prob_scale(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
   %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {prob_scale = -448.0 : f64} : tensor<64x64xf32>, tensor<64xf32>
   return
 }
+
+// -----
+
+func.func @negative_zero_prob_scale(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected a positive finite prob_scale, got 0.000000e+00}}
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {prob_scale = 0.0 : f64} : tensor<64x64xf32>, tensor<64xf32>
+  return
+}

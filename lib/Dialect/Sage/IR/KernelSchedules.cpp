@@ -29,8 +29,7 @@ const ScheduleTable &ScheduleTable::getBuiltin() {
 std::optional<KernelSchedule>
 ScheduleTable::lookup(const ScheduleKey &key) const {
   for (const ScheduleRow &row : rows)
-    if (row.key.chip == key.chip && row.key.headDim == key.headDim &&
-        row.key.causal == key.causal && row.key.smoothQ == key.smoothQ)
+    if (row.key == key)
       return row.schedule;
   return std::nullopt;
 }
@@ -52,9 +51,11 @@ FailureOr<ScheduleTable> ScheduleTable::read(StringRef path,
   }
   const llvm::json::Object *top = json->getAsObject();
   const llvm::json::Array *rows = top ? top->getArray("rows") : nullptr;
-  if (!top || top->getString("format") != "sage-tuning-table" || !rows) {
+  if (!top || top->getString("format") != "sage-tuning-table" || !rows ||
+      top->getInteger("version") != 1) {
     error = "the tuning table '" + path.str() +
-            "' is not a sage-tuning-table (tune_attention.py --table)";
+            "' is not a sage-tuning-table of version 1 (tune_attention.py "
+            "--table)";
     return failure();
   }
   ScheduleTable table;
@@ -83,14 +84,23 @@ FailureOr<ScheduleTable> ScheduleTable::read(StringRef path,
               "block_k and warp_specialize";
       return failure();
     }
+    // The tiles the decomposition accepts (whole 16-row warp tiles, 8-key
+    // MMA tiles); the lowering names any it cannot build.
+    if (*headDim <= 0 || *blockQ <= 0 || *blockQ % 16 != 0 || *blockK <= 0 ||
+        *blockK % 8 != 0) {
+      error = "row " + std::to_string(index) + " of the tuning table '" +
+              path.str() + "' has head_dim " + std::to_string(*headDim) +
+              ", block_q " + std::to_string(*blockQ) + ", block_k " +
+              std::to_string(*blockK) +
+              "; expected a positive head_dim, block_q a positive multiple "
+              "of 16 and block_k of 8";
+      return failure();
+    }
     ScheduleRow parsed{{chip->str(), *headDim, *causal, *smooth == "qk"},
                        {*blockQ, *blockK, *ws}};
     // A key measured at several lengths keeps its longest.
     auto same = llvm::find_if(table.rows, [&](const ScheduleRow &other) {
-      return other.key.chip == parsed.key.chip &&
-             other.key.headDim == parsed.key.headDim &&
-             other.key.causal == parsed.key.causal &&
-             other.key.smoothQ == parsed.key.smoothQ;
+      return other.key == parsed.key;
     });
     if (same == table.rows.end()) {
       table.rows.push_back(parsed);

@@ -25,9 +25,14 @@ namespace mlir::sage {
 /// What an attention is, as far as its best schedule goes.
 struct ScheduleKey {
   std::string chip; // sm_90a, ...
-  int64_t headDim;  // D of Q and K as stored (padded to the MMA's k)
+  int64_t headDim;  // D of Q and K
   bool causal;
   bool smoothQ;
+
+  bool operator==(const ScheduleKey &other) const {
+    return chip == other.chip && headDim == other.headDim &&
+           causal == other.causal && smoothQ == other.smoothQ;
+  }
 };
 
 /// The attention kernel's tiles and roles.
