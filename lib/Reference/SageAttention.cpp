@@ -287,26 +287,18 @@ static float quantizePNvFp4(float *p, int64_t n) {
 static void accumulatePV(const float *p, float rowScale, float alpha,
                          const KVHead &kv, const Recipe &recipe, int64_t seqK,
                          int64_t dim, int64_t c0, int64_t colCount, float *o) {
-  const bool twoLevel = (recipe.pvFormat == PVFormat::E4M3 ||
-                         recipe.pvFormat == PVFormat::E5M2) &&
-                        recipe.accumulator != PVAccumulator::F16Delayed;
   for (int64_t d = 0; d < dim; ++d) {
     const float *v = kv.vHatT.data() + d * seqK + c0;
-    // Two-level accumulation: R_ij in FP22, then O * alpha + R rounded
-    // once, as the kernel's fma (sage.accumulate).
-    if (twoLevel) {
-      o[d] = std::fma(o[d], alpha, dotFp22(p, 1, v, 1, colCount, kFp8MmaK));
-      continue;
-    }
-    o[d] = o[d] * alpha;
+    // O * alpha, rounded, where the accumulator then adds to it.
+    float scaled = o[d] * alpha;
     switch (recipe.pvFormat) {
     case PVFormat::Int8:
       // Integer MMA: exact int32 sum, converted exactly to f32.
-      o[d] = o[d] + static_cast<float>(chunkDot(p, 1, v, 1, colCount));
+      o[d] = scaled + static_cast<float>(chunkDot(p, 1, v, 1, colCount));
       break;
     case PVFormat::Fp16: {
       // f16 MMA with f32 accumulator: accumulates straight into O.
-      F32Accumulator acc{o[d]};
+      F32Accumulator acc{scaled};
       for (int64_t k = 0; k < colCount; k += kF16MmaK)
         acc.addChunk(
             chunkDot(p + k, 1, v + k, 1, std::min(kF16MmaK, colCount - k)));
@@ -316,7 +308,7 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
     case PVFormat::NvFp4: {
       // Fresh f32 accumulator per block, rescaled by the per-row P scale.
       float r = dotF32(p, 1, v, 1, colCount, kFp4MmaK);
-      o[d] = o[d] + r * rowScale;
+      o[d] = scaled + r * rowScale;
       break;
     }
     case PVFormat::E4M3:
@@ -325,13 +317,17 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
         // f16 MMA accumulator flushed into O every f16FlushEvery MMAs.
         F16DelayedAccumulator acc;
         acc.flushEvery = recipe.f16FlushEvery;
-        acc.buffer = o[d];
+        acc.buffer = scaled;
         for (int64_t k = 0; k < colCount; k += kFp8MmaK)
           acc.addChunk(
               chunkDot(p + k, 1, v + k, 1, std::min(kFp8MmaK, colCount - k)));
         if (acc.pending != 0)
           acc.flush();
         o[d] = acc.buffer;
+      } else {
+        // Two-level accumulation: R_ij in FP22, then O * alpha + R rounded
+        // once, as the kernel's fma (sage.accumulate).
+        o[d] = std::fma(o[d], alpha, dotFp22(p, 1, v, 1, colCount, kFp8MmaK));
       }
       break;
     }

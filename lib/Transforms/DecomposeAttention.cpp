@@ -207,10 +207,9 @@ struct SageDecomposeAttentionPass
     if (!chip.empty()) {
       tiles.schedules = &ScheduleTable::getBuiltin();
       if (!tuningTable.empty()) {
-        std::string error;
-        FailureOr<ScheduleTable> read = ScheduleTable::read(tuningTable, error);
-        if (failed(read)) {
-          getOperation()->emitError() << error;
+        llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
+        if (!read) {
+          getOperation()->emitError() << llvm::toString(read.takeError());
           return signalPassFailure();
         }
         table = std::move(*read);

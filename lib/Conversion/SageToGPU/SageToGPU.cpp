@@ -411,10 +411,9 @@ struct ConvertSageToGPUPass
                           chip.getValue(), &ScheduleTable::getBuiltin()};
     ScheduleTable table;
     if (!tuningTable.empty()) {
-      std::string error;
-      FailureOr<ScheduleTable> read = ScheduleTable::read(tuningTable, error);
-      if (failed(read)) {
-        module.emitError() << error;
+      llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
+      if (!read) {
+        module.emitError() << llvm::toString(read.takeError());
         return signalPassFailure();
       }
       table = std::move(*read);

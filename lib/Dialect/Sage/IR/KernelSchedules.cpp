@@ -34,29 +34,28 @@ ScheduleTable::lookup(const ScheduleKey &key) const {
   return std::nullopt;
 }
 
-FailureOr<ScheduleTable> ScheduleTable::read(StringRef path,
-                                             std::string &error) {
+llvm::Expected<ScheduleTable> ScheduleTable::read(StringRef path) {
+  auto fail = [](const std::string &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
-    error = "cannot read the tuning table '" + path.str() +
-            "': " + buffer.getError().message();
-    return failure();
+    return fail("cannot read the tuning table '" + path.str() +
+                "': " + buffer.getError().message());
   }
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse((*buffer)->getBuffer());
   if (!json) {
-    error = "the tuning table '" + path.str() +
-            "' is not JSON: " + llvm::toString(json.takeError());
-    return failure();
+    return fail("the tuning table '" + path.str() +
+                "' is not JSON: " + llvm::toString(json.takeError()));
   }
   const llvm::json::Object *top = json->getAsObject();
   const llvm::json::Array *rows = top ? top->getArray("rows") : nullptr;
   if (!top || top->getString("format") != "sage-tuning-table" || !rows ||
       top->getInteger("version") != 1) {
-    error = "the tuning table '" + path.str() +
-            "' is not a sage-tuning-table of version 1 (tune_attention.py "
-            "--table)";
-    return failure();
+    return fail("the tuning table '" + path.str() +
+                "' is not a sage-tuning-table of version 1 (tune_attention.py "
+                "--table)");
   }
   ScheduleTable table;
   SmallVector<int64_t> lengths;
@@ -78,23 +77,22 @@ FailureOr<ScheduleTable> ScheduleTable::read(StringRef path,
                         ws = boolean("warp_specialize");
     if (!chip || !smooth || !headDim || !n || !blockQ || !blockK || !causal ||
         !ws || (*smooth != "k" && *smooth != "qk")) {
-      error = "row " + std::to_string(index) + " of the tuning table '" +
-              path.str() +
-              "' needs chip, head_dim, causal, smooth (k or qk), n, block_q, "
-              "block_k and warp_specialize";
-      return failure();
+      return fail(
+          "row " + std::to_string(index) + " of the tuning table '" +
+          path.str() +
+          "' needs chip, head_dim, causal, smooth (k or qk), n, block_q, "
+          "block_k and warp_specialize");
     }
     // The tiles the decomposition accepts (whole 16-row warp tiles, 8-key
     // MMA tiles); the lowering names any it cannot build.
     if (*headDim <= 0 || *blockQ <= 0 || *blockQ % 16 != 0 || *blockK <= 0 ||
         *blockK % 8 != 0) {
-      error = "row " + std::to_string(index) + " of the tuning table '" +
-              path.str() + "' has head_dim " + std::to_string(*headDim) +
-              ", block_q " + std::to_string(*blockQ) + ", block_k " +
-              std::to_string(*blockK) +
-              "; expected a positive head_dim, block_q a positive multiple "
-              "of 16 and block_k of 8";
-      return failure();
+      return fail("row " + std::to_string(index) + " of the tuning table '" +
+                  path.str() + "' has head_dim " + std::to_string(*headDim) +
+                  ", block_q " + std::to_string(*blockQ) + ", block_k " +
+                  std::to_string(*blockK) +
+                  "; expected a positive head_dim, block_q a positive multiple "
+                  "of 16 and block_k of 8");
     }
     ScheduleRow parsed{{chip->str(), *headDim, *causal, *smooth == "qk"},
                        {*blockQ, *blockK, *ws}};

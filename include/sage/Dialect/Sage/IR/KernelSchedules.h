@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
@@ -53,8 +54,9 @@ public:
   /// The rows measured on the H200 (benchmarks/results, docs/Tuning.md).
   static const ScheduleTable &getBuiltin();
   /// Reads the JSON tune_attention.py writes (`{"format":
-  /// "sage-tuning-table", "rows": [...]}`); an error names what is wrong.
-  static FailureOr<ScheduleTable> read(StringRef path, std::string &error);
+  /// "sage-tuning-table", "rows": [...]}`); an error names the file and
+  /// what is wrong.
+  static llvm::Expected<ScheduleTable> read(StringRef path);
 
   /// The row for `key`, if the table has one.
   std::optional<KernelSchedule> lookup(const ScheduleKey &key) const;
