@@ -38,6 +38,22 @@ def time_ms(fn_for_set, sets, warmup=3, repeat=10):
     return statistics.median(times)
 
 
+def input_sets(B, H, n, d, dtype):
+    """Enough randn (q, k, v) sets of [B, H, n, d] to exceed the L2 4 times."""
+    sets = max(1, math.ceil(4 * L2_BYTES / (3 * B * H * n * d * 2)))
+    return [make_inputs(B, H, H, n, n, d, dtype, "randn", s) for s in range(sets)]
+
+
+def time_sdpa(inputs, causal):
+    """(flash ms, cuDNN ms) of PyTorch SDPA on the rotated input sets."""
+    times = []
+    for backend in (SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION):
+        with sdpa_kernel(backend):
+            times.append(time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
+                *inputs[i], is_causal=causal), len(inputs)))
+    return tuple(times)
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("kernel_dir")
@@ -89,12 +105,7 @@ def main():
                 t_e2e = time_ms(lambda i: plan.run(full[i], bufs[i]), sets)
                 t_attn = time_ms(lambda i: plan.run(attn[i]), sets)
                 t_base = time_ms(lambda i: base.run(base_attn[i]), sets) if base else None
-                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-                    t_flash = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
-                        *inputs[i], is_causal=causal), sets)
-                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                    t_cudnn = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
-                        *inputs[i], is_causal=causal), sets)
+                t_flash, t_cudnn = time_sdpa(inputs, causal)
                 flops = 4 * B * H * n * n * d / (2 if causal else 1)
                 tops = lambda ms: flops / (ms * 1e-3) / 1e12
                 row = (f"| {d} | {int(causal)} | {n} | {tops(t_attn):.0f} | {tops(t_e2e):.0f} "

@@ -10,13 +10,11 @@ bench_attention.py.
 """
 
 import argparse
-import math
 
 import torch
-from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from bench_attention import L2_BYTES, time_ms
-from sage_plan import Plan, make_inputs
+from bench_attention import input_sets, time_ms, time_sdpa
+from sage_plan import Plan
 
 # (label, plan suffix); None: the default plan.
 VARIANTS = [("mma.sync 64 x 64", None)] + [
@@ -43,17 +41,11 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for default, stem, d, dtype, causal in SHAPES:
         for n in (int(x) for x in args.lengths.split(",")):
-            set_bytes = 3 * B * H * n * d * 2
-            sets = max(1, math.ceil(4 * L2_BYTES / set_bytes))
-            inputs = [make_inputs(B, H, H, n, n, d, dtype, "randn", s) for s in range(sets)]
+            inputs = input_sets(B, H, n, d, dtype)
+            sets = len(inputs)
             flops = 4 * B * H * n * n * d / (2 if causal else 1)
             tops = lambda ms: flops / (ms * 1e-3) / 1e12
-            with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-                t_flash = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
-                    *inputs[i], is_causal=causal), sets)
-            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                t_cudnn = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
-                    *inputs[i], is_causal=causal), sets)
+            t_flash, t_cudnn = time_sdpa(inputs, causal)
             t_default = None
             for label, suffix in VARIANTS:
                 name = default if suffix is None else stem + suffix

@@ -15,13 +15,11 @@ Prints a markdown table; --table writes the choice per key as JSON.
 
 import argparse
 import json
-import math
 import os
 
 import torch
-from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from bench_attention import L2_BYTES, time_ms
+from bench_attention import input_sets, time_ms, time_sdpa
 from sage_plan import Plan, make_inputs, metrics, reference
 
 # A sanity bar (CosSim at least, RelL1 at most), the GPU tests' for short
@@ -83,18 +81,11 @@ def main():
                 continue
             plans[c["config"]] = (c, plan, text)
         for n in (int(x) for x in args.lengths.split(",")):
-            set_bytes = 3 * B * H * n * d * 2
-            sets = max(1, math.ceil(4 * L2_BYTES / set_bytes))
-            inputs = [make_inputs(B, H, H, n, n, d, torch.float16, "randn", s)
-                      for s in range(sets)]
+            inputs = input_sets(B, H, n, d, torch.float16)
+            sets = len(inputs)
             flops = 4 * B * H * n * n * d / (2 if causal else 1)
             tops = lambda ms: flops / (ms * 1e-3) / 1e12
-            with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-                t_flash = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
-                    *inputs[i], is_causal=causal), sets)
-            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                t_cudnn = time_ms(lambda i: torch.nn.functional.scaled_dot_product_attention(
-                    *inputs[i], is_causal=causal), sets)
+            t_flash, t_cudnn = time_sdpa(inputs, causal)
             best = None
             for config, (c, plan, accuracy) in plans.items():
                 sizes = plan.sizes(B, H, H, n, n)
