@@ -30,6 +30,14 @@ CONFIGS = {
     "q64_k128_ws": "block-q=64 block-k=128 warp-specialize=true",
     "q128_k64_ws": "block-q=128 block-k=64 warp-specialize=true",
     "q128_k128_ws": "block-q=128 block-k=128 warp-specialize=true",
+    # ov = the softmax overlapped with the P V wgmma (overlap-softmax=true);
+    # s3 = three K/V stages.
+    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false overlap-softmax=true",
+    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false overlap-softmax=true kv-stages=3",
+    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false overlap-softmax=true",
+    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false overlap-softmax=true kv-stages=3",
+    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true overlap-softmax=true kv-stages=3",
+    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true overlap-softmax=true kv-stages=3",
 }
 SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
 
@@ -86,7 +94,9 @@ def main():
                                "options": CONFIGS[config],
                                "block_q": int(options["block-q"]),
                                "block_k": int(options["block-k"]),
-                               "warp_specialize": options["warp-specialize"] == "true"})
+                               "warp_specialize": options["warp-specialize"] == "true",
+                               "kv_stages": int(options.get("kv-stages", 2)),
+                               "overlap_softmax": options.get("overlap-softmax") == "true"})
         os.remove(compiled)
     with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=1)

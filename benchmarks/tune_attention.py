@@ -108,6 +108,8 @@ def main():
                                "options": c["options"], "block_q": c["block_q"],
                                "block_k": c["block_k"],
                                "warp_specialize": c["warp_specialize"],
+                               "kv_stages": c.get("kv_stages", 2),
+                               "overlap_softmax": c.get("overlap_softmax", False),
                                "attn_tops": round(tops(t_attn)),
                                "e2e_tops": round(tops(t_e2e)),
                                "cudnn_tops": round(tops(t_cudnn))})

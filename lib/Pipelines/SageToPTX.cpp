@@ -88,6 +88,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.kvStaging = options.kvStaging;
   gpu.kvStages = options.kvStages;
   gpu.warpSpecialize = options.warpSpecialize;
+  gpu.overlapSoftmax = options.overlapSoftmax;
   gpu.tuningTable = options.tuningTable;
   pm.addPass(createConvertSageToGPU(gpu));
 

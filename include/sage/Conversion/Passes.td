@@ -57,9 +57,10 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "the stage's core-matrix tiles; wgmma only) or auto (bulk for "
            "wgmma, cp-async for mma.sync). An operand's own layout "
            "attribute overrides it">,
-    Option<"kvStages", "kv-stages", "int64_t", /*default=*/"2",
+    Option<"kvStages", "kv-stages", "int64_t", /*default=*/"0",
            "K/V blocks in flight in shared memory (more than 2 needs bulk "
-           "copies)">,
+           "copies); 0 (auto): as a measured schedule for the attention's "
+           "tiles says, else 2">,
     Option<"warpSpecialize", "warp-specialize", "std::string",
            /*default=*/"\"auto\"",
            "true: a producer warpgroup streams K/V blocks by bulk copies "
@@ -69,6 +70,13 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "at a padded head dim >= 128 (D > 96), where it is faster on the "
            "H200; a measured schedule for the attention's tiles (docs/"
            "Tuning.md) overrides that rule">,
+    Option<"overlapSoftmax", "overlap-softmax", "std::string",
+           /*default=*/"\"auto\"",
+           "true: the wgmma kernel runs block j's softmax while block "
+           "j - 1's P V is in flight (the loop software-pipelined by one "
+           "block; three K/V stages without a producer); false: one block "
+           "after the other; auto: as a measured schedule for the "
+           "attention's tiles says, else false">,
     Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
            "A table of schedules written by benchmarks/tune_attention.py, "
            "instead of the built-in one">

@@ -55,8 +55,9 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<int64_t> kvStages{
       *this, "kv-stages",
       llvm::cl::desc("K/V blocks in flight in shared memory (more than 2 "
-                     "needs bulk copies)"),
-      llvm::cl::init(2)};
+                     "needs bulk copies); 0 (auto): as the measured "
+                     "schedule says, else 2"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("true: a producer warpgroup streams K/V blocks by bulk "
@@ -64,6 +65,12 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "copies); false: every warp computes; auto: true for "
                      "the bulk-staged wgmma kernel with block-q = 128 and "
                      "block-k = 64 at a padded head dim >= 128 (D > 96)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> overlapSoftmax{
+      *this, "overlap-softmax",
+      llvm::cl::desc("true: the wgmma kernel runs block j's softmax while "
+                     "block j - 1's P V is in flight; false: one block after "
+                     "the other; auto: as the measured schedule says"),
       llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),

@@ -696,11 +696,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   }
   issueBlock(kb.i32(0));
 
-  auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
-    SoftmaxState state = SoftmaxState::unflatten(carried);
+  // Block j once its stage holds it: dS (Q smoothing) computed and
+  // published, the stage waited for, the scores' dequantization factor.
+  // Both loop forms below read blocks through it.
+  struct BlockView {
+    Value keyBlock, blockStart, stage, correctionStart, factor;
+  };
+  bool foldFactor = !config.smoothQ && !config.maskType;
+  auto enterBlock = [&](Value keyBlock) -> BlockView {
     Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
-    // Prefetch the next block while this one is used.
-    issueBlock(kb.add(keyBlock, kb.i32(1)));
     Value stage = stageOffset(keyBlock);
     // Block j's dS: buffer j % 2 when double-buffered.
     Value correctionStart =
@@ -782,31 +786,51 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // stays -inf: a factor below the smallest normal f32 (zero for an
     // all-zero group, whose integers are 0; else one whose scores are all
     // within 1e-38 of 0 either way) becomes it; NaN stays NaN.
-    bool foldFactor = !config.smoothQ && !config.maskType;
     if (foldFactor)
       factor = kb.maximumf(factor, kb.f32(std::numeric_limits<float>::min()));
-    // wgmma: each warpgroup's [64, blockK] tile at once, one k-step
-    // of 32 bytes (two core matrices along K) per descriptor; the
-    // warpgroup's 64 rows of the Q tile start 64 * 16 bytes apart.
-    SmallVector<MmaAcc> groupScores;
-    if (layout.coreMatrices) {
-      SmallVector<Value> queryDescriptors, keyDescriptors;
-      int64_t keyLeading = keyTile.getLeadingBytes(),
-              queryLeading = queryTile.getLeadingBytes();
-      Value warpgroup = kb.divu(lane.warp, kb.i32(4));
-      Value groupRows = kb.mul(warpgroup, kb.i32(64 * 16));
-      Value queryRows = kb.add(kb.i32(layout.getQueryOffset()), groupRows);
-      for (int64_t c = 0; c < paddedDim / 32; ++c) {
-        queryDescriptors.push_back(getMatrixDescriptor(
-            kb, staging, kb.add(queryRows, kb.i32(2 * c * queryLeading)),
-            queryLeading, KVStaging::kStrideBytes));
-        keyDescriptors.push_back(getMatrixDescriptor(
-            kb, staging, kb.add(stage, kb.i32(2 * c * keyLeading)), keyLeading,
-            KVStaging::kStrideBytes));
-      }
-      groupScores = emitWarpgroupMmas(kb, queryKeyGroupMma, queryDescriptors,
-                                      keyDescriptors);
+    return {keyBlock, blockStart, stage, correctionStart, factor};
+  };
+
+  // wgmma: each warpgroup's [64, blockK] tile at once, one k-step
+  // of 32 bytes (two core matrices along K) per descriptor; the
+  // warpgroup's 64 rows of the Q tile start 64 * 16 bytes apart.
+  struct ScoreOperands {
+    SmallVector<Value> queryDescriptors, keyDescriptors;
+  };
+  auto getScoreOperands = [&](const BlockView &view) {
+    Value stage = view.stage;
+    ScoreOperands operands;
+    SmallVector<Value> &queryDescriptors = operands.queryDescriptors,
+                       &keyDescriptors = operands.keyDescriptors;
+    int64_t keyLeading = keyTile.getLeadingBytes(),
+            queryLeading = queryTile.getLeadingBytes();
+    Value warpgroup = kb.divu(lane.warp, kb.i32(4));
+    Value groupRows = kb.mul(warpgroup, kb.i32(64 * 16));
+    Value queryRows = kb.add(kb.i32(layout.getQueryOffset()), groupRows);
+    for (int64_t c = 0; c < paddedDim / 32; ++c) {
+      queryDescriptors.push_back(getMatrixDescriptor(
+          kb, staging, kb.add(queryRows, kb.i32(2 * c * queryLeading)),
+          queryLeading, KVStaging::kStrideBytes));
+      keyDescriptors.push_back(getMatrixDescriptor(
+          kb, staging, kb.add(stage, kb.i32(2 * c * keyLeading)), keyLeading,
+          KVStaging::kStrideBytes));
     }
+    return operands;
+  };
+  auto issueScores = [&](const ScoreOperands &operands, bool fenced = false) {
+    return issueWarpgroupMmas(kb, queryKeyGroupMma, operands.queryDescriptors,
+                              operands.keyDescriptors, fenced);
+  };
+
+  OperandLayoutAttrInterface vLayout = config.layouts.value;
+  // The softmax of block j's scores (wgmma: `groupScores`; mma.sync: its
+  // own MMAs) in `state`: returns alpha and P_hat on the accumulator
+  // fragment; getProbOperands makes that the P V MMA's A operand, a
+  // fragment per chunk of 32 keys.
+  auto softmaxBlock = [&](const BlockView &view, ArrayRef<MmaAcc> groupScores,
+                          SoftmaxState &state) -> std::pair<Value, Value> {
+    Value stage = view.stage, blockStart = view.blockStart,
+          correctionStart = view.correctionStart, factor = view.factor;
     // mma.sync: tile nt of each warp's 16 rows, K read a layout group at a
     // time.
     auto warpScoreTile = [&](int64_t nt) {
@@ -925,8 +949,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         VectorType::get({1}, kb.f32Type()), softmax.getProbs(),
         config.probQuant, kb.b.getF64FloatAttr(probRange), /*layout=*/nullptr,
         queryKeyMma);
-    Value quantizedProbs = probQuant.getValues();
-    OperandLayoutAttrInterface vLayout = config.layouts.value;
+    return std::make_pair(alpha, probQuant.getValues());
+  };
+  auto getProbOperands = [&](Value quantizedProbs) {
     SmallVector<Value> probFragments;
     for (int64_t c = 0; c < keyChunks; ++c) {
       SmallVector<int64_t> positions;
@@ -939,66 +964,175 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       probFragments.push_back(vector::ShuffleOp::create(
           kb.b, kb.loc, quantizedProbs, quantizedProbs, positions));
     }
+    return probFragments;
+  };
 
-    // R_ij = P_hat V_hat_j in a fresh accumulator, then O = alpha O + R
-    // (sage.accumulate, two-level: the FP8 MMA keeps about 22 bits, the
-    // buffer 24). Each V^T row is read a layout group of keys at a time.
-    int64_t valueGroup = vLayout.getGroupSize(),
-            valueLaneBytes = vLayout.getLaneBytes();
-    SmallVector<MmaAcc> groupValues;
-    if (layout.coreMatrices) {
-      SmallVector<Value> descriptors;
-      int64_t leading = valueTile.getLeadingBytes();
-      for (int64_t c = 0; c < keyChunks; ++c)
-        descriptors.push_back(getMatrixDescriptor(
-            kb, staging,
-            kb.add(stage, kb.i32(layout.valueStart + 2 * c * leading)), leading,
-            KVStaging::kStrideBytes));
-      groupValues =
-          emitWarpgroupMmas(kb, probValueGroupMma, probFragments, descriptors);
-    }
-    Value keyOffset;
-    if (!layout.coreMatrices)
-      keyOffset = kb.add(kb.add(stage, kb.i32(layout.valueStart)),
-                         kb.mul(lane.t, kb.i32(valueLaneBytes)));
-    // mma.sync: channel tile dt, each V^T row read a layout group of keys
-    // at a time.
-    auto warpValueTile = [&](int64_t dt) {
-      MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
-      Value channel = kb.add(kb.i32(dt * 8), lane.g);
-      Value rowOffset =
-          kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
-      SmallVector<Value> words;
-      for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
-        llvm::append_range(
-            words, kb.loadSharedWords(staging,
-                                      kb.add(rowOffset, kb.i32(g * valueGroup)),
-                                      valueLaneBytes / 4));
-      for (int64_t c = 0; c < keyChunks; ++c)
-        partial = emitWarpMma(kb, probValueMma, probFragments[c],
-                              {words[2 * c], words[2 * c + 1]}, partial);
-      return partial;
-    };
-    for (int64_t dt = 0; dt < valueDim / 8; ++dt) {
-      MmaAcc partial =
-          layout.coreMatrices ? groupValues[dt] : warpValueTile(dt);
-      Value buffer = kb.f32Vector(state.out[dt]);
-      Value out = AccumulateOp::create(
-          kb.b, kb.loc, buffer.getType(), kb.f32Vector(partial), buffer, alpha,
-          AccumAttr::get(ctx, kb.f32Type(), /*every=*/0), probValueMma);
-      SmallVector<Value> outValues = kb.elements(out);
-      state.out[dt] = {outValues[0], outValues[1], outValues[2], outValues[3]};
-    }
-    // The next iteration's prefetch overwrites this stage; warp-specialized,
-    // the producer waits for every consumer's release of it.
+  // R_ij = P_hat V_hat_j in a fresh accumulator, then O = alpha O + R
+  // (sage.accumulate, two-level: the FP8 MMA keeps about 22 bits, the
+  // buffer 24). wgmma: block j's V^T tile from the stage at `stage`.
+  auto getValueDescriptors = [&](Value stage) {
+    SmallVector<Value> descriptors;
+    int64_t leading = valueTile.getLeadingBytes();
+    for (int64_t c = 0; c < keyChunks; ++c)
+      descriptors.push_back(getMatrixDescriptor(
+          kb, staging,
+          kb.add(stage, kb.i32(layout.valueStart + 2 * c * leading)), leading,
+          KVStaging::kStrideBytes));
+    return descriptors;
+  };
+  auto issueValues = [&](ArrayRef<Value> descriptors,
+                         ArrayRef<Value> probFragments, bool fenced = false) {
+    return issueWarpgroupMmas(kb, probValueGroupMma, probFragments, descriptors,
+                              fenced);
+  };
+  // mma.sync: channel tile dt, each V^T row read a layout group of keys at
+  // a time.
+  int64_t valueGroup = vLayout.getGroupSize(),
+          valueLaneBytes = vLayout.getLaneBytes();
+  auto warpValueTile = [&](Value keyOffset, ArrayRef<Value> probFragments,
+                           int64_t dt) {
+    MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
+    Value channel = kb.add(kb.i32(dt * 8), lane.g);
+    Value rowOffset =
+        kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
+    SmallVector<Value> words;
+    for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
+      llvm::append_range(
+          words,
+          kb.loadSharedWords(staging, kb.add(rowOffset, kb.i32(g * valueGroup)),
+                             valueLaneBytes / 4));
+    for (int64_t c = 0; c < keyChunks; ++c)
+      partial = emitWarpMma(kb, probValueMma, probFragments[c],
+                            {words[2 * c], words[2 * c + 1]}, partial);
+    return partial;
+  };
+  auto accumulateTile = [&](SoftmaxState &state, Value alpha, int64_t dt,
+                            const MmaAcc &partial) {
+    Value buffer = kb.f32Vector(state.out[dt]);
+    Value out = AccumulateOp::create(
+        kb.b, kb.loc, buffer.getType(), kb.f32Vector(partial), buffer, alpha,
+        AccumAttr::get(ctx, kb.f32Type(), /*every=*/0), probValueMma);
+    SmallVector<Value> outValues = kb.elements(out);
+    state.out[dt] = {outValues[0], outValues[1], outValues[2], outValues[3]};
+  };
+  auto accumulateOut = [&](SoftmaxState &state, Value alpha,
+                           ArrayRef<MmaAcc> partials) {
+    for (auto [dt, partial] : llvm::enumerate(partials))
+      accumulateTile(state, alpha, dt, partial);
+  };
+  // The next prefetch into block j's stage overwrites it; warp-specialized,
+  // the producer waits for every consumer's release of it.
+  auto releaseStage = [&](Value keyBlock) {
     if (config.warpSpecialized)
       kb.arriveOnBarrier(staging, releaseOffset(keyBlock));
     else
       kb.barrier();
+  };
+
+  // One K/V block an iteration: its scores, softmax, P V and O.
+  auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
+    SoftmaxState state = SoftmaxState::unflatten(carried);
+    // Prefetch the next block while this one is used.
+    issueBlock(kb.add(keyBlock, kb.i32(1)));
+    BlockView view = enterBlock(keyBlock);
+    SmallVector<MmaAcc> groupScores;
+    if (layout.coreMatrices)
+      groupScores = waitWarpgroupMmas(kb, /*pending=*/0,
+                                      issueScores(getScoreOperands(view)));
+    auto [alpha, quantizedProbs] = softmaxBlock(view, groupScores, state);
+    SmallVector<Value> probFragments = getProbOperands(quantizedProbs);
+    if (layout.coreMatrices) {
+      accumulateOut(
+          state, alpha,
+          waitWarpgroupMmas(
+              kb, /*pending=*/0,
+              issueValues(getValueDescriptors(view.stage), probFragments)));
+    } else {
+      Value keyOffset = kb.add(kb.add(view.stage, kb.i32(layout.valueStart)),
+                               kb.mul(lane.t, kb.i32(valueLaneBytes)));
+      for (int64_t dt = 0; dt < valueDim / 8; ++dt)
+        accumulateTile(state, alpha, dt,
+                       warpValueTile(keyOffset, probFragments, dt));
+    }
+    releaseStage(keyBlock);
     return state.flatten();
   };
+
+  // wgmma with the softmax overlapped (docs/Levels.md, L4): `step`'s
+  // arithmetic in the same order, software-pipelined by one block. An
+  // iteration issues block j's Q K^T and then block j - 1's P V, waits for
+  // the first only, runs block j's softmax while the tensor cores work on
+  // the second, then waits for it and adds it to O. The loop carries
+  // block j - 1's alpha and P_hat, whose registers the P V reads until that
+  // wait; block 0's scores come before the loop, the last P V after it.
+  // Without a producer, block j + 1 is copied into the stage of block j - 2
+  // (three stages) before the iteration, else of block j - 1 once its P V
+  // is done.
+  auto overlappedLoop = [&]() -> SmallVector<Value> {
+    SoftmaxState state = init;
+    issueBlock(kb.i32(1));
+    BlockView first = enterBlock(kb.i32(0));
+    auto [firstAlpha, firstProbs] =
+        softmaxBlock(first,
+                     waitWarpgroupMmas(kb, /*pending=*/0,
+                                       issueScores(getScoreOperands(first))),
+                     state);
+    SmallVector<Value> carried = state.flatten();
+    size_t stateSize = carried.size();
+    carried.append({firstAlpha, firstProbs});
+    auto iteration = [&](Value keyBlock,
+                         ValueRange values) -> SmallVector<Value> {
+      SoftmaxState state =
+          SoftmaxState::unflatten(values.take_front(stateSize));
+      Value alpha = values[stateSize];
+      // P_hat becomes A's registers here, after the last iteration's wait:
+      // ptxas serializes the wgmmas (C7513) when they are written while a
+      // wgmma that reads registers is in flight.
+      SmallVector<Value> probs = getProbOperands(values[stateSize + 1]);
+      Value previous = kb.sub(keyBlock, kb.i32(1));
+      Value next = kb.add(keyBlock, kb.i32(1));
+      if (layout.stages > 2)
+        issueBlock(next);
+      BlockView view = enterBlock(keyBlock);
+      // Both groups' operands, then one fence, before the first wgmma:
+      // ptxas serializes wgmmas (C7513) when an instruction between them
+      // defines their registers, descriptors included.
+      ScoreOperands scoreOperands = getScoreOperands(view);
+      SmallVector<Value> valueDescriptors =
+          getValueDescriptors(stageOffset(previous));
+      probs = fenceWarpgroupOperands(kb, probs);
+      WarpgroupChain scores = issueScores(scoreOperands, /*fenced=*/true);
+      WarpgroupChain products =
+          issueValues(valueDescriptors, probs, /*fenced=*/true);
+      auto [nextAlpha, nextProbs] = softmaxBlock(
+          view, waitWarpgroupMmas(kb, /*pending=*/1, scores), state);
+      accumulateOut(state, alpha,
+                    waitWarpgroupMmas(kb, /*pending=*/0, products));
+      releaseStage(previous);
+      if (layout.stages == 2)
+        issueBlock(next);
+      SmallVector<Value> results = state.flatten();
+      results.append({nextAlpha, nextProbs});
+      return results;
+    };
+    SmallVector<Value> last =
+        kb.forLoop(kb.i32(1), blockEnd, kb.i32(1), carried, iteration);
+    state = SoftmaxState::unflatten(ValueRange(last).take_front(stateSize));
+    SmallVector<Value> lastProbs = getProbOperands(last[stateSize + 1]);
+    Value lastStage = stageOffset(kb.sub(blockEnd, kb.i32(1)));
+    accumulateOut(state, last[stateSize],
+                  waitWarpgroupMmas(
+                      kb, /*pending=*/0,
+                      issueValues(getValueDescriptors(lastStage), lastProbs)));
+    return state.flatten();
+  };
+
   SoftmaxState final = SoftmaxState::unflatten(
-      kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), init.flatten(), step));
+      config.overlapSoftmax
+          ? kb.ifThenElse(
+                kb.cmp(arith::CmpIPredicate::sgt, blockEnd, kb.i32(0)),
+                overlappedLoop, init.flatten())
+          : kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), init.flatten(), step));
 
   // O = O / l * delta_V / P_r (+ mean V); rows that see no key are 0.
   std::array<Value, 2> sum, empty;

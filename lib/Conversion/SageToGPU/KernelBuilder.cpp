@@ -376,6 +376,20 @@ SmallVector<Value> KernelBuilder::forLoop(
   return SmallVector<Value>(loop.getResults());
 }
 
+SmallVector<Value>
+KernelBuilder::ifThenElse(Value condition,
+                          function_ref<SmallVector<Value>()> thenBody,
+                          ValueRange otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, otherwise.getTypes(), condition,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, thenBody());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise);
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 void KernelBuilder::ifThen(Value condition, function_ref<void()> body) {
   auto ifOp = scf::IfOp::create(b, loc, condition, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);

@@ -171,6 +171,10 @@ public:
           function_ref<SmallVector<Value>(Value, ValueRange)> body);
   /// scf.if without results.
   void ifThen(Value condition, function_ref<void()> body);
+  /// scf.if yielding `thenBody`'s values, else `otherwise` (same types).
+  SmallVector<Value> ifThenElse(Value condition,
+                                function_ref<SmallVector<Value>()> thenBody,
+                                ValueRange otherwise);
 };
 
 /// The registers of one m16n8k32 mma.sync: four of A, four accumulators.
@@ -199,11 +203,32 @@ MmaAttr getWarpgroupMma(MLIRContext *ctx, Type operands, Type accumulator,
 /// from one 8-row group to the next (docs/Layouts.md).
 Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
                           int64_t leading, int64_t stride);
+/// A committed wgmma group in flight: its accumulator and the A registers it
+/// reads (none for A from shared memory), both only to be read through the
+/// wait for it.
+struct WarpgroupChain {
+  Value acc;
+  SmallVector<Value> aRegisters;
+};
+/// A wgmma.fence after the registers `registers` are written: returns them
+/// as the wgmmas after it read them.
+SmallVector<Value> fenceWarpgroupOperands(KernelBuilder &kb,
+                                          ValueRange registers);
 /// The wgmmas of `mma` summing A operand i (a descriptor, or each lane's
 /// `m * k / 128` elements in registers) times the tile of descriptor i,
-/// the first starting the accumulator, fenced, committed and waited for;
-/// returns the accumulator as its n / 8 tiles of four (row g, g + 8 of
-/// each warp's 16 rows: the m16n8 order of each 8 columns).
+/// the first starting the accumulator, committed as one group; fenced
+/// first unless `fenced` says A's registers come from
+/// fenceWarpgroupOperands.
+WarpgroupChain issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
+                                  ArrayRef<Value> aOperands,
+                                  ArrayRef<Value> bDescriptors,
+                                  bool fenced = false);
+/// Waits until at most `pending` younger groups than `chain` run; returns
+/// its accumulator as its n / 8 tiles of four (row g, g + 8 of each warp's
+/// 16 rows: the m16n8 order of each 8 columns).
+SmallVector<MmaAcc> waitWarpgroupMmas(KernelBuilder &kb, int64_t pending,
+                                      const WarpgroupChain &chain);
+/// issueWarpgroupMmas, then waitWarpgroupMmas for none pending.
 SmallVector<MmaAcc> emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
                                       ArrayRef<Value> aOperands,
                                       ArrayRef<Value> bDescriptors);

@@ -82,32 +82,62 @@ Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
   return arith::OrIOp::create(kb.b, kb.loc, start, kb.i64(fields));
 }
 
-SmallVector<MmaAcc>
-mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                              ArrayRef<Value> aOperands,
-                              ArrayRef<Value> bDescriptors) {
+SmallVector<Value> mlir::sage::fenceWarpgroupOperands(KernelBuilder &kb,
+                                                      ValueRange registers) {
+  return llvm::to_vector_of<Value>(
+      WarpgroupFenceOp::create(kb.b, kb.loc, registers.getTypes(), registers)
+          .getResults());
+}
+
+WarpgroupChain mlir::sage::issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
+                                              ArrayRef<Value> aOperands,
+                                              ArrayRef<Value> bDescriptors,
+                                              bool fenced) {
   int64_t count = mma.getM() * mma.getN() / 128;
   auto accType = VectorType::get({count}, mma.getAcc());
   // The A registers are written by ordinary instructions before the first
   // wgmma reads them; the chain's first wgmma starts the accumulator
   // (D = A * B), so none is written between the fence and the wgmmas.
-  ValueRange registers;
-  if (mma.getASource() == OperandSource::Registers)
-    registers = aOperands;
+  WarpgroupChain chain;
+  bool fromRegisters = mma.getASource() == OperandSource::Registers;
   SmallVector<Value> fragments(aOperands);
-  auto fence =
-      WarpgroupFenceOp::create(kb.b, kb.loc, registers.getTypes(), registers);
-  if (!registers.empty())
-    fragments = llvm::to_vector_of<Value>(fence.getResults());
-  Value acc;
+  if (!fenced) {
+    SmallVector<Value> fencedRegisters = fenceWarpgroupOperands(
+        kb, fromRegisters ? ValueRange(aOperands) : ValueRange());
+    if (fromRegisters)
+      fragments = fencedRegisters;
+  }
+  if (fromRegisters)
+    chain.aRegisters = fragments;
   for (auto [a, descriptor] : llvm::zip_equal(fragments, bDescriptors))
-    acc =
-        WarpgroupMmaOp::create(kb.b, kb.loc, accType, a, descriptor, acc, mma);
+    chain.acc = WarpgroupMmaOp::create(kb.b, kb.loc, accType, a, descriptor,
+                                       chain.acc, mma);
   NVVM::WgmmaGroupSyncAlignedOp::create(kb.b, kb.loc);
-  acc = WarpgroupWaitOp::create(kb.b, kb.loc, accType, /*pending=*/0, acc)
-            .getResult(0);
+  return chain;
+}
+
+SmallVector<MmaAcc> mlir::sage::waitWarpgroupMmas(KernelBuilder &kb,
+                                                  int64_t pending,
+                                                  const WarpgroupChain &chain) {
+  // The A registers are read until the chain completes: passed through the
+  // wait, they stay untouched (and allocated) until then.
+  SmallVector<Value> fragments = {chain.acc};
+  llvm::append_range(fragments, chain.aRegisters);
+  Value acc =
+      WarpgroupWaitOp::create(kb.b, kb.loc, ValueRange(fragments).getTypes(),
+                              pending, fragments)
+          .getResult(0);
+  int64_t count = cast<VectorType>(acc.getType()).getNumElements();
   SmallVector<MmaAcc> tiles(count / 4);
   for (int64_t i = 0; i < count; ++i)
     tiles[i / 4][i % 4] = vector::ExtractOp::create(kb.b, kb.loc, acc, i);
   return tiles;
+}
+
+SmallVector<MmaAcc>
+mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
+                              ArrayRef<Value> aOperands,
+                              ArrayRef<Value> bDescriptors) {
+  return waitWarpgroupMmas(
+      kb, /*pending=*/0, issueWarpgroupMmas(kb, mma, aOperands, bDescriptors));
 }

@@ -168,7 +168,6 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                             << op.getPvAccum();
   AttentionConfig config;
   config.scope = choices.scope;
-  config.kvStages = choices.kvStages;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -192,34 +191,49 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.paddedHeadDim =
       config.layouts.queryKey.getPaddedExtent(config.headDim);
   // More stages and a producer warpgroup stream K/V blocks by bulk copies.
-  // auto: a producer for the tiles measured faster with one, and for more
-  // than two stages, which only a producer fills.
+  // A measured schedule for these tiles picks the producer, the stages and
+  // the overlap that `choices` leave auto (docs/Tuning.md); without one: a
+  // producer for the tiles measured faster with one, or for more stages
+  // than the kernel fills without it; two stages; no overlap.
   bool bulkCopies =
       config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
-  bool measuredFaster =
-      config.paddedHeadDim >= 128 && config.warps == 8 && config.blockK == 64;
-  // A measured schedule for these tiles decides instead (docs/Tuning.md).
-  if (choices.schedules && choices.scope == MmaScope::Warpgroup)
-    if (std::optional<KernelSchedule> schedule =
-            choices.schedules->lookup({choices.chip, config.headDim,
-                                       op.getCausal(), bool(op.getQMean())});
-        schedule && schedule->blockQ == config.blockQ &&
-        schedule->blockK == config.blockK)
-      measuredFaster = schedule->warpSpecialize;
+  std::optional<KernelSchedule> schedule;
+  if (choices.schedules)
+    schedule = choices.schedules->lookup(
+        {choices.chip, config.headDim, op.getCausal(), bool(op.getQMean())});
+  // The rows were measured with K/V blocks staged by bulk copies.
+  if (schedule && (schedule->blockQ != config.blockQ ||
+                   schedule->blockK != config.blockK || !bulkCopies))
+    schedule.reset();
+  config.overlapSoftmax =
+      choices.overlapSoftmax.value_or(schedule && schedule->overlapSoftmax);
+  if (config.overlapSoftmax && choices.scope != MmaScope::Warpgroup)
+    return op.emitOpError() << "overlap-softmax overlaps wgmma groups; it "
+                               "needs mma-scope=warpgroup (sm_90a)";
+  config.kvStages =
+      choices.kvStages ? choices.kvStages : (schedule ? schedule->kvStages : 2);
+  // Without a producer the kernel prefetches one block ahead: two stages,
+  // or, overlapped, three (the block before is still being read).
+  int64_t prefetchStages = config.overlapSoftmax ? 3 : 2;
+  bool measuredFaster = schedule ? schedule->warpSpecialize
+                                 : config.paddedHeadDim >= 128 &&
+                                       config.warps == 8 && config.blockK == 64;
   config.warpSpecialized = choices.warpSpecialized.value_or(
-      bulkCopies && (measuredFaster || config.kvStages > 2));
+      bulkCopies && (measuredFaster || config.kvStages > prefetchStages));
   if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
     return op.emitOpError()
            << "warp-specialize and kv-stages other than 2 need K/V staged by "
               "bulk copies (kv-staging=bulk, operands in tiling = "
               "core_matrices); got "
            << config.layouts.queryKey;
-  // Without a producer the kernel prefetches one block ahead: two stages.
-  if (config.kvStages != 2 && !config.warpSpecialized)
+  if (!config.warpSpecialized && config.kvStages != 2 &&
+      config.kvStages != prefetchStages)
     return op.emitOpError()
            << "kv-stages = " << config.kvStages
            << " needs warp-specialize=true (without a producer warpgroup the "
-              "kernel prefetches one K/V block ahead, into two stages)";
+              "kernel prefetches one K/V block ahead, into two stages"
+           << (config.overlapSoftmax ? ", or three with overlap-softmax" : "")
+           << ")";
   config.inputType = getElementTypeOrSelf(sources.query.getType());
   config.io.tokensBeforeHeads = sources.tokensBeforeHeads;
   config.outputType = op.getResult().getType().getElementType();
@@ -391,9 +405,9 @@ struct ConvertSageToGPUPass
                          << mmaScope << " on " << chip;
       return signalPassFailure();
     }
-    if (kvStages < 2) {
+    if (kvStages != 0 && kvStages < 2) {
       module.emitError() << "kv-stages must be at least 2 (one K/V block in "
-                            "use while the next arrives); got "
+                            "use while the next arrives), or 0 for auto; got "
                          << int64_t(kvStages);
       return signalPassFailure();
     }
@@ -406,9 +420,20 @@ struct ConvertSageToGPUPass
                          << "'; expected auto, true or false";
       return signalPassFailure();
     }
-    KernelChoices choices{scope,           *tiling,
-                          roles,           kvStages,
-                          chip.getValue(), &ScheduleTable::getBuiltin()};
+    KernelChoices choices;
+    choices.scope = scope;
+    choices.tiling = *tiling;
+    choices.warpSpecialized = roles;
+    choices.kvStages = kvStages;
+    choices.chip = chip.getValue();
+    choices.schedules = &ScheduleTable::getBuiltin();
+    if (overlapSoftmax == "true" || overlapSoftmax == "false") {
+      choices.overlapSoftmax = overlapSoftmax == "true";
+    } else if (overlapSoftmax != "auto") {
+      module.emitError() << "unknown overlap-softmax '" << overlapSoftmax
+                         << "'; expected auto, true or false";
+      return signalPassFailure();
+    }
     ScheduleTable table;
     if (!tuningTable.empty()) {
       llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);

@@ -81,7 +81,11 @@ struct KernelChoices {
   /// benchmarks/results/2026-12-03-h200-ws-default.md), and for more than
   /// two K/V stages, which only a producer fills (getConfig).
   std::optional<bool> warpSpecialized;
+  /// 0 (auto): as the measured schedule says, else 2.
   int64_t kvStages;
+  /// Whether the wgmma kernel overlaps block j's softmax with block j - 1's
+  /// P V; unset (auto): as the measured schedule says, else not.
+  std::optional<bool> overlapSoftmax;
   /// Measured schedules (a producer or not, for the tiles they name) on
   /// `chip`: consulted where warpSpecialized is auto.
   std::string chip;
@@ -120,6 +124,9 @@ struct AttentionConfig {
   // (the consumers) compute.
   int64_t kvStages = 2;
   bool warpSpecialized = false;
+  // wgmma: block j's softmax runs while block j - 1's P V does (the loop
+  // software-pipelined by one block).
+  bool overlapSoftmax = false;
   /// The threads that compute: all of the CTA's but the producer's.
   int64_t threads() const { return warps * 32; }
   int64_t kernelThreads() const {

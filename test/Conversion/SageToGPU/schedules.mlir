@@ -1,18 +1,40 @@
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-ws.json" | FileCheck %s
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=RULE
 // RUN: not sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/not-there.json" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-overlap.json" | FileCheck %s --check-prefix=COLUMNS
+// RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-overlap.json overlap-softmax=false kv-stages=2" | FileCheck %s --check-prefix=OVERRIDDEN
 
-// warp-specialize=auto takes a measured schedule's choice where the table
-// has a row for the attention with these tiles (docs/Tuning.md): the row
-// for (sm_90a, D = 64, causal, K smoothing only) at 64 x 128 says a
-// producer warpgroup. The built-in table has no row for these tiles, so
-// the rule (a producer only at D >= 128, block-k 64) gives none.
+// warp-specialize, kv-stages and overlap-softmax left auto take a measured
+// schedule's choice where the table has a row for the attention with these
+// tiles (docs/Tuning.md): the file's row for (sm_90a, D = 64, causal, K
+// smoothing only) at 64 x 128 says a producer warpgroup, and (written
+// before those columns) two stages and no overlap. The built-in row for
+// the same key says no producer, three stages and the softmax overlapped.
 // CHECK-LABEL: gpu.func @sage_attention
 //  CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 //       CHECK:   sage.warp_specialize warps = [4, 4]
+//   CHECK-NOT:   sage.warpgroup_wait 1
 // RULE-LABEL: gpu.func @sage_attention
 //  RULE-SAME: known_block_size = array<i32: 128, 1, 1>
 //   RULE-NOT:   sage.warp_specialize
+// Three stages of 16 KiB (K: 128 keys x 64 bytes, V^T: 64 x 128 bytes):
+// the first full barrier after them, at 49152.
+//       RULE:   %[[FIRST_BARRIER:.*]] = arith.constant 49152 : i32
+//  RULE-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//       RULE:   sage.warpgroup_wait 1
+// A row with every column: a producer, four stages (the first full
+// barrier after 4 x 16 KiB), the softmax overlapped; options that are not
+// auto override it.
+// COLUMNS-LABEL: gpu.func @sage_attention
+//       COLUMNS:   %[[FIRST_BARRIER:.*]] = arith.constant 65536 : i32
+//  COLUMNS-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//       COLUMNS:   sage.warp_specialize warps = [4, 4]
+//       COLUMNS:   sage.warpgroup_wait 1
+// OVERRIDDEN-LABEL: gpu.func @sage_attention
+//       OVERRIDDEN:   %[[FIRST_BARRIER:.*]] = arith.constant 32768 : i32
+//  OVERRIDDEN-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//       OVERRIDDEN:   sage.warp_specialize warps = [4, 4]
+//   OVERRIDDEN-NOT:   sage.warpgroup_wait 1
 // MISSING: error: cannot read the tuning table '{{.*}}not-there.json'
 func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>

@@ -106,7 +106,9 @@
 // CHECK-NEXT: %[[R0:.*]] = sage.warpgroup_mma %[[P]]#0, %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<32xf32>
 // CHECK-NEXT: %[[R1:.*]] = sage.warpgroup_mma %[[P]]#1, %{{.*}}, %[[R0]]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: %[[R:.*]] = sage.warpgroup_wait 0, %[[R1]] : vector<32xf32>
+// The wait also passes P's registers, which the wgmmas read until then.
+// CHECK-NEXT: %[[R:.*]]:3 = sage.warpgroup_wait 0, %[[R1]], %[[P]]#0, %[[P]]#1 : vector<32xf32>, vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK-NEXT: vector.extract %[[R]]#0[0] : f32 from vector<32xf32>
 // CHECK: sage.accumulate
 
 // NEGATIVE-SM90: error: mma-scope=warpgroup issues wgmma, which only sm_90a runs; got chip=sm_90
@@ -206,7 +208,7 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // WS-NEXT: scf.yield
 
 // NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize and kv-stages other than 2 need K/V staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
-// NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives); got 1
+// NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives), or 0 for auto; got 1
 // warp-specialize=auto with more than two stages takes the producer that
 // fills them (three full barriers, three empty ones).
 // AUTO-STAGES: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<28736 x i8>

@@ -18,8 +18,9 @@ const ScheduleTable &ScheduleTable::getBuiltin() {
   // (benchmarks/results/2026-12-03-h200-tuning.md); rows for one key at
   // several lengths keep the longest.
   static const ScheduleTable table{{
-#define SAGE_SCHEDULE(chip, d, causal, smoothQ, blockQ, blockK, ws)            \
-  {{chip, d, causal, smoothQ}, {blockQ, blockK, ws}},
+#define SAGE_SCHEDULE(chip, d, causal, smoothQ, blockQ, blockK, ws, stages,    \
+                      overlap)                                                 \
+  {{chip, d, causal, smoothQ}, {blockQ, blockK, ws, stages, overlap}},
 #include "KernelSchedules.def"
 #undef SAGE_SCHEDULE
   }};
@@ -94,8 +95,19 @@ llvm::Expected<ScheduleTable> ScheduleTable::read(StringRef path) {
                   "; expected a positive head_dim, block_q a positive multiple "
                   "of 16 and block_k of 8");
     }
+    // Optional columns (tables written before them: two stages, in turn).
+    std::optional<int64_t> stages =
+        row->get("kv_stages") ? integer("kv_stages") : 2;
+    std::optional<bool> overlap =
+        row->get("overlap_softmax") ? boolean("overlap_softmax") : false;
+    if (!stages || *stages < 2 || !overlap) {
+      return fail("row " + std::to_string(index) + " of the tuning table '" +
+                  path.str() +
+                  "' has a kv_stages that is not an integer of at least 2 "
+                  "or an overlap_softmax that is not a boolean");
+    }
     ScheduleRow parsed{{chip->str(), *headDim, *causal, *smooth == "qk"},
-                       {*blockQ, *blockK, *ws}};
+                       {*blockQ, *blockK, *ws, *stages, *overlap}};
     // A key measured at several lengths keeps its longest.
     auto same = llvm::find_if(table.rows, [&](const ScheduleRow &other) {
       return other.key == parsed.key;

@@ -36,10 +36,13 @@ struct ScheduleKey {
   }
 };
 
-/// The attention kernel's tiles and roles.
+/// The attention kernel's tiles, roles and pipeline.
 struct KernelSchedule {
   int64_t blockQ, blockK;
   bool warpSpecialize;
+  int64_t kvStages = 2;
+  /// Block j's softmax overlapped with block j - 1's P V wgmma.
+  bool overlapSoftmax = false;
 };
 
 /// One measured row: the fastest accurate schedule for `key`.
