@@ -19,25 +19,24 @@ import sys
 
 # name -> --sage-to-ptx options (besides chip): the schedules worth timing
 # on sm_90a, the columns of a table row (docs/Tuning.md). ws = a producer
-# warpgroup (warp-specialize=true). (Three K/V stages measured no faster
-# than two on the H200, benchmarks/results/2026-12-03-h200-tuning.md, and
-# are not a column.)
+# warpgroup (warp-specialize=true); ov = the softmax overlapped with the
+# P V wgmma (overlap-softmax=true); s3 = three K/V stages. Each names every
+# column, so that no built-in row decides one of them.
+_SEQUENTIAL = "kv-stages=2 overlap-softmax=false"
 CONFIGS = {
-    "q64_k64": "block-q=64 block-k=64 warp-specialize=false",
-    "q64_k128": "block-q=64 block-k=128 warp-specialize=false",
-    "q128_k64": "block-q=128 block-k=64 warp-specialize=false",
-    "q128_k128": "block-q=128 block-k=128 warp-specialize=false",
-    "q64_k128_ws": "block-q=64 block-k=128 warp-specialize=true",
-    "q128_k64_ws": "block-q=128 block-k=64 warp-specialize=true",
-    "q128_k128_ws": "block-q=128 block-k=128 warp-specialize=true",
-    # ov = the softmax overlapped with the P V wgmma (overlap-softmax=true);
-    # s3 = three K/V stages.
-    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false overlap-softmax=true",
-    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false overlap-softmax=true kv-stages=3",
-    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false overlap-softmax=true",
-    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false overlap-softmax=true kv-stages=3",
-    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true overlap-softmax=true kv-stages=3",
-    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true overlap-softmax=true kv-stages=3",
+    "q64_k64": f"block-q=64 block-k=64 warp-specialize=false {_SEQUENTIAL}",
+    "q64_k128": f"block-q=64 block-k=128 warp-specialize=false {_SEQUENTIAL}",
+    "q128_k64": f"block-q=128 block-k=64 warp-specialize=false {_SEQUENTIAL}",
+    "q128_k128": f"block-q=128 block-k=128 warp-specialize=false {_SEQUENTIAL}",
+    "q64_k128_ws": f"block-q=64 block-k=128 warp-specialize=true {_SEQUENTIAL}",
+    "q128_k64_ws": f"block-q=128 block-k=64 warp-specialize=true {_SEQUENTIAL}",
+    "q128_k128_ws": f"block-q=128 block-k=128 warp-specialize=true {_SEQUENTIAL}",
+    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true",
+    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true",
+    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true",
+    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true",
+    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true",
+    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true",
 }
 SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
 
@@ -95,8 +94,8 @@ def main():
                                "block_q": int(options["block-q"]),
                                "block_k": int(options["block-k"]),
                                "warp_specialize": options["warp-specialize"] == "true",
-                               "kv_stages": int(options.get("kv-stages", 2)),
-                               "overlap_softmax": options.get("overlap-softmax") == "true"})
+                               "kv_stages": int(options["kv-stages"]),
+                               "overlap_softmax": options["overlap-softmax"] == "true"})
         os.remove(compiled)
     with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=1)

@@ -15,8 +15,9 @@
 //
 // and at the end O = O / l * delta_V / P_r (+ mean V).
 //
-// K_hat_j and V_hat_j^T reach shared memory one block ahead (two stages):
-// by cp.async, or, where they are stored in the stage's tiles (tiling =
+// K_hat_j and V_hat_j^T reach shared memory one block ahead (two stages,
+// or more with a producer warpgroup or overlap-softmax): by cp.async, or,
+// where they are stored in the stage's tiles (tiling =
 // core_matrices, the wgmma default), by one bulk copy each that completes
 // on the stage's mbarrier. The MMAs are either mma.sync of each warp, whose
 // lanes load their words of a layout group with one 8- or 16-byte load
@@ -1077,6 +1078,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                      waitWarpgroupMmas(kb, /*pending=*/0,
                                        issueScores(getScoreOperands(first))),
                      state);
+    // Block 1's dS overwrites block 0's single buffer: every warp's
+    // softmax has read it first (in the loop, the barrier that ends the
+    // iteration before sees to it; a producer double-buffers dS).
+    if (config.smoothQ && !config.warpSpecialized)
+      computeBarrier();
     SmallVector<Value> carried = state.flatten();
     size_t stateSize = carried.size();
     carried.append({firstAlpha, firstProbs});

@@ -194,7 +194,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // A measured schedule for these tiles picks the producer, the stages and
   // the overlap that `choices` leave auto (docs/Tuning.md); without one: a
   // producer for the tiles measured faster with one, or for more stages
-  // than the kernel fills without it; two stages; no overlap.
+  // than the kernel fills without it; no overlap; two stages (three
+  // overlapped).
   bool bulkCopies =
       config.layouts.queryKey.getOperandTiling() == OperandTiling::CoreMatrices;
   std::optional<KernelSchedule> schedule;
@@ -210,11 +211,24 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if (config.overlapSoftmax && choices.scope != MmaScope::Warpgroup)
     return op.emitOpError() << "overlap-softmax overlaps wgmma groups; it "
                                "needs mma-scope=warpgroup (sm_90a)";
-  config.kvStages =
-      choices.kvStages ? choices.kvStages : (schedule ? schedule->kvStages : 2);
+  if (config.overlapSoftmax && !bulkCopies)
+    return op.emitOpError()
+           << "overlap-softmax needs K/V blocks staged by bulk copies "
+              "(kv-staging=bulk, operands in tiling = core_matrices); got "
+           << config.layouts.queryKey;
+  // The row's stages go with its producer and overlap choices: a kernel
+  // that overrides either was not measured with them.
+  bool rowRoles = schedule &&
+                  choices.warpSpecialized.value_or(schedule->warpSpecialize) ==
+                      schedule->warpSpecialize &&
+                  config.overlapSoftmax == schedule->overlapSoftmax;
   // Without a producer the kernel prefetches one block ahead: two stages,
-  // or, overlapped, three (the block before is still being read).
+  // or, overlapped, three (the block before is still being read; with two
+  // the copy waits for its P V).
   int64_t prefetchStages = config.overlapSoftmax ? 3 : 2;
+  config.kvStages = choices.kvStages ? choices.kvStages
+                    : rowRoles       ? schedule->kvStages
+                                     : prefetchStages;
   bool measuredFaster = schedule ? schedule->warpSpecialize
                                  : config.paddedHeadDim >= 128 &&
                                        config.warps == 8 && config.blockK == 64;
@@ -260,7 +274,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.pRange = config.probQuant.getRangeValue();
   config.vRange = op.getVQuant().getRangeValue();
   // sm_90 gives a CTA at most 227 KiB; more than two stages exist only
-  // there (warp-specialize needs wgmma), and two fit every chip's limit.
+  // there (they need bulk copies, which only the wgmma kernel reads), and
+  // two fit every chip's limit.
   constexpr int64_t kMaxSharedBytes = 227 * 1024;
   if (int64_t bytes = getAttentionSharedBytes(config); bytes > kMaxSharedBytes)
     return op.emitOpError()

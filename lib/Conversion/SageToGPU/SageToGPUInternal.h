@@ -78,16 +78,18 @@ struct KernelChoices {
   /// two consumer warpgroups and 64-key blocks (block-q = 128, block-k = 64,
   /// the tiles measured) at a padded D >= 128, which the H200 runs about
   /// 1.09x faster (at D = 64 the two are even;
-  /// benchmarks/results/2026-12-03-h200-ws-default.md), and for more than
-  /// two K/V stages, which only a producer fills (getConfig).
+  /// benchmarks/results/2026-12-03-h200-ws-default.md), and for more K/V
+  /// stages than the kernel fills without one (getConfig); a measured
+  /// schedule for the tiles decides instead.
   std::optional<bool> warpSpecialized;
-  /// 0 (auto): as the measured schedule says, else 2.
+  /// 0 (auto): the measured schedule's where its producer and overlap
+  /// choices are the kernel's, else 3 with overlap-softmax, else 2.
   int64_t kvStages;
   /// Whether the wgmma kernel overlaps block j's softmax with block j - 1's
   /// P V; unset (auto): as the measured schedule says, else not.
   std::optional<bool> overlapSoftmax;
-  /// Measured schedules (a producer or not, for the tiles they name) on
-  /// `chip`: consulted where warpSpecialized is auto.
+  /// Measured schedules (producer, stages and overlap, for the tiles they
+  /// name) on `chip`: consulted for the choices left auto.
   std::string chip;
   const ScheduleTable *schedules = nullptr;
 };

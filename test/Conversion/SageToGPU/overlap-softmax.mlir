@@ -2,7 +2,11 @@
 // K/V block, so block j's softmax runs while block j - 1's P V wgmmas do.
 // RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=true kv-stages=3" | FileCheck %s
 // RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=false kv-stages=3" | FileCheck %s --check-prefix=THREE-STAGES
-// RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=false" | FileCheck %s --check-prefix=TWO-STAGES
+// RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=false kv-stages=2" | FileCheck %s --check-prefix=TWO-STAGES
+// RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=false" | FileCheck %s --check-prefix=THREE-STAGES
+// RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=false" | FileCheck %s --check-prefix=AUTO-STAGES
+// RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true warp-specialize=false" | FileCheck %s --check-prefix=Q-SMOOTHING
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-CP-ASYNC
 // RUN: sage-opt %s --sage-decompose-attention="block-q=64 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=false" | FileCheck %s --check-prefix=SEQUENTIAL
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 overlap-softmax=true" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WARP
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a overlap-softmax=sometimes" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-VALUE
@@ -13,6 +17,29 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
     : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
 }
+
+// Q smoothing (the default recipe) without a producer: one dS buffer,
+// which block 1's dS overwrites, so a barrier follows block 0's softmax
+// before the loop.
+func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
+  return %o : tensor<1x2x?x64xf16>
+}
+// Q-SMOOTHING-LABEL: gpu.module @q_smoothing
+// Q-SMOOTHING-LABEL: gpu.func @sage_attention
+// Q-SMOOTHING: sage.online_softmax
+// Q-SMOOTHING: sage.quantize
+// Q-SMOOTHING-NEXT: gpu.barrier
+// Q-SMOOTHING-NEXT: %{{.*}} = arith.constant
+// Q-SMOOTHING-NEXT: %{{.*}} = arith.constant
+// Q-SMOOTHING-NEXT: %{{.*}}:38 = scf.for
+
+// overlap-softmax without kv-stages: three stages (the first full barrier
+// after 3 x 8 KiB).
+// AUTO-STAGES-LABEL: gpu.func @sage_attention
+// AUTO-STAGES: %[[FIRST_BARRIER:.*]] = arith.constant 24576 : i32
+// AUTO-STAGES-NEXT: llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
 
 // Block 0's scores and softmax come first, only for a Q block that sees a
 // key block (the loop runs blocks 1 to end).
@@ -80,5 +107,6 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // SEQUENTIAL-NOT: sage.warpgroup_wait 1
 
 // NEGATIVE-WARP: error: 'sage.quantized_attention' op overlap-softmax overlaps wgmma groups; it needs mma-scope=warpgroup (sm_90a)
+// NEGATIVE-CP-ASYNC: error: 'sage.quantized_attention' op overlap-softmax needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-VALUE: error: unknown overlap-softmax 'sometimes'; expected auto, true or false
 // NEGATIVE-STAGES: error: 'sage.quantized_attention' op kv-stages = 4 needs warp-specialize=true (without a producer warpgroup the kernel prefetches one K/V block ahead, into two stages, or three with overlap-softmax)

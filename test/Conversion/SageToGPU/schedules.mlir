@@ -1,6 +1,7 @@
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-ws.json" | FileCheck %s
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=RULE
 // RUN: not sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/not-there.json" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a overlap-softmax=false" | FileCheck %s --check-prefix=ROW-OVERRIDDEN
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-overlap.json" | FileCheck %s --check-prefix=COLUMNS
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-overlap.json overlap-softmax=false kv-stages=2" | FileCheck %s --check-prefix=OVERRIDDEN
 
@@ -22,6 +23,13 @@
 //       RULE:   %[[FIRST_BARRIER:.*]] = arith.constant 49152 : i32
 //  RULE-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
 //       RULE:   sage.warpgroup_wait 1
+// The built-in row's stages go with its overlap: turning the overlap off
+// gives the sequential kernel's two stages, and no producer (the row's).
+// ROW-OVERRIDDEN-LABEL: gpu.func @sage_attention
+//  ROW-OVERRIDDEN-SAME: known_block_size = array<i32: 128, 1, 1>
+//       ROW-OVERRIDDEN:   %[[FIRST_BARRIER:.*]] = arith.constant 32768 : i32
+//  ROW-OVERRIDDEN-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//   ROW-OVERRIDDEN-NOT:   sage.warpgroup_wait 1
 // A row with every column: a producer, four stages (the first full
 // barrier after 4 x 16 KiB), the softmax overlapped; options that are not
 // auto override it.
