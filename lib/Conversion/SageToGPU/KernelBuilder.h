@@ -223,15 +223,12 @@ WarpgroupChain issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
                                   ArrayRef<Value> aOperands,
                                   ArrayRef<Value> bDescriptors,
                                   bool fenced = false);
-/// Waits until at most `pending` younger groups than `chain` run; returns
-/// its accumulator as its n / 8 tiles of four (row g, g + 8 of each warp's
-/// 16 rows: the m16n8 order of each 8 columns).
+/// Waits until at most `pending` committed groups still run (those committed
+/// after `chain`, which is then done); returns its accumulator as its n / 8
+/// tiles of four (row g, g + 8 of each warp's 16 rows: the m16n8 order of each
+/// 8 columns).
 SmallVector<MmaAcc> waitWarpgroupMmas(KernelBuilder &kb, int64_t pending,
                                       const WarpgroupChain &chain);
-/// issueWarpgroupMmas, then waitWarpgroupMmas for none pending.
-SmallVector<MmaAcc> emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                                      ArrayRef<Value> aOperands,
-                                      ArrayRef<Value> bDescriptors);
 
 } // namespace mlir::sage
 

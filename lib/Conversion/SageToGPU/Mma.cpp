@@ -133,11 +133,3 @@ SmallVector<MmaAcc> mlir::sage::waitWarpgroupMmas(KernelBuilder &kb,
     tiles[i / 4][i % 4] = vector::ExtractOp::create(kb.b, kb.loc, acc, i);
   return tiles;
 }
-
-SmallVector<MmaAcc>
-mlir::sage::emitWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
-                              ArrayRef<Value> aOperands,
-                              ArrayRef<Value> bDescriptors) {
-  return waitWarpgroupMmas(
-      kb, /*pending=*/0, issueWarpgroupMmas(kb, mma, aOperands, bDescriptors));
-}
