@@ -387,16 +387,22 @@ def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
     Waits until at most `pending` (0 to 7) of the warpgroup's committed
     wgmma groups are still running (`wgmma.wait_group`, docs/Levels.md,
     L4).
-    `fragments` are results of the wgmmas waited for; `results` are the
-    same values, defined from the wait on: readers of `results` cannot be
-    moved before it, where the registers do not yet hold them. Each
-    fragment is whole 32-bit registers of integer or float elements.
+    `fragments` are results of the wgmmas waited for, or registers they
+    read (A fragments, which must not change before they complete);
+    `results` are the same values, defined from the wait on: readers of
+    `results` cannot be moved before it, where the registers do not yet
+    hold them, and the registers passed in stay allocated and untouched
+    until it. Each fragment is whole 32-bit registers of integer or float
+    elements.
 
     Example:
 
     ```mlir
     nvvm.wgmma.commit.group.sync.aligned
     %s = sage.warpgroup_wait 0, %s0 : vector<32xi32>
+    // The P V chain's accumulator and the P registers it reads.
+    %r:3 = sage.warpgroup_wait 0, %r0, %p#0, %p#1
+        : vector<32xf32>, vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
     ```
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>,
