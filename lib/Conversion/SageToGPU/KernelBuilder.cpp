@@ -131,6 +131,10 @@ Value KernelBuilder::f32Vector(ArrayRef<Value> values) {
   return vector::FromElementsOp::create(
       b, loc, VectorType::get({int64_t(values.size())}, f32Type()), values);
 }
+Value KernelBuilder::i32Vector(ArrayRef<Value> values) {
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({int64_t(values.size())}, i32Type()), values);
+}
 SmallVector<Value> KernelBuilder::elements(Value vector) {
   SmallVector<Value> values;
   for (int64_t i = 0, e = cast<VectorType>(vector.getType()).getNumElements();
@@ -159,6 +163,12 @@ void KernelBuilder::store(Value value, Value base, Value byteOffset,
   Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), base,
                                   ValueRange{byteOffset});
   LLVM::StoreOp::create(b, loc, value, ptr, alignment);
+}
+
+void KernelBuilder::storeWords(Value base, Value byteOffset,
+                               ArrayRef<Value> words) {
+  Value vector = i32Vector(words);
+  store(vector, base, byteOffset, 4 * words.size());
 }
 
 SmallVector<Value> KernelBuilder::loadWords(Value base, Value byteOffset,
@@ -315,6 +325,19 @@ SmallVector<Value> KernelBuilder::loadSharedWords(Value sharedBase,
   for (int64_t i = 0; i < count; ++i)
     words.push_back(LLVM::ExtractElementOp::create(b, loc, vector, i64(i)));
   return words;
+}
+
+void KernelBuilder::storeSharedWords(Value sharedBase, Value byteOffset,
+                                     ArrayRef<Value> words) {
+  Value vector = i32Vector(words);
+  LLVM::StoreOp::create(b, loc, vector, sharedPointer(sharedBase, byteOffset),
+                        4 * words.size());
+}
+
+Value KernelBuilder::loadSharedByte(Value sharedBase, Value byteOffset) {
+  Value byte = LLVM::LoadOp::create(b, loc, i8Type(),
+                                    sharedPointer(sharedBase, byteOffset), 1);
+  return arith::ExtUIOp::create(b, loc, i32Type(), byte);
 }
 
 Value KernelBuilder::loadShared(Value memref, Value index) {

@@ -82,8 +82,10 @@ public:
   Value sitofp(Value value);
   Value select(Value condition, Value ifTrue, Value ifFalse);
 
-  // Fragments: vectors of f32 built from and read back into scalars.
+  // Fragments: vectors of f32 (or i32 words) built from and read back into
+  // scalars.
   Value f32Vector(ArrayRef<Value> values);
+  Value i32Vector(ArrayRef<Value> values);
   SmallVector<Value> elements(Value vector);
 
   // Thread geometry, as i32.
@@ -96,6 +98,8 @@ public:
   /// Loads `count` consecutive i32 words (one vector load, `count` * 4-byte
   /// aligned).
   SmallVector<Value> loadWords(Value base, Value byteOffset, int64_t count);
+  /// Stores `words` (i32) as one vector (`words.size()` * 4-byte aligned).
+  void storeWords(Value base, Value byteOffset, ArrayRef<Value> words);
   /// Loads `count` consecutive elements of `elementType` (one vector load of
   /// up to 16 bytes, aligned to its size) as f32.
   SmallVector<Value> loadVectorAsF32(Type elementType, Value base,
@@ -147,6 +151,13 @@ public:
   SmallVector<Value> loadSharedWords(Value sharedBase, Value byteOffset,
                                      int64_t count);
 
+  /// Stores `words` (i32) as one vector at a byte offset (i32) of shared
+  /// memory (`words.size()` * 4-byte aligned).
+  void storeSharedWords(Value sharedBase, Value byteOffset,
+                        ArrayRef<Value> words);
+  /// Loads the byte at a byte offset (i32) of shared memory, zero-extended
+  /// to an i32.
+  Value loadSharedByte(Value sharedBase, Value byteOffset);
   // Shared memory (workgroup memrefs), indexed by i32.
   Value loadShared(Value memref, Value index);
   void storeShared(Value value, Value memref, Value index);

@@ -45,6 +45,20 @@ KernelFunc KernelModule::addKernel(StringRef name, ArrayRef<KernelParam> params,
   return kernel;
 }
 
+Value KernelModule::addSharedBytes(KernelBuilder &kb, const KernelFunc &kernel,
+                                   StringRef symbol, int64_t bytes) {
+  assert(bytes <= 48 * 1024 && "static shared memory is at most 48 KiB");
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(kernel.func);
+    LLVM::GlobalOp::create(
+        builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), bytes),
+        /*isConstant=*/false, LLVM::Linkage::Internal, symbol, Attribute(),
+        /*alignment=*/16, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(kb.b, kb.loc, kb.sharedPtrType(), symbol);
+}
+
 void KernelModule::addLaunch(StringRef name, ArrayRef<KernelParam> params,
                              std::array<std::string, 3> grid, int64_t threads,
                              int64_t sharedBytes) {

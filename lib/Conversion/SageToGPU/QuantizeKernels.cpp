@@ -135,10 +135,14 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
       {{kKeyInt, true}, {kKeyScale, true}, {"Nk", false}, {"Hkv", false}});
   // Two threads a token of the block, whatever the attention's CTA.
   int64_t threads = 2 * config.blockK;
-  KernelFunc kernel = km.addKernel("sage_quantize_k", params, threads,
-                                   /*sharedF32=*/{threads});
-  KernelBuilder kb(km.builder, km.loc);
   int64_t dim = config.headDim;
+  // Shared: each thread's max |x|, then (K smoothing) the channel means.
+  SmallVector<int64_t, 2> sharedF32 = {threads};
+  if (config.smoothK)
+    sharedF32.push_back(dim);
+  KernelFunc kernel =
+      km.addKernel("sage_quantize_k", params, threads, sharedF32);
+  KernelBuilder kb(km.builder, km.loc);
   TokenHalf thread(kb, config.paddedHeadDim);
   Value tokens = kernel.arg("Nk");
   Value block = kb.blockId(gpu::Dimension::x);
@@ -148,13 +152,29 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   Value token = kb.add(kb.mul(block, kb.i32(config.blockK)), thread.row);
   Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
 
-  // gamma(K) = K - mean(K), the mean over all tokens of the head.
-  Value tokenCount = kb.sitofp(tokens);
-  auto mean = [&](Value channel) {
-    return loadChannelMean(kb, kernel.arg(kKeySum),
-                           getChannelOffset(kb, head, dim, channel),
-                           tokenCount);
-  };
+  // gamma(K) = K - mean(K), the mean over all tokens of the head, computed
+  // once a channel into shared memory (each thread reads 64 of them).
+  Value meanShared;
+  if (config.smoothK) {
+    meanShared = kernel.shared[1];
+    Value tokenCount = kb.sitofp(tokens);
+    for (int64_t first = 0; first < dim; first += threads) {
+      Value channel = kb.add(thread.tid, kb.i32(first));
+      auto storeMean = [&] {
+        kb.storeShared(loadChannelMean(kb, kernel.arg(kKeySum),
+                                       getChannelOffset(kb, head, dim, channel),
+                                       tokenCount),
+                       meanShared, channel);
+      };
+      if (first + threads > dim)
+        kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)),
+                  storeMean);
+      else
+        storeMean();
+    }
+    kb.barrier();
+  }
+  auto mean = [&](Value channel) { return kb.loadShared(meanShared, channel); };
   SmallVector<Value> values =
       thread.load(kb, config, kernel.arg(kKey), head, kernel.arg("Hkv"), tokens,
                   token, valid, dim,
@@ -317,76 +337,95 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     params.push_back({kValueSum, true});
   params.append(
       {{kValueAbsMax, true}, {kValueFp8, true}, {"Nk", false}, {"Hkv", false}});
-  KernelFunc kernel = km.addKernel("sage_quantize_v", params, config.threads());
+  // One thread a channel; the block's E4M3 values pass through shared
+  // memory, token by token in, channel by channel out, so that both the
+  // loads of V and the stores of V_hat^T are whole 16-byte vectors.
+  int64_t dim = config.valueDim, blockK = config.blockK;
+  assert(dim % 8 == 0 && blockK % 16 == 0 && "whole 16-byte vectors");
+  KernelFunc kernel = km.addKernel("sage_quantize_v", params, dim);
   KernelBuilder kb(km.builder, km.loc);
-  int64_t dim = config.valueDim;
+  // Rows of a token's D bytes, 16 bytes apart more than D so that the
+  // rows a half-warp stores start in different banks.
+  int64_t rowBytes = dim + 16;
+  Value tile =
+      km.addSharedBytes(kb, kernel, "sage_quantize_v_tile", blockK * rowBytes);
   Value tid = kb.threadId();
   Value tokens = kernel.arg("Nk");
   Value block = kb.blockId(gpu::Dimension::x);
   Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("Hkv")),
                       kb.blockId(gpu::Dimension::y));
-  Value paddedTokens =
-      kb.mul(kb.ceilDiv(tokens, config.blockK), kb.i32(config.blockK));
-  int64_t chunks = config.blockK / 32;
-  int64_t tasks = dim * chunks;
-  for (int64_t task = 0; task < tasks; task += config.threads()) {
-    Value taskId = kb.add(tid, kb.i32(task));
-    // Fewer tasks than threads (D = 32): the rest of the CTA idles.
-    scf::IfOp inRange;
-    if (task + config.threads() > tasks) {
-      inRange = scf::IfOp::create(
-          kb.b, kb.loc,
-          kb.cmp(arith::CmpIPredicate::ult, taskId, kb.i32(tasks)),
-          /*withElseRegion=*/false);
-      kb.b.setInsertionPointToStart(&inRange.getThenRegion().front());
-    }
-    Value channel = kb.divu(taskId, kb.i32(chunks));
-    Value chunk = kb.remu(taskId, kb.i32(chunks));
-    Value channelOffset = getChannelOffset(kb, head, dim, channel);
+  Value blockStart = kb.mul(block, kb.i32(blockK));
+
+  // In: thread t loads channels 8 (t mod D/8) ... + 7 of tokens t / (D/8),
+  // + 8, + 16, ... of the block (consecutive threads, consecutive vectors)
+  // and writes them to the tile as E4M3 of (V - mean) / delta_V.
+  int64_t vectorsPerToken = dim / 8;
+  Value firstChannel = kb.mul(kb.remu(tid, kb.i32(vectorsPerToken)), kb.i32(8));
+  Value firstToken = kb.divu(tid, kb.i32(vectorsPerToken));
+  SmallVector<Value> means, deltas, zeroDeltas;
+  for (int64_t i = 0; i < 8; ++i) {
+    Value channelOffset =
+        getChannelOffset(kb, head, dim, kb.add(firstChannel, kb.i32(i)));
     Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
                                  config.vRange);
-    Value zeroDelta = kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0));
-    Value safeDelta = kb.select(zeroDelta, kb.f32(1), delta);
-    Value mean;
+    zeroDeltas.push_back(kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0)));
+    deltas.push_back(kb.select(zeroDeltas.back(), kb.f32(1), delta));
     if (config.smoothV)
-      mean = loadChannelMean(kb, kernel.arg(kValueSum), channelOffset,
-                             kb.sitofp(tokens));
-    Value chunkStart =
-        kb.add(kb.mul(block, kb.i32(config.blockK)), kb.mul(chunk, kb.i32(32)));
+      means.push_back(loadChannelMean(kb, kernel.arg(kValueSum), channelOffset,
+                                      kb.sitofp(tokens)));
+  }
+  for (int64_t row = 0; row < blockK; row += 8) {
+    Value inBlock = kb.add(firstToken, kb.i32(row));
+    Value token = kb.add(blockStart, inBlock);
+    Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
+    Value safeToken = kb.select(valid, token, kb.i32(0));
+    SmallVector<Value> values =
+        kb.loadVectorAsF32(config.inputType, kernel.arg(kValue),
+                           config.io.offset(kb, head, kernel.arg("Hkv"), tokens,
+                                            safeToken, dim, firstChannel),
+                           8);
     SmallVector<Value> scaled;
-    for (int64_t p = 0; p < 32; ++p) {
-      Value token =
-          kb.add(chunkStart, kb.i32(config.layouts.value.getIndexAt(p)));
-      Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
-      Value safeToken = kb.select(valid, token, kb.i32(0));
-      Value x = kb.loadAsF32(config.inputType, kernel.arg(kValue),
-                             config.io.offset(kb, head, kernel.arg("Hkv"),
-                                              tokens, safeToken, dim, channel));
-      if (mean)
-        x = kb.subf(x, mean);
-      x = kb.divf(x, safeDelta);
+    for (int64_t i = 0; i < 8; ++i) {
+      Value x = values[i];
+      if (config.smoothV)
+        x = kb.subf(x, means[i]);
+      x = kb.divf(x, deltas[i]);
       scaled.push_back(
-          kb.select(valid, kb.select(zeroDelta, kb.f32(0), x), kb.f32(0)));
+          kb.select(valid, kb.select(zeroDeltas[i], kb.f32(0), x), kb.f32(0)));
     }
-    // Position p of the chunk is MMA position 32 * chunk + p of the block,
-    // stored where the layout puts it (four adjacent positions together).
-    Value blockStart = kb.mul(block, kb.i32(config.blockK));
-    OperandRow stored(kb, config.layouts.value.getOperandTiling(), head,
-                      kb.i32(dim), channel, paddedTokens,
-                      config.getValueTile());
-    for (int64_t p = 0; p < 32; p += 4) {
-      Value packed =
-          kb.packE4M3x4(scaled[p], scaled[p + 1], scaled[p + 2], scaled[p + 3]);
-      SmallVector<int64_t> positions;
-      for (int64_t c = 0; c < chunks; ++c)
-        positions.push_back(config.layouts.value.getStorageIndex(32 * c + p));
-      Value key = kb.add(blockStart, selectConstant(kb, chunk, positions));
-      kb.store(packed, kernel.arg(kValueFp8), stored.getOffset(key), 4);
+    kb.storeSharedWords(
+        tile, kb.add(kb.mul(inBlock, kb.i32(rowBytes)), firstChannel),
+        {kb.packE4M3x4(scaled[0], scaled[1], scaled[2], scaled[3]),
+         kb.packE4M3x4(scaled[4], scaled[5], scaled[6], scaled[7])});
+  }
+  kb.barrier();
+
+  // Out: thread t writes channel t's row of the block, 16 stored key
+  // positions a vector. Stored position s holds MMA position p (s =
+  // getStorageIndex(p)), which is the block's token getIndexAt(p).
+  SmallVector<int64_t> tokenAt(blockK, -1);
+  for (int64_t position = 0; position < blockK; ++position) {
+    int64_t stored = config.layouts.value.getStorageIndex(position);
+    assert(stored >= 0 && stored < blockK && tokenAt[stored] < 0 &&
+           "a layout stores a block's positions within the block");
+    tokenAt[stored] = config.layouts.value.getIndexAt(position);
+  }
+  Value paddedTokens = kb.mul(kb.ceilDiv(tokens, blockK), kb.i32(blockK));
+  OperandRow stored(kb, config.layouts.value.getOperandTiling(), head,
+                    kb.i32(dim), tid, paddedTokens, config.getValueTile());
+  for (int64_t first = 0; first < blockK; first += 16) {
+    SmallVector<Value> words;
+    for (int64_t s = first; s < first + 16; s += 4) {
+      SmallVector<Value> bytes;
+      for (int64_t i = 0; i < 4; ++i)
+        bytes.push_back(kb.loadSharedByte(
+            tile, kb.add(kb.i32(tokenAt[s + i] * rowBytes), tid)));
+      words.push_back(kb.packI8x4(bytes[0], bytes[1], bytes[2], bytes[3]));
     }
-    if (inRange)
-      kb.b.setInsertionPointAfter(inRange);
+    // 16 stored positions are adjacent in either tiling (docs/Layouts.md).
+    kb.storeWords(kernel.arg(kValueFp8),
+                  stored.getOffset(kb.add(blockStart, kb.i32(first))), words);
   }
   km.addLaunch("sage_quantize_v", params,
-               {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"},
-               config.threads());
+               {getBlockCountExpr("Nk", blockK), "Hkv", "B"}, dim);
 }

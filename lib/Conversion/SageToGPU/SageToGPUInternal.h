@@ -167,6 +167,11 @@ public:
   /// the start of the body.
   KernelFunc addKernel(StringRef name, ArrayRef<KernelParam> params,
                        int64_t threads, ArrayRef<int64_t> sharedF32 = {});
+  /// Declares `bytes` bytes of static shared memory (16-byte aligned, at
+  /// most the 48 KiB a kernel may declare) named `symbol` for `kernel`, and
+  /// returns their address at `kb`'s insertion point.
+  Value addSharedBytes(KernelBuilder &kb, const KernelFunc &kernel,
+                       StringRef symbol, int64_t bytes);
   /// Records a launch of kernel `name` with `params` (plan buffer names and
   /// size expressions, in the kernel's parameter order).
   void addLaunch(StringRef name, ArrayRef<KernelParam> params,

@@ -14,9 +14,29 @@
 //       CHECK:   %[[K_OFFSET:.*]] = arith.addi %{{.*}}, %[[K_POS64]] : i64
 //  CHECK-NEXT:   %[[K_PTR:.*]] = llvm.getelementptr %arg1[%[[K_OFFSET]]]
 //  CHECK-NEXT:   llvm.store %{{.*}}, %[[K_PTR]]
-// V: position 0 of key chunk 0 or 1 is stored at 0 or 8.
-//       CHECK: gpu.func @sage_quantize_v
-//       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c8_i32{{(_[0-9]+)?}} : i32
+// V: one thread a channel; a block's E4M3 values pass through shared
+// memory, 80-byte rows a token. Thread c reads back channel c of the tokens
+// at stored positions 0, 1, 2, 3 (tokens 0, 1, 8, 9: byte 80 * token + c),
+// ..., and stored position 8 holds token 32 (chunk 1's first), then
+// writes 16 positions at once.
+//       CHECK: llvm.mlir.global internal @sage_quantize_v_tile() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<5120 x i8>
+//       CHECK: gpu.func @sage_quantize_v({{.*}}{known_block_size = array<i32: 64, 1, 1>
+//       CHECK:   %[[V_TILE:.*]] = llvm.mlir.addressof @sage_quantize_v_tile
+//       CHECK:   %[[V_TID:.*]] = arith.index_castui
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
+//       CHECK:   gpu.barrier
+//       CHECK:   arith.addi %c0_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//  CHECK-NEXT:   llvm.getelementptr %[[V_TILE]]
+//  CHECK-NEXT:   llvm.load {{.*}} : !llvm.ptr<3> -> i8
+//       CHECK:   arith.addi %c80_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//       CHECK:   arith.addi %c640_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//       CHECK:   arith.addi %c720_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//       CHECK:   arith.addi %c2000_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//  CHECK-NEXT:   llvm.getelementptr
+//  CHECK-NEXT:   llvm.load
+//   CHECK-NOT:   llvm.store
+//       CHECK:   arith.addi %c2560_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // Q from global memory, K and V^T from shared memory: 16-byte loads. At
 // D = 64 without a causal mask, four CTAs an SM (128 registers a thread).
 //       CHECK: gpu.func @sage_attention({{.*}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
@@ -48,8 +68,16 @@ func.func @wide(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?
 //       CHECK:   %[[K_OFFSET:.*]] = arith.addi %{{.*}}, %[[K_POS64]] : i64
 //  CHECK-NEXT:   %[[K_PTR:.*]] = llvm.getelementptr %arg1[%[[K_OFFSET]]]
 //  CHECK-NEXT:   llvm.store %{{.*}}, %[[K_PTR]]
+// V: stored position 8 now holds token 2 (lane 1's first word of chunk 0).
 //       CHECK: gpu.func @sage_quantize_v
-//       CHECK:   arith.select %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : i32
+//       CHECK:   %[[V_TID:.*]] = arith.index_castui
+//       CHECK:   gpu.barrier
+//       CHECK:   arith.addi %c2000_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//  CHECK-NEXT:   llvm.getelementptr
+//  CHECK-NEXT:   llvm.load
+//   CHECK-NOT:   llvm.store
+//       CHECK:   arith.addi %c160_i32{{(_[0-9]+)?}}, %[[V_TID]] : i32
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // 8-byte loads, one per group of 32.
 //       CHECK: gpu.func @sage_attention
 //   CHECK-NOT:   llvm.load {{.*}} -> vector<4xi32>
