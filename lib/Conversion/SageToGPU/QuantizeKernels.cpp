@@ -1,12 +1,14 @@
 //===- QuantizeKernels.cpp - Q, K and V into the MMA formats --------------===//
 //
-// One CTA per (block, head, batch). Q and K blocks: two threads a token
-// (for Q, the attention's CTA); thread 2r + half owns half of the channels
-// of token r, finds its max |x|, the CTA reduces the maxima over each
-// per-thread group in shared memory (docs/Algorithm.md section 2), and the
-// thread writes its INT8 values. V: one
-// thread per (channel, 32 keys) writes E4M3 values transposed, [D, Nk], in
-// the key order of the V layout, which the P V MMA reads.
+// One CTA per (block, head, batch). Q and K blocks: a few consecutive
+// threads a token (about 32 channels each, so that the values stay in
+// registers without limiting the CTAs an SM); they find the token's max |x|
+// with shuffles, the CTA reduces the token maxima over each per-thread group
+// in shared memory (docs/Algorithm.md section 2), and each thread writes its
+// INT8 values. V: one thread a channel; the block's E4M3 values go through
+// shared memory so that V is read token by token and V_hat^T written
+// channel by channel, [D, Nk] in the key order of the V layout, which the
+// P V MMA reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,19 +39,31 @@ static Value selectConstant(KernelBuilder &kb, Value index,
   return result;
 }
 
-namespace {
-/// Thread 2r + half of a CTA of two threads a token: token r of the block,
-/// half of its channels as they are stored (D padded to whole layout groups;
-/// the channels past D are zeros).
-struct TokenHalf {
-  Value tid, row, half, firstChannel;
-  int64_t channels; // per thread
+/// Threads a token of a Q or K block: about 32 channels each, a power of
+/// two (their maxima meet by shuffles) whose channels are whole 16-byte
+/// loads of f16.
+static int64_t getTokenParts(int64_t paddedDim) {
+  int64_t parts =
+      std::max<int64_t>(1, llvm::bit_floor(uint64_t(paddedDim / 32)));
+  while (parts > 1 && paddedDim % (8 * parts) != 0)
+    parts /= 2;
+  return parts;
+}
 
-  TokenHalf(KernelBuilder &kb, int64_t paddedDim) : channels(paddedDim / 2) {
+namespace {
+/// Thread `parts` * r + part of a CTA of `parts` threads a token: token r
+/// of the block, part `part` of its channels as they are stored (D padded
+/// to whole layout groups; the channels past D are zeros).
+struct TokenPart {
+  Value tid, row, part, firstChannel;
+  int64_t parts, channels; // threads a token, channels a thread
+
+  TokenPart(KernelBuilder &kb, int64_t paddedDim)
+      : parts(getTokenParts(paddedDim)), channels(paddedDim / parts) {
     tid = kb.threadId();
-    row = kb.divu(tid, kb.i32(2));
-    half = kb.remu(tid, kb.i32(2));
-    firstChannel = kb.mul(half, kb.i32(channels));
+    row = kb.divu(tid, kb.i32(parts));
+    part = kb.remu(tid, kb.i32(parts));
+    firstChannel = kb.mul(part, kb.i32(channels));
   }
 
   /// Loads this thread's channels of `token` (zeros where !valid or past
@@ -66,7 +80,7 @@ struct TokenHalf {
       Value channel = kb.add(firstChannel, kb.i32(c));
       // D is a multiple of 16, so a load is wholly inside D or past it.
       Value keep = valid;
-      if (2 * channels > dim) {
+      if (parts * channels > dim) {
         Value inside = kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim));
         channel = kb.select(inside, channel, kb.i32(0));
         keep = arith::AndIOp::create(kb.b, kb.loc, valid, inside);
@@ -85,6 +99,23 @@ struct TokenHalf {
     return values;
   }
 
+  /// The token's max |x| over its threads' `values`, in each of them.
+  Value tokenAbsMax(KernelBuilder &kb, ArrayRef<Value> values) const {
+    Value result = kb.f32(0);
+    for (Value value : values)
+      result = kb.maximumf(result, kb.absf(value));
+    for (int64_t mask = 1; mask < parts; mask *= 2)
+      result = kb.maximumf(result, kb.shuffleXor(result, mask));
+    return result;
+  }
+
+  /// Stores the token's max |x| at `row` of the shared array `maxima`
+  /// (from its first thread).
+  void storeTokenMax(KernelBuilder &kb, Value max, Value maxima) const {
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, part, kb.i32(0)),
+              [&] { kb.storeShared(max, maxima, row); });
+  }
+
   /// Quantizes `values` with `delta` and stores them as packed INT8 at
   /// token `row` of the [head, paddedTokens, dim] buffer, in `layout` (its
   /// rows placed in `tile`s where it says so).
@@ -99,23 +130,17 @@ struct TokenHalf {
                                  quantizeToInt(kb, values[c + 1], delta, qmax),
                                  quantizeToInt(kb, values[c + 2], delta, qmax),
                                  quantizeToInt(kb, values[c + 3], delta, qmax));
-      // This thread's channels start at half * channels; 4 consecutive
+      // This thread's channels start at part * channels; 4 consecutive
       // channels stay together in the layout (getOperandLayouts checks it).
-      Value position = selectConstant(
-          kb, half,
-          {getStoredIndex(layout, c), getStoredIndex(layout, channels + c)});
+      SmallVector<int64_t, 8> positions;
+      for (int64_t p = 0; p < parts; ++p)
+        positions.push_back(getStoredIndex(layout, p * channels + c));
+      Value position = selectConstant(kb, part, positions);
       kb.store(packed, buffer, stored.getOffset(position), 4);
     }
   }
 };
 } // namespace
-
-static Value absMax(KernelBuilder &kb, ArrayRef<Value> values) {
-  Value result = kb.f32(0);
-  for (Value value : values)
-    result = kb.maximumf(result, kb.absf(value));
-  return result;
-}
 
 static Value maxOfShared(KernelBuilder &kb, Value shared,
                          ArrayRef<Value> indices) {
@@ -133,17 +158,18 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     params.push_back({kKeySum, true});
   params.append(
       {{kKeyInt, true}, {kKeyScale, true}, {"Nk", false}, {"Hkv", false}});
-  // Two threads a token of the block, whatever the attention's CTA.
-  int64_t threads = 2 * config.blockK;
+  // getTokenParts threads a token of the block, whatever the attention's
+  // CTA.
+  int64_t threads = getTokenParts(config.paddedHeadDim) * config.blockK;
   int64_t dim = config.headDim;
-  // Shared: each thread's max |x|, then (K smoothing) the channel means.
-  SmallVector<int64_t, 2> sharedF32 = {threads};
+  // Shared: each token's max |x|, then (K smoothing) the channel means.
+  SmallVector<int64_t, 2> sharedF32 = {config.blockK};
   if (config.smoothK)
     sharedF32.push_back(dim);
   KernelFunc kernel =
       km.addKernel("sage_quantize_k", params, threads, sharedF32);
   KernelBuilder kb(km.builder, km.loc);
-  TokenHalf thread(kb, config.paddedHeadDim);
+  TokenPart thread(kb, config.paddedHeadDim);
   Value tokens = kernel.arg("Nk");
   Value block = kb.blockId(gpu::Dimension::x);
   Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("Hkv")),
@@ -153,7 +179,7 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
 
   // gamma(K) = K - mean(K), the mean over all tokens of the head, computed
-  // once a channel into shared memory (each thread reads 64 of them).
+  // once a channel into shared memory (each thread reads its channels').
   Value meanShared;
   if (config.smoothK) {
     meanShared = kernel.shared[1];
@@ -183,21 +209,24 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
 
   // Per-thread groups of K (operand b): tokens 8k + 2t and 8k + 2t + 1 of
   // the block share delta_K, t = (r mod 8) / 2.
-  Value shared = kernel.shared[0];
-  kb.storeShared(absMax(kb, values), shared, thread.tid);
+  Value tokenMaxima = kernel.shared[0];
+  thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
   kb.barrier();
   Value group = kb.divu(kb.remu(thread.row, kb.i32(8)), kb.i32(2));
   SmallVector<Value> members;
   for (int64_t k = 0; k < config.blockK / 8; ++k)
-    for (int64_t e = 0; e < 4; ++e) // two tokens x two halves
-      members.push_back(kb.add(kb.mul(group, kb.i32(4)), kb.i32(16 * k + e)));
+    for (int64_t e = 0; e < 2; ++e)
+      members.push_back(kb.add(kb.mul(group, kb.i32(2)), kb.i32(8 * k + e)));
   Value delta =
-      kb.divf(maxOfShared(kb, shared, members), kb.f32(config.qkRange));
-  // Thread 4t (token 2t, first half) writes group t's scale.
-  Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(16));
+      kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
+  // The first thread of token 2t writes group t's scale.
+  Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.row, kb.i32(8));
   writer = arith::AndIOp::create(
       kb.b, kb.loc, writer,
-      kb.cmp(arith::CmpIPredicate::eq, kb.bitAnd(thread.tid, 3), kb.i32(0)));
+      kb.cmp(arith::CmpIPredicate::eq, kb.bitAnd(thread.row, 1), kb.i32(0)));
+  writer = arith::AndIOp::create(
+      kb.b, kb.loc, writer,
+      kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0)));
   kb.ifThen(writer, [&] {
     Value offset = linearOffset(kb, head, blocks, block, kb.i32(4), group);
     kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
@@ -219,11 +248,14 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
     params.push_back({kQueryMean, true});
   params.append({{"Nq", false}, {"H", false}});
   int64_t dim = config.headDim;
-  KernelFunc kernel =
-      km.addKernel("sage_quantize_q", params, config.threads(),
-                   /*sharedF32=*/{config.threads(), config.threads(), dim});
+  // getTokenParts threads a token of the block, whatever the attention's
+  // CTA; shared: each token's max |x|, the threads' partial sums of qbar
+  // and its channels.
+  int64_t threads = getTokenParts(config.paddedHeadDim) * config.blockQ;
+  KernelFunc kernel = km.addKernel("sage_quantize_q", params, threads,
+                                   /*sharedF32=*/{config.blockQ, threads, dim});
   KernelBuilder kb(km.builder, km.loc);
-  TokenHalf thread(kb, config.paddedHeadDim);
+  TokenPart thread(kb, config.paddedHeadDim);
   Value tokens = kernel.arg("Nq");
   Value block = kb.blockId(gpu::Dimension::x);
   Value head = kb.add(kb.mul(kb.blockId(gpu::Dimension::z), kernel.arg("H")),
@@ -232,7 +264,7 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   Value first = kb.mul(block, kb.i32(config.blockQ));
   Value token = kb.add(first, thread.row);
   Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
-  Value absMaxShared = kernel.shared[0], partial = kernel.shared[1],
+  Value tokenMaxima = kernel.shared[0], partial = kernel.shared[1],
         meanShared = kernel.shared[2];
 
   // qbar_i: mean of the valid rows of the block, thread (stream, c) summing
@@ -258,9 +290,9 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
           kb.f32Type(), mean, kernel.arg(kQueryMean),
           linearOffset(kb, head, blocks, block, kb.i32(dim), channel));
     };
-    if (dim > config.threads()) {
+    if (dim > threads) {
       Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
-      for (int64_t c0 = 0; c0 < dim; c0 += config.threads()) {
+      for (int64_t c0 = 0; c0 < dim; c0 += threads) {
         Value channel = kb.add(thread.tid, kb.i32(c0));
         kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, channel, kb.i32(dim)), [&] {
           Value sum = sumRows(channel, kb.i32(0), kb.i32(1), validRows);
@@ -271,14 +303,13 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
       Value channel = kb.remu(thread.tid, kb.i32(dim));
       Value stream = kb.divu(thread.tid, kb.i32(dim));
       Value validRows = kb.minsi(kb.i32(config.blockQ), kb.sub(tokens, first));
-      Value sum =
-          sumRows(channel, stream, kb.i32(config.threads() / dim), validRows);
+      Value sum = sumRows(channel, stream, kb.i32(threads / dim), validRows);
       kb.storeShared(sum, partial, thread.tid);
       kb.barrier();
       kb.ifThen(
           kb.cmp(arith::CmpIPredicate::ult, thread.tid, kb.i32(dim)), [&] {
             Value total = kb.f32(0);
-            for (int64_t s = 0; s < config.threads() / dim; ++s)
+            for (int64_t s = 0; s < threads / dim; ++s)
               total = kb.addf(
                   total,
                   kb.loadShared(partial, kb.add(thread.tid, kb.i32(s * dim))));
@@ -296,22 +327,17 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
 
   // Per-thread groups of Q (operand a): rows of warp segment w with the same
   // r mod 8, i.e. rows 16w + g and 16w + g + 8.
-  kb.storeShared(absMax(kb, values), absMaxShared, thread.tid);
+  thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
   kb.barrier();
   Value warp = kb.divu(thread.row, kb.i32(config.warpQ));
   Value g = kb.remu(thread.row, kb.i32(8));
   Value top = kb.add(kb.mul(warp, kb.i32(config.warpQ)), g);
   Value bottom = kb.add(top, kb.i32(8));
-  Value delta =
-      kb.divf(maxOfShared(kb, absMaxShared,
-                          {kb.mul(top, kb.i32(2)),
-                           kb.add(kb.mul(top, kb.i32(2)), kb.i32(1)),
-                           kb.mul(bottom, kb.i32(2)),
-                           kb.add(kb.mul(bottom, kb.i32(2)), kb.i32(1))}),
-              kb.f32(config.qkRange));
+  Value delta = kb.divf(maxOfShared(kb, tokenMaxima, {top, bottom}),
+                        kb.f32(config.qkRange));
   int64_t groupsPerBlock = config.blockQ / config.warpQ * 8;
   Value writer = arith::AndIOp::create(
-      kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, thread.half, kb.i32(0)),
+      kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0)),
       kb.cmp(arith::CmpIPredicate::ult, kb.remu(thread.row, kb.i32(16)),
              kb.i32(8)));
   kb.ifThen(writer, [&] {
@@ -325,8 +351,7 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
                    config.paddedHeadDim, config.layouts.queryKey,
                    config.getQueryTile());
   km.addLaunch("sage_quantize_q", params,
-               {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
-               config.threads());
+               {getBlockCountExpr("Nq", config.blockQ), "H", "B"}, threads);
 }
 
 void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
