@@ -51,9 +51,11 @@ func.func @no_row(%q: tensor<1x2x256x128xf16>, %k: tensor<1x2x256x128xf16>, %v: 
 
 // The built-in rows (lib/Dialect/Sage/IR/KernelSchedules.def): @no_row
 // (no row in the file above) is D = 128 with K smoothing only, built-in
-// 64 x 128; D = 64 without causal has no built-in row and keeps the
-// options (64 x 64).
+// 64 x 128; so is D = 64 without causal; the causal Q-smoothed D = 64
+// attention has no built-in row and keeps the options (64 x 64).
 // BUILTIN-LABEL: func @k_smoothing
+//       BUILTIN:   k_quant = #sage.quant<i8, per_thread, operand = b, block = 128>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
+// BUILTIN-LABEL: func @causal_q_smoothing
 //       BUILTIN:   k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
 // BUILTIN-LABEL: func @no_row
 //       BUILTIN:   k_quant = #sage.quant<i8, per_thread, operand = b, block = 128>{{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>
