@@ -8,7 +8,7 @@
 // INT8 values. V: one thread a channel; the block's E4M3 values go through
 // shared memory so that V is read token by token and V_hat^T written
 // channel by channel, [D, Nk] in the key order of the V layout, which the
-// P V MMA reads.
+// P V MMA reads. docs/Quantizers.md says why, and what each costs.
 //
 //===----------------------------------------------------------------------===//
 
