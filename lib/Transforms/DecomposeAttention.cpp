@@ -185,6 +185,21 @@ struct SageDecomposeAttentionPass
           SageDecomposeAttentionPass> {
   using Base::Base;
 
+  /// Reads the tuning table once, not once per operation the pass runs on.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (tuningTable.empty())
+      return success();
+    if (chip.empty())
+      return emitError(UnknownLoc::get(ctx))
+             << "tuning-table needs chip: its rows are keyed on the chip";
+    llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
+    if (!read)
+      return emitError(UnknownLoc::get(ctx))
+             << llvm::toString(read.takeError());
+    table = std::move(*read);
+    return success();
+  }
+
   void runOnOperation() override {
     // The per-thread groups follow the m16n8kX layout: a warp's rows are
     // whole 16-row tiles, a K block whole 8-column tiles.
@@ -198,24 +213,8 @@ struct SageDecomposeAttentionPass
       return signalPassFailure();
     }
     AttentionTiles tiles{blockQ, warpQ, blockK, chip, nullptr};
-    ScheduleTable table;
-    if (chip.empty() && !tuningTable.empty()) {
-      getOperation()->emitError()
-          << "tuning-table needs chip: its rows are keyed on the chip";
-      return signalPassFailure();
-    }
-    if (!chip.empty()) {
-      tiles.schedules = &ScheduleTable::getBuiltin();
-      if (!tuningTable.empty()) {
-        llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
-        if (!read) {
-          getOperation()->emitError() << llvm::toString(read.takeError());
-          return signalPassFailure();
-        }
-        table = std::move(*read);
-        tiles.schedules = &table;
-      }
-    }
+    if (!chip.empty())
+      tiles.schedules = table ? &*table : &ScheduleTable::getBuiltin();
     RewritePatternSet patterns(&getContext());
     populateDecomposeAttentionPatterns(patterns, tiles);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
@@ -228,6 +227,9 @@ struct SageDecomposeAttentionPass
     if (result.wasInterrupted())
       signalPassFailure();
   }
+
+  /// The table of `tuning-table`, when one is named.
+  std::optional<ScheduleTable> table;
 };
 } // namespace
 

@@ -206,16 +206,22 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if (schedule && (schedule->blockQ != config.blockQ ||
                    schedule->blockK != config.blockK || !bulkCopies))
     schedule.reset();
+  // The overlap, a producer and more stages all pace K/V blocks that bulk
+  // copies bring into stage tiles.
+  auto refuseWithoutBulkCopies = [&](StringRef option) {
+    return op.emitOpError()
+           << option
+           << " needs K/V blocks staged by bulk copies (kv-staging=bulk, "
+              "operands in tiling = core_matrices); got "
+           << config.layouts.queryKey;
+  };
   config.overlapSoftmax =
       choices.overlapSoftmax.value_or(schedule && schedule->overlapSoftmax);
   if (config.overlapSoftmax && choices.scope != MmaScope::Warpgroup)
     return op.emitOpError() << "overlap-softmax overlaps wgmma groups; it "
                                "needs mma-scope=warpgroup (sm_90a)";
   if (config.overlapSoftmax && !bulkCopies)
-    return op.emitOpError()
-           << "overlap-softmax needs K/V blocks staged by bulk copies "
-              "(kv-staging=bulk, operands in tiling = core_matrices); got "
-           << config.layouts.queryKey;
+    return refuseWithoutBulkCopies("overlap-softmax");
   // The row's stages go with its producer and overlap choices: a kernel
   // that overrides either was not measured with them.
   bool rowRoles = schedule &&
@@ -234,12 +240,11 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                        config.warps == 8 && config.blockK == 64;
   config.warpSpecialized = choices.warpSpecialized.value_or(
       bulkCopies && (measuredFaster || config.kvStages > prefetchStages));
-  if ((config.warpSpecialized || config.kvStages != 2) && !bulkCopies)
-    return op.emitOpError()
-           << "warp-specialize and kv-stages other than 2 need K/V staged by "
-              "bulk copies (kv-staging=bulk, operands in tiling = "
-              "core_matrices); got "
-           << config.layouts.queryKey;
+  if (config.warpSpecialized && !bulkCopies)
+    return refuseWithoutBulkCopies("warp-specialize");
+  if (config.kvStages != 2 && !bulkCopies)
+    return refuseWithoutBulkCopies("kv-stages = " +
+                                   std::to_string(config.kvStages));
   if (!config.warpSpecialized && config.kvStages != 2 &&
       config.kvStages != prefetchStages)
     return op.emitOpError()
@@ -375,6 +380,18 @@ struct ConvertSageToGPUPass
     : public sage::impl::ConvertSageToGPUBase<ConvertSageToGPUPass> {
   using Base::Base;
 
+  /// Reads the tuning table once, not once per module the pass runs on.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (tuningTable.empty())
+      return success();
+    llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
+    if (!read)
+      return emitError(UnknownLoc::get(ctx))
+             << llvm::toString(read.takeError());
+    table = std::move(*read);
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<Chip> target = parseChip(chip);
@@ -449,16 +466,8 @@ struct ConvertSageToGPUPass
                          << "'; expected auto, true or false";
       return signalPassFailure();
     }
-    ScheduleTable table;
-    if (!tuningTable.empty()) {
-      llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
-      if (!read) {
-        module.emitError() << llvm::toString(read.takeError());
-        return signalPassFailure();
-      }
-      table = std::move(*read);
-      choices.schedules = &table;
-    }
+    if (table)
+      choices.schedules = &*table;
     SmallVector<func::FuncOp> functions;
     module.walk([&](func::FuncOp func) {
       if (!func.getOps<QuantizedAttentionOp>().empty())
@@ -611,5 +620,8 @@ struct ConvertSageToGPUPass
     func.erase();
     return NamedAttribute(name, plan.toAttribute(&getContext()));
   }
+
+  /// The table of `tuning-table`, when one is named.
+  std::optional<ScheduleTable> table;
 };
 } // namespace

@@ -8,6 +8,7 @@
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 kv-staging=bulk" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BULK-WARP
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvvm.cp.async.shared.global
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WS-CP-ASYNC
+// RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=false kv-stages=3 kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES-CP-ASYNC
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=false kv-stages=3" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES-ONE-ROLE
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=3" | FileCheck %s --check-prefix=AUTO-STAGES
@@ -207,7 +208,8 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // WS: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // WS-NEXT: scf.yield
 
-// NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize and kv-stages other than 2 need K/V staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
+// NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
+// NEGATIVE-STAGES-CP-ASYNC: error: 'sage.quantized_attention' op kv-stages = 3 needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-STAGES: error: kv-stages must be at least 2 (one K/V block in use while the next arrives), or 0 for auto; got 1
 // warp-specialize=auto with more than two stages takes the producer that
 // fills them (three full barriers, three empty ones).
