@@ -312,10 +312,18 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // four CTAs share an SM instead of three: ptxas only keeps it there when
   // asked. On the H200 that is 8% faster without a mask and 12% slower with
   // the causal one, for mma.sync at the default 64 x 64 tiles
-  // (benchmarks/results/2026-12-02-h200-fragments.md).
-  if (config.scope == MmaScope::Warp && config.paddedHeadDim == 64 &&
-      valueDim == 64 && !config.causal && config.blockQ == 64 &&
-      config.blockK == 64)
+  // (benchmarks/results/2026-12-02-h200-fragments.md), and 6-7% faster for
+  // the sequential wgmma kernel at 64 x 128 without a mask or Q smoothing
+  // (134 registers unasked; at 64 x 64 it takes 93 unasked, five CTAs, and
+  // asking made it slower; with Q smoothing it is not measured yet)
+  // (benchmarks/results/2026-12-03-h200-quantizers.md).
+  bool fourCtas = config.paddedHeadDim == 64 && valueDim == 64 &&
+                  !config.causal && config.blockQ == 64 &&
+                  (config.scope == MmaScope::Warp
+                       ? config.blockK == 64
+                       : config.blockK == 128 && !config.warpSpecialized &&
+                             !config.overlapSoftmax && !config.smoothQ);
+  if (fourCtas)
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          km.builder.getI32IntegerAttr(4));
   KVStaging layout(config);
