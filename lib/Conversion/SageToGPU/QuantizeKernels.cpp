@@ -404,11 +404,17 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     Value token = kb.add(blockStart, inBlock);
     Value valid = kb.cmp(arith::CmpIPredicate::slt, token, tokens);
     Value safeToken = kb.select(valid, token, kb.i32(0));
-    SmallVector<Value> values =
-        kb.loadVectorAsF32(config.inputType, kernel.arg(kValue),
-                           config.io.offset(kb, head, kernel.arg("Hkv"), tokens,
-                                            safeToken, dim, firstChannel),
-                           8);
+    // 16-byte loads: one of f16 / bf16, two of f32.
+    int64_t perLoad = 16 / (config.inputType.getIntOrFloatBitWidth() / 8);
+    SmallVector<Value> values;
+    for (int64_t c = 0; c < 8; c += perLoad)
+      llvm::append_range(
+          values,
+          kb.loadVectorAsF32(config.inputType, kernel.arg(kValue),
+                             config.io.offset(kb, head, kernel.arg("Hkv"),
+                                              tokens, safeToken, dim,
+                                              kb.add(firstChannel, kb.i32(c))),
+                             perLoad));
     SmallVector<Value> scaled;
     for (int64_t i = 0; i < 8; ++i) {
       Value x = values[i];

@@ -80,3 +80,19 @@ func.func @d96(%q: tensor<?x?x?x96xf16>, %k: tensor<?x?x?x96xf16>, %v: tensor<?x
     : (tensor<?x?x?x96xf16>, tensor<?x?x?x96xf16>, tensor<?x?x?x96xf16>) -> tensor<?x?x?x96xf16>
   return %o : tensor<?x?x?x96xf16>
 }
+
+// -----
+
+// f32 inputs: V's eight channels a thread come in two 16-byte loads (a
+// pointer need only be 16-byte aligned).
+// CHECK-LABEL: gpu.module @f32_inputs
+//       CHECK: gpu.func @sage_quantize_v
+//   CHECK-NOT:   -> vector<8xf32>
+// CHECK-COUNT-2:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+//   CHECK-NOT:   -> vector<8xf32>
+//       CHECK:   gpu.barrier
+func.func @f32_inputs(%q: tensor<?x?x?x64xf32>, %k: tensor<?x?x?x64xf32>, %v: tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+    : (tensor<?x?x?x64xf32>, tensor<?x?x?x64xf32>, tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
+  return %o : tensor<?x?x?x64xf32>
+}
