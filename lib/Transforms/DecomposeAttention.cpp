@@ -187,6 +187,7 @@ struct SageDecomposeAttentionPass
 
   /// Reads the tuning table once, not once per operation the pass runs on.
   LogicalResult initialize(MLIRContext *ctx) override {
+    table.reset();
     if (tuningTable.empty())
       return success();
     if (chip.empty())

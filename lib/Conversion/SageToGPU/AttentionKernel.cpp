@@ -313,16 +313,20 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // asked. On the H200 that is 8% faster without a mask and 12% slower with
   // the causal one, for mma.sync at the default 64 x 64 tiles
   // (benchmarks/results/2026-12-02-h200-fragments.md), and 6-7% faster for
-  // the sequential wgmma kernel at 64 x 128 without a mask or Q smoothing
-  // (134 registers unasked; at 64 x 64 it takes 93 unasked, five CTAs, and
-  // asking made it slower; with Q smoothing it is not measured yet)
-  // (benchmarks/results/2026-12-03-h200-quantizers.md).
-  bool fourCtas = config.paddedHeadDim == 64 && valueDim == 64 &&
-                  !config.causal && config.blockQ == 64 &&
-                  (config.scope == MmaScope::Warp
-                       ? config.blockK == 64
-                       : config.blockK == 128 && !config.warpSpecialized &&
-                             !config.overlapSoftmax && !config.smoothQ);
+  // the sequential, bulk-staged wgmma kernel at 64 x 128 with K smoothing
+  // only, no mask and no LSE (134 registers unasked; at 64 x 64 it takes 93
+  // unasked, five CTAs, and asking made it slower; the others are not
+  // measured) (benchmarks/results/2026-12-03-h200-quantizers.md).
+  bool fourCtas =
+      config.paddedHeadDim == 64 && valueDim == 64 && !config.causal &&
+      config.blockQ == 64 &&
+      (config.scope == MmaScope::Warp
+           ? config.blockK == 64
+           : config.blockK == 128 && !config.warpSpecialized &&
+                 !config.overlapSoftmax && !config.smoothQ && !config.smoothV &&
+                 !config.lse && !config.maskType &&
+                 config.layouts.queryKey.getOperandTiling() ==
+                     OperandTiling::CoreMatrices);
   if (fourCtas)
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          km.builder.getI32IntegerAttr(4));

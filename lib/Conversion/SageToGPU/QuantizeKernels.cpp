@@ -369,8 +369,10 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
   assert(dim % 8 == 0 && blockK % 16 == 0 && "whole 16-byte vectors");
   KernelFunc kernel = km.addKernel("sage_quantize_v", params, dim);
   KernelBuilder kb(km.builder, km.loc);
-  // Rows of a token's D bytes, 16 bytes apart more than D so that the
-  // rows a half-warp stores start in different banks.
+  // Rows of a token's D bytes, D + 16 apart. (The stores below are linear
+  // in the thread index, so rows of D bytes would do, and would avoid the
+  // 2-way bank conflicts this padding causes at D <= 96: to change with a
+  // GPU run.)
   int64_t rowBytes = dim + 16;
   Value tile =
       km.addSharedBytes(kb, kernel, "sage_quantize_v_tile", blockK * rowBytes);

@@ -174,8 +174,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.blockK = blockK;
   config.headDim = op.getQValues().getType().getDimSize(3);
   config.valueDim = op.getVValues().getType().getDimSize(3);
-  // The quantizers split D over two threads a token in 16-byte loads; Q_hat
-  // and K_hat are padded to whole layout groups for the MMA's k.
+  // The quantizers read D in 16-byte loads (docs/Quantizers.md); Q_hat and
+  // K_hat are padded to whole layout groups for the MMA's k.
   for (int64_t dim : {config.headDim, config.valueDim})
     if (dim < 32 || dim > 256 || dim % 16 != 0)
       return op.emitOpError() << "the GPU lowering implements head "
@@ -382,6 +382,7 @@ struct ConvertSageToGPUPass
 
   /// Reads the tuning table once, not once per module the pass runs on.
   LogicalResult initialize(MLIRContext *ctx) override {
+    table.reset();
     if (tuningTable.empty())
       return success();
     llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
