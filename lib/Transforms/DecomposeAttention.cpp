@@ -187,18 +187,10 @@ struct SageDecomposeAttentionPass
 
   /// Reads the tuning table once, not once per operation the pass runs on.
   LogicalResult initialize(MLIRContext *ctx) override {
-    table.reset();
-    if (tuningTable.empty())
-      return success();
-    if (chip.empty())
+    if (chip.empty() && !tuningTable.empty())
       return emitError(UnknownLoc::get(ctx))
              << "tuning-table needs chip: its rows are keyed on the chip";
-    llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
-    if (!read)
-      return emitError(UnknownLoc::get(ctx))
-             << llvm::toString(read.takeError());
-    table = std::move(*read);
-    return success();
+    return ScheduleTable::readOption(ctx, tuningTable, table);
   }
 
   void runOnOperation() override {

@@ -382,15 +382,7 @@ struct ConvertSageToGPUPass
 
   /// Reads the tuning table once, not once per module the pass runs on.
   LogicalResult initialize(MLIRContext *ctx) override {
-    table.reset();
-    if (tuningTable.empty())
-      return success();
-    llvm::Expected<ScheduleTable> read = ScheduleTable::read(tuningTable);
-    if (!read)
-      return emitError(UnknownLoc::get(ctx))
-             << llvm::toString(read.takeError());
-    table = std::move(*read);
-    return success();
+    return ScheduleTable::readOption(ctx, tuningTable, table);
   }
 
   void runOnOperation() override {

@@ -7,6 +7,9 @@
 
 #include "sage/Dialect/Sage/IR/KernelSchedules.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -33,6 +36,18 @@ ScheduleTable::lookup(const ScheduleKey &key) const {
     if (row.key == key)
       return row.schedule;
   return std::nullopt;
+}
+
+LogicalResult ScheduleTable::readOption(MLIRContext *ctx, StringRef path,
+                                        std::optional<ScheduleTable> &table) {
+  table.reset();
+  if (path.empty())
+    return success();
+  llvm::Expected<ScheduleTable> read = ScheduleTable::read(path);
+  if (!read)
+    return emitError(UnknownLoc::get(ctx)) << llvm::toString(read.takeError());
+  table = std::move(*read);
+  return success();
 }
 
 llvm::Expected<ScheduleTable> ScheduleTable::read(StringRef path) {

@@ -13,6 +13,7 @@
 #ifndef SAGE_DIALECT_SAGE_IR_KERNELSCHEDULES_H
 #define SAGE_DIALECT_SAGE_IR_KERNELSCHEDULES_H
 
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -60,6 +61,12 @@ public:
   /// "sage-tuning-table", "rows": [...]}`); an error names the file and
   /// what is wrong.
   static llvm::Expected<ScheduleTable> read(StringRef path);
+
+  /// A pass's `tuning-table` option, read in its initialize(): `table`
+  /// becomes none for an empty `path`, else the file's rows; failure emits
+  /// the reader's error (at an unknown location: options have none).
+  static LogicalResult readOption(MLIRContext *ctx, StringRef path,
+                                  std::optional<ScheduleTable> &table);
 
   /// The row for `key`, if the table has one.
   std::optional<KernelSchedule> lookup(const ScheduleKey &key) const;
