@@ -20,9 +20,10 @@ import sys
 # name -> --sage-to-ptx options (besides chip): the schedules worth timing
 # on sm_90a, the columns of a table row (docs/Tuning.md). ws = a producer
 # warpgroup (warp-specialize=true); ov = the softmax overlapped with the
-# P V wgmma (overlap-softmax=true); s3 = three K/V stages. Each names every
+# P V wgmma (overlap-softmax=true); s3 = three K/V stages; cN = ptxas asked
+# to fit N CTAs an SM (ctas-per-sm=N; 1 asks nothing). Each names every
 # column, so that no built-in row decides one of them.
-_SEQUENTIAL = "kv-stages=2 overlap-softmax=false"
+_SEQUENTIAL = "kv-stages=2 overlap-softmax=false ctas-per-sm=1"
 CONFIGS = {
     "q64_k64": f"block-q=64 block-k=64 warp-specialize=false {_SEQUENTIAL}",
     "q64_k128": f"block-q=64 block-k=128 warp-specialize=false {_SEQUENTIAL}",
@@ -31,12 +32,15 @@ CONFIGS = {
     "q64_k128_ws": f"block-q=64 block-k=128 warp-specialize=true {_SEQUENTIAL}",
     "q128_k64_ws": f"block-q=128 block-k=64 warp-specialize=true {_SEQUENTIAL}",
     "q128_k128_ws": f"block-q=128 block-k=128 warp-specialize=true {_SEQUENTIAL}",
-    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true",
-    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true",
-    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true",
-    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true",
-    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true",
-    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true",
+    "q64_k128_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=3",
+    "q64_k128_c4": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4",
+    "q64_k64_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4",
+    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1",
+    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1",
+    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1",
+    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1",
+    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1",
+    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1",
 }
 SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
 
@@ -95,7 +99,8 @@ def main():
                                "block_k": int(options["block-k"]),
                                "warp_specialize": options["warp-specialize"] == "true",
                                "kv_stages": int(options["kv-stages"]),
-                               "overlap_softmax": options["overlap-softmax"] == "true"})
+                               "overlap_softmax": options["overlap-softmax"] == "true",
+                               "ctas_per_sm": int(options["ctas-per-sm"])})
         os.remove(compiled)
     with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=1)

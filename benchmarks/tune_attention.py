@@ -110,6 +110,7 @@ def main():
                                "warp_specialize": c["warp_specialize"],
                                "kv_stages": c.get("kv_stages", 2),
                                "overlap_softmax": c.get("overlap_softmax", False),
+                               "ctas_per_sm": c.get("ctas_per_sm", 0),
                                "attn_tops": round(tops(t_attn)),
                                "e2e_tops": round(tops(t_e2e)),
                                "cudnn_tops": round(tops(t_cudnn))})

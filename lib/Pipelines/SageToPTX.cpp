@@ -87,6 +87,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.mmaScope = options.mmaScope;
   gpu.kvStaging = options.kvStaging;
   gpu.kvStages = options.kvStages;
+  gpu.ctasPerSm = options.ctasPerSm;
   gpu.warpSpecialize = options.warpSpecialize;
   gpu.overlapSoftmax = options.overlapSoftmax;
   gpu.tuningTable = options.tuningTable;

@@ -58,6 +58,12 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "needs bulk copies); 0 (auto): as the measured "
                      "schedule says, else 3 with overlap-softmax, else 2"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> ctasPerSm{
+      *this, "ctas-per-sm",
+      llvm::cl::desc("The CTAs of the attention kernel an SM must hold "
+                     "(nvvm.minctasm); 1 asks nothing; 0 (auto): as the "
+                     "measured schedule says, else the lowering's rule"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("true: a producer warpgroup streams K/V blocks by bulk "

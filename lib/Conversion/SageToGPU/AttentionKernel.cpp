@@ -308,28 +308,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   KernelFunc kernel =
       km.addKernel("sage_attention", params, config.kernelThreads(),
                    /*sharedF32=*/{dim, getCorrectionLength(config)});
-  // At D = 64 the kernel fits 128 registers a thread without spilling, so
-  // four CTAs share an SM instead of three: ptxas only keeps it there when
-  // asked. On the H200 that is 8% faster without a mask and 12% slower with
-  // the causal one, for mma.sync at the default 64 x 64 tiles
-  // (benchmarks/results/2026-12-02-h200-fragments.md), and 6-7% faster for
-  // the sequential, bulk-staged wgmma kernel at 64 x 128 with K smoothing
-  // only, no mask and no LSE (134 registers unasked; at 64 x 64 it takes 93
-  // unasked, five CTAs, and asking made it slower; the others are not
-  // measured) (benchmarks/results/2026-12-03-h200-quantizers.md).
-  bool fourCtas =
-      config.paddedHeadDim == 64 && valueDim == 64 && !config.causal &&
-      config.blockQ == 64 &&
-      (config.scope == MmaScope::Warp
-           ? config.blockK == 64
-           : config.blockK == 128 && !config.warpSpecialized &&
-                 !config.overlapSoftmax && !config.smoothQ && !config.smoothV &&
-                 !config.lse && !config.maskType &&
-                 config.layouts.queryKey.getOperandTiling() ==
-                     OperandTiling::CoreMatrices);
-  if (fourCtas)
+  // getConfig chose the CTAs an SM holds; a warp-specialized kernel's
+  // come from its roles' budgets (sage.warp_specialize).
+  if (config.ctasPerSm && !config.warpSpecialized)
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                         km.builder.getI32IntegerAttr(4));
+                         km.builder.getI32IntegerAttr(config.ctasPerSm));
   KVStaging layout(config);
   assert((!layout.coreMatrices || config.warps % 4 == 0) &&
          "wgmma is issued by whole warpgroups");
@@ -489,7 +472,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // consumers, within what the CTA's threads start with (setmaxnreg
     // moves registers inside a CTA only).
     int64_t ctasPerSm =
-        config.paddedHeadDim <= 64 && config.blockK <= 64 ? 2 : 1;
+        config.ctasPerSm
+            ? config.ctasPerSm
+            : (config.paddedHeadDim <= 64 && config.blockK <= 64 ? 2 : 1);
     int32_t producerRegisters = ctasPerSm > 1 ? 24 : 40;
     int32_t consumerRegisters = int32_t(WarpSpecializeOp::getLargestBudget(
         config.kernelThreads(), ctasPerSm, config.threads(),

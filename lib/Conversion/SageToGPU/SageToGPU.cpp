@@ -133,6 +133,44 @@ static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
   return swapped;
 }
 
+/// The CTAs of the attention kernel an SM must hold (its nvvm.minctasm; 0
+/// asks nothing): `option` if given; else the measured schedule's, when
+/// the kernel is the one it was measured on (the row's roles, stages and
+/// tiles, none of a mask, the LSE and V smoothing, which take registers);
+/// else 4 for the mma.sync kernel at D = 64 with 64 x 64 tiles and no
+/// causal mask, which fits 128 registers without spilling and ran 8%
+/// faster on the H200 (12% slower with the causal mask;
+/// benchmarks/results/2026-12-02-h200-fragments.md).
+static FailureOr<int64_t> getCtasPerSm(QuantizedAttentionOp op,
+                                       const AttentionConfig &config,
+                                       int64_t option,
+                                       std::optional<KernelSchedule> row) {
+  int64_t ctas = option;
+  bool measuredForm = !config.maskType && !config.lse && !config.smoothV;
+  if (!ctas && row && measuredForm)
+    ctas = row->ctasPerSm;
+  if (!ctas && config.scope == MmaScope::Warp && config.paddedHeadDim == 64 &&
+      config.valueDim == 64 && config.blockQ == 64 && config.blockK == 64 &&
+      !config.causal)
+    ctas = 4;
+  if (ctas == 1)
+    return 0;
+  // What no chip sage targets holds more of: 2048 threads and 228 KiB of
+  // shared memory an SM.
+  constexpr int64_t kMaxThreadsPerSm = 2048, kMaxSharedBytesPerSm = 228 * 1024;
+  int64_t threads = config.kernelThreads(),
+          bytes = getAttentionSharedBytes(config);
+  if (ctas * threads > kMaxThreadsPerSm)
+    return op.emitOpError() << "ctas-per-sm = " << ctas << " CTAs of "
+                            << threads << " threads exceed the "
+                            << kMaxThreadsPerSm << " threads an SM runs";
+  if (ctas * bytes > kMaxSharedBytesPerSm)
+    return op.emitOpError() << "ctas-per-sm = " << ctas << " CTAs of " << bytes
+                            << " bytes of shared memory exceed the "
+                            << kMaxSharedBytesPerSm << " bytes an SM has";
+  return ctas;
+}
+
 /// Everything the kernels are specialized on, or an error naming what the
 /// GPU lowering does not implement yet.
 static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
@@ -289,6 +327,14 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << " stages of K/V blocks"
            << (config.scope == MmaScope::Warpgroup ? " and the Q tile" : "")
            << "), more than the " << kMaxSharedBytes << " a CTA may have";
+  FailureOr<int64_t> ctas =
+      getCtasPerSm(op, config, choices.ctasPerSm,
+                   rowRoles && config.kvStages == schedule->kvStages
+                       ? schedule
+                       : std::optional<KernelSchedule>());
+  if (failed(ctas))
+    return failure();
+  config.ctasPerSm = *ctas;
   return config;
 }
 
@@ -436,6 +482,12 @@ struct ConvertSageToGPUPass
                          << int64_t(kvStages);
       return signalPassFailure();
     }
+    if (ctasPerSm < 0) {
+      module.emitError() << "ctas-per-sm must be at least 1, or 0 for auto; "
+                            "got "
+                         << int64_t(ctasPerSm);
+      return signalPassFailure();
+    }
     // Unset: auto, resolved per attention (getConfig).
     std::optional<bool> roles;
     if (warpSpecialize == "true" || warpSpecialize == "false") {
@@ -450,6 +502,7 @@ struct ConvertSageToGPUPass
     choices.tiling = *tiling;
     choices.warpSpecialized = roles;
     choices.kvStages = kvStages;
+    choices.ctasPerSm = ctasPerSm;
     choices.chip = chip.getValue();
     choices.schedules = &ScheduleTable::getBuiltin();
     if (overlapSoftmax == "true" || overlapSoftmax == "false") {

@@ -88,6 +88,9 @@ struct KernelChoices {
   /// Whether the wgmma kernel overlaps block j's softmax with block j - 1's
   /// P V; unset (auto): as the measured schedule says, else not.
   std::optional<bool> overlapSoftmax;
+  /// The CTAs an SM must hold (nvvm.minctasm); 0 (auto): the measured
+  /// schedule's for the kernel it was measured on, else getConfig's rule.
+  int64_t ctasPerSm;
   /// Measured schedules (producer, stages and overlap, for the tiles they
   /// name) on `chip`: consulted for the choices left auto.
   std::string chip;
@@ -129,6 +132,9 @@ struct AttentionConfig {
   // wgmma: block j's softmax runs while block j - 1's P V does (the loop
   // software-pipelined by one block).
   bool overlapSoftmax = false;
+  // The CTAs an SM must hold: the kernel's nvvm.minctasm, so that ptxas
+  // fits a thread's registers to them; 0 asks nothing.
+  int64_t ctasPerSm = 0;
   /// The threads that compute: all of the CTA's but the producer's.
   int64_t threads() const { return warps * 32; }
   int64_t kernelThreads() const {

@@ -22,8 +22,8 @@ const ScheduleTable &ScheduleTable::getBuiltin() {
   // several lengths keep the longest.
   static const ScheduleTable table{{
 #define SAGE_SCHEDULE(chip, d, causal, smoothQ, blockQ, blockK, ws, stages,    \
-                      overlap)                                                 \
-  {{chip, d, causal, smoothQ}, {blockQ, blockK, ws, stages, overlap}},
+                      overlap, ctas)                                           \
+  {{chip, d, causal, smoothQ}, {blockQ, blockK, ws, stages, overlap, ctas}},
 #include "KernelSchedules.def"
 #undef SAGE_SCHEDULE
   }};
@@ -110,19 +110,27 @@ llvm::Expected<ScheduleTable> ScheduleTable::read(StringRef path) {
                   "; expected a positive head_dim, block_q a positive multiple "
                   "of 16 and block_k of 8");
     }
-    // Optional columns (tables written before them: two stages, in turn).
+    // Optional columns (tables written before them: two stages, in turn,
+    // the lowering's CTAs an SM).
     std::optional<int64_t> stages =
         row->get("kv_stages") ? integer("kv_stages") : 2;
     std::optional<bool> overlap =
         row->get("overlap_softmax") ? boolean("overlap_softmax") : false;
-    if (!stages || *stages < 2 || !overlap) {
+    std::optional<int64_t> ctas =
+        row->get("ctas_per_sm") ? integer("ctas_per_sm") : 0;
+    auto badColumn = [&](StringRef column, StringRef expected) {
       return fail("row " + std::to_string(index) + " of the tuning table '" +
-                  path.str() +
-                  "' has a kv_stages that is not an integer of at least 2 "
-                  "or an overlap_softmax that is not a boolean");
-    }
+                  path.str() + "' has " + column.str() + " that is not " +
+                  expected.str());
+    };
+    if (!stages || *stages < 2)
+      return badColumn("a kv_stages", "an integer of at least 2");
+    if (!overlap)
+      return badColumn("an overlap_softmax", "a boolean");
+    if (!ctas || *ctas < 0)
+      return badColumn("a ctas_per_sm", "an integer of at least 0");
     ScheduleRow parsed{{chip->str(), *headDim, *causal, *smooth == "qk"},
-                       {*blockQ, *blockK, *ws, *stages, *overlap}};
+                       {*blockQ, *blockK, *ws, *stages, *overlap, *ctas}};
     // A key measured at several lengths keeps its longest.
     auto same = llvm::find_if(table.rows, [&](const ScheduleRow &other) {
       return other.key == parsed.key;

@@ -44,6 +44,10 @@ struct KernelSchedule {
   int64_t kvStages = 2;
   /// Block j's softmax overlapped with block j - 1's P V wgmma.
   bool overlapSoftmax = false;
+  /// The CTAs an SM must hold (the kernel's nvvm.minctasm, which caps the
+  /// registers ptxas gives a thread); 0 when the row leaves it to the
+  /// lowering's rule.
+  int64_t ctasPerSm = 0;
 };
 
 /// One measured row: the fastest accurate schedule for `key`.
