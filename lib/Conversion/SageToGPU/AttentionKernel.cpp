@@ -371,6 +371,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       kb.add(kb.mul(batch, kernel.arg("Hkv")), kb.divu(headIndex, headRatio));
   Value queryBlocks = kb.ceilDiv(queries, config.blockQ);
   Value keyBlocks = kb.ceilDiv(keys, config.blockK);
+  // With the causal mask a Q block's work grows with its index: CTAs start
+  // in blockIdx order, so the last Q block comes first and the grid ends
+  // on the shortest ones, not on a tail of the longest.
+  if (config.causal)
+    block = kb.sub(kb.sub(queryBlocks, kb.i32(1)), block);
   Value paddedQueries = kb.mul(queryBlocks, kb.i32(config.blockQ));
   Value paddedKeys = kb.mul(keyBlocks, kb.i32(config.blockK));
 

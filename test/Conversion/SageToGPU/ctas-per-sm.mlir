@@ -41,16 +41,16 @@ func.func @k_only(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor
 
 // -----
 
-// Causal: the row's overlapped kernel, or (overlap-softmax=false) the
-// sequential one at 64 x 128; neither asks.
+// Causal: the built-in row's sequential kernel at 64 x 128 asks for four
+// (135 registers unasked), with the row's tiles from the table or given.
 // ROWS-LABEL: gpu.module @k_only_causal
-//       ROWS: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>} {
+//       ROWS: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
+//   ROWS-NOT: sage.warpgroup_wait 1
+//       ROWS: gpu.return
 // TILES-LABEL: gpu.module @k_only_causal
-//       TILES: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>} {
+//       TILES: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 // SEQ-LABEL: gpu.module @k_only_causal
-//       SEQ: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>} {
-//   SEQ-NOT: sage.warpgroup_wait 1
-//       SEQ: gpu.return
+//       SEQ: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 // A table's row with ctas_per_sm, for the sequential kernel it names.
 // TABLE-LABEL: gpu.module @k_only_causal
 //       TABLE: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 3 : i32}
@@ -93,4 +93,18 @@ func.func @masked(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor
       recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
     : (tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x?xi1>) -> tensor<?x?x?x64xf16>
   return %o : tensor<?x?x?x64xf16>
+}
+
+// -----
+
+// D = 128 causal: the built-in row's 64 x 128 sequential kernel asks for
+// three CTAs an SM (168 registers; 240 unasked, which fits two).
+// ROWS-LABEL: gpu.module @d128_causal
+//       ROWS: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 3 : i32}
+//   ROWS-NOT: sage.warpgroup_wait 1
+//       ROWS: gpu.return
+func.func @d128_causal(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>, causal}
+    : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
 }

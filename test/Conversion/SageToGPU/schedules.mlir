@@ -1,7 +1,7 @@
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-ws.json" | FileCheck %s
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=RULE
 // RUN: not sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/not-there.json" 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a overlap-softmax=false" | FileCheck %s --check-prefix=ROW-OVERRIDDEN
+// RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a overlap-softmax=true" | FileCheck %s --check-prefix=ROW-OVERRIDDEN
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-overlap.json" | FileCheck %s --check-prefix=COLUMNS
 // RUN: sage-opt %s --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-overlap.json overlap-softmax=false kv-stages=2" | FileCheck %s --check-prefix=OVERRIDDEN
 
@@ -10,26 +10,28 @@
 // tiles (docs/Tuning.md): the file's row for (sm_90a, D = 64, causal, K
 // smoothing only) at 64 x 128 says a producer warpgroup, and (written
 // before those columns) two stages and no overlap. The built-in row for
-// the same key says no producer, three stages and the softmax overlapped.
+// the same key says no producer, two stages, no overlap and four CTAs an
+// SM.
 // CHECK-LABEL: gpu.func @sage_attention
 //  CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 //       CHECK:   sage.warp_specialize warps = [4, 4]
 //   CHECK-NOT:   sage.warpgroup_wait 1
 // RULE-LABEL: gpu.func @sage_attention
-//  RULE-SAME: known_block_size = array<i32: 128, 1, 1>
+//  RULE-SAME: known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 4 : i32}
 //   RULE-NOT:   sage.warp_specialize
-// Three stages of 16 KiB (K: 128 keys x 64 bytes, V^T: 64 x 128 bytes):
-// the first full barrier after them, at 49152.
-//       RULE:   %[[FIRST_BARRIER:.*]] = arith.constant 49152 : i32
+// Two stages of 16 KiB (K: 128 keys x 64 bytes, V^T: 64 x 128 bytes):
+// the first full barrier after them, at 32768.
+//       RULE:   %[[FIRST_BARRIER:.*]] = arith.constant 32768 : i32
 //  RULE-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
-//       RULE:   sage.warpgroup_wait 1
-// The built-in row's stages go with its overlap: turning the overlap off
-// gives the sequential kernel's two stages, and no producer (the row's).
+//   RULE-NOT:   sage.warpgroup_wait 1
+// The built-in row's stages and CTAs go with its overlap: turning the
+// overlap on gives the overlapped kernel's three stages, and asks ptxas
+// for nothing.
 // ROW-OVERRIDDEN-LABEL: gpu.func @sage_attention
-//  ROW-OVERRIDDEN-SAME: known_block_size = array<i32: 128, 1, 1>
-//       ROW-OVERRIDDEN:   %[[FIRST_BARRIER:.*]] = arith.constant 32768 : i32
+//  ROW-OVERRIDDEN-SAME: known_block_size = array<i32: 128, 1, 1>} {
+//       ROW-OVERRIDDEN:   %[[FIRST_BARRIER:.*]] = arith.constant 49152 : i32
 //  ROW-OVERRIDDEN-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
-//   ROW-OVERRIDDEN-NOT:   sage.warpgroup_wait 1
+//       ROW-OVERRIDDEN:   sage.warpgroup_wait 1
 // A row with every column: a producer, four stages (the first full
 // barrier after 4 x 16 KiB), the softmax overlapped; options that are not
 // auto override it.
