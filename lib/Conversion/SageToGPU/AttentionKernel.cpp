@@ -1142,8 +1142,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                 overlappedLoop, init.flatten())
           : kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), init.flatten(), step));
 
-  // O = O / l * delta_V / P_r (+ mean V); rows that see no key are 0.
-  std::array<Value, 2> sum, empty;
+  // O = O * (1 / l) * (delta_V / P_r) (+ mean V), as the CPU model
+  // rounds it; rows that see no key are 0.
+  std::array<Value, 2> sum, empty, inverseSum;
   for (int64_t row = 0; row < 2; ++row) {
     sum[row] = sumOverQuad(kb, final.sum[row]);
     empty[row] = kb.cmpf(arith::CmpFPredicate::OEQ, sum[row], kb.f32(0));
@@ -1152,25 +1153,43 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (config.lse)
     storeLogSumExp(kb, kernel, config, lane, final.max, sum, empty, rows,
                    queryHead, kvHead, queryMean);
-  for (int64_t dt = 0; dt < valueDim / 8; ++dt)
-    for (int64_t e = 0; e < 4; ++e) {
-      Value channel = kb.add(kb.i32(dt * 8 + e % 2), quad2);
+  for (int64_t row = 0; row < 2; ++row)
+    inverseSum[row] = kb.divf(kb.f32(1), sum[row]);
+  // The lane's channels are 2t and 2t + 1 of each 8-channel tile, for both
+  // of its rows: their factors are loaded once.
+  int64_t channelTiles = valueDim / 8;
+  SmallVector<std::array<Value, 2>> factors(channelTiles), means(channelTiles);
+  for (int64_t dt = 0; dt < channelTiles; ++dt)
+    for (int64_t pair = 0; pair < 2; ++pair) {
+      Value channel = kb.add(kb.i32(dt * 8 + pair), quad2);
       Value channelOffset = getChannelOffset(kb, kvHead, valueDim, channel);
-      Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
-                                   config.vRange);
-      Value out = kb.mulf(kb.divf(final.out[dt][e], sum[rowOf(e)]),
-                          kb.divf(delta, kb.f32(config.pRange)));
+      factors[dt][pair] = kb.divf(loadValueDelta(kb, kernel.arg(kValueAbsMax),
+                                                 channelOffset, config.vRange),
+                                  kb.f32(config.pRange));
       if (config.smoothV)
-        out = kb.addf(out, loadChannelMean(kb, kernel.arg(kValueSum),
-                                           channelOffset, kb.sitofp(keys)));
-      out = kb.select(empty[rowOf(e)], kb.f32(0), out);
-      Value row = rows[rowOf(e)];
-      kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, row, queries), [&] {
-        kb.storeFromF32(config.outputType, out, kernel.arg(kOutput),
-                        config.io.offset(kb, queryHead, kernel.arg("H"),
-                                         queries, row, valueDim, channel));
-      });
+        means[dt][pair] = loadChannelMean(kb, kernel.arg(kValueSum),
+                                          channelOffset, kb.sitofp(keys));
     }
+  // Each row's two adjacent channels of a tile leave by one store (4 bytes
+  // of f16 / bf16, 8 of f32: D is even, so they are aligned).
+  for (int64_t row = 0; row < 2; ++row)
+    kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, rows[row], queries), [&] {
+      Value rowStart = config.io.offset(kb, queryHead, kernel.arg("H"), queries,
+                                        rows[row], valueDim, quad2);
+      for (int64_t dt = 0; dt < channelTiles; ++dt) {
+        std::array<Value, 2> pairOut;
+        for (int64_t pair = 0; pair < 2; ++pair) {
+          Value out =
+              kb.mulf(kb.mulf(final.out[dt][2 * row + pair], inverseSum[row]),
+                      factors[dt][pair]);
+          if (config.smoothV)
+            out = kb.addf(out, means[dt][pair]);
+          pairOut[pair] = kb.select(empty[row], kb.f32(0), out);
+        }
+        kb.storeVectorFromF32(config.outputType, pairOut, kernel.arg(kOutput),
+                              kb.add(rowStart, kb.i64(dt * 8)));
+      }
+    });
   if (roles)
     kb.b.setInsertionPointAfter(roles);
   km.addLaunch("sage_attention", params,

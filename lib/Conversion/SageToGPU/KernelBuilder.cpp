@@ -214,6 +214,18 @@ void KernelBuilder::storeFromF32(Type elementType, Value value, Value base,
     value = arith::TruncFOp::create(b, loc, elementType, value);
   store(value, base, mul(elementOffset, i64(width)), width);
 }
+void KernelBuilder::storeVectorFromF32(Type elementType, ArrayRef<Value> values,
+                                       Value base, Value elementOffset) {
+  int64_t width = byteWidth(elementType);
+  SmallVector<Value> elements;
+  for (Value value : values)
+    elements.push_back(elementType.isF32() ? value
+                                           : arith::TruncFOp::create(
+                                                 b, loc, elementType, value));
+  Value vector = vector::FromElementsOp::create(
+      b, loc, VectorType::get({int64_t(values.size())}, elementType), elements);
+  store(vector, base, mul(elementOffset, i64(width)), width * values.size());
+}
 void KernelBuilder::atomicAddF32(Value base, Value elementOffset, Value value) {
   Value ptr = LLVM::GEPOp::create(b, loc, globalPtrType(), f32Type(), base,
                                   ValueRange{elementOffset});

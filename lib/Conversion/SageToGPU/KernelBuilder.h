@@ -109,6 +109,10 @@ public:
   /// Stores an f32 as `elementType` (f16, bf16 or f32).
   void storeFromF32(Type elementType, Value value, Value base,
                     Value elementOffset);
+  /// Stores consecutive f32s as `elementType`s with one store, which
+  /// assumes the first element's address aligned to the whole store.
+  void storeVectorFromF32(Type elementType, ArrayRef<Value> values, Value base,
+                          Value elementOffset);
   void atomicAddF32(Value base, Value elementOffset, Value value);
   /// Atomic max of a non-negative f32, through its bits as u32.
   void atomicMaxNonNegativeF32(Value base, Value elementOffset, Value value);

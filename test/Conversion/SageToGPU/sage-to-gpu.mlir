@@ -34,6 +34,18 @@
 // CHECK-COUNT-2:   sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //       CHECK:   sage.accumulate {{.*}} {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
 //       CHECK:   scf.yield
+// The epilogue: 1 / l once a row, delta_V / P_r once for each of the
+// lane's 16 channels (both rows use it), then per row that exists one
+// 4-byte store of two adjacent channels per 8-channel tile.
+// CHECK-COUNT-2:   arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-32:  arith.divf %{{.*}}, %{{.*}} : f32
+//   CHECK-NOT:     arith.divf
+//       CHECK:     scf.if
+// CHECK-COUNT-8:     llvm.store {{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<1>
+//       CHECK:     scf.if
+// CHECK-COUNT-8:     llvm.store {{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<1>
+//   CHECK-NOT:     llvm.store
+//       CHECK:   gpu.return
 func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
   %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
