@@ -65,7 +65,7 @@ def parse_args():
                              "(e.g. an earlier build) on the same inputs")
     parser.add_argument("--plan-suffix", default="",
                         help="time attention_dD_f16[_causal]SUFFIX, e.g. _sm90a "
-                             "(the baseline's plans keep the plain names)")
+                             "(the baseline's plans may have it or the plain names)")
     return parser.parse_args()
 
 
@@ -83,8 +83,14 @@ def main():
         for causal in (False, True):
             name = f"attention_d{d}_f16" + ("_causal" if causal else "")
             plan = Plan(f"{args.kernel_dir}/{name}{args.plan_suffix}.json")
-            base_path = f"{args.baseline}/{name}.json" if args.baseline else None
-            base = Plan(base_path) if base_path and os.path.exists(base_path) else None
+            base = None
+            if args.baseline:
+                paths = [f"{args.baseline}/{name}{args.plan_suffix}.json",
+                         f"{args.baseline}/{name}.json"]
+                found = [p for p in paths if os.path.exists(p)]
+                if not found:
+                    sys.exit(f"--baseline: neither {' nor '.join(paths)} exists")
+                base = Plan(found[0])
             for n in lengths:
                 set_bytes = 3 * B * H * n * d * 2
                 sets = max(1, math.ceil(4 * L2_BYTES / set_bytes))
@@ -114,8 +120,6 @@ def main():
                        f"| {(t_e2e - t_attn) / t_e2e:.0%} |")
                 if base:
                     row += f" {tops(t_base):.0f} | {t_base / t_attn:.2f} |"
-                elif args.baseline:
-                    row += " - | - |"
                 print(row, flush=True)
                 del inputs, bufs, full, attn, base_bufs, base_attn
                 torch.cuda.empty_cache()
