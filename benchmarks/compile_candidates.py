@@ -67,22 +67,32 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
 
-    attentions = [(int(d), causal, smooth) for d in args.dims.split(",")
-                  for causal in (False, True) for smooth in args.smooth.split(",")]
-    module = os.path.join(args.out_dir, "attentions.mlir")
-    with open(module, "w") as f:
-        for d, causal, smooth in attentions:
-            f.write(FUNCTION.format(name=attention_name(d, causal, smooth), d=d,
-                                    smooth=SMOOTHING[smooth],
-                                    causal=", causal" if causal else ""))
+    # One module per head dim, so that a configuration a head dim cannot
+    # take (e.g. four CTAs an SM of D = 128's stages) skips only that dim.
+    dims = [int(d) for d in args.dims.split(",")]
+    attentions = {d: [(d, causal, smooth) for causal in (False, True)
+                      for smooth in args.smooth.split(",")] for d in dims}
+    modules = {}
+    for d in dims:
+        modules[d] = os.path.join(args.out_dir, f"attentions_d{d}.mlir")
+        with open(modules[d], "w") as f:
+            for _, causal, smooth in attentions[d]:
+                f.write(FUNCTION.format(name=attention_name(d, causal, smooth), d=d,
+                                        smooth=SMOOTHING[smooth],
+                                        causal=", causal" if causal else ""))
 
     candidates = []
-    for config in args.configs.split(","):
-        compiled = os.path.join(args.out_dir, f"{config}.ptx.mlir")
+    for config, d in ((c, d) for c in args.configs.split(",") for d in dims):
+        compiled = os.path.join(args.out_dir, f"{config}_d{d}.ptx.mlir")
         options = f"chip={args.chip} {CONFIGS[config]}"
-        subprocess.run([f"{args.sage_bin}/sage-opt", module, f"--sage-to-ptx={options}",
-                        "-o", compiled], check=True)
-        for d, causal, smooth in attentions:
+        result = subprocess.run([f"{args.sage_bin}/sage-opt", modules[d],
+                                 f"--sage-to-ptx={options}", "-o", compiled],
+                                stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            first = (result.stderr.strip().splitlines() or ["(no message)"])[0]
+            print(f"skipped {config} at D = {d}: {first}", file=sys.stderr)
+            continue
+        for _, causal, smooth in attentions[d]:
             attention = attention_name(d, causal, smooth)
             name = f"{attention}__{config}"
             out = os.path.join(args.out_dir, name)

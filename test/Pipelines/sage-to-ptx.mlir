@@ -43,6 +43,7 @@
 // PTX: cvt.rn.satfinite.e4m3x2.f32
 // PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // O: two adjacent channels of a row converted together, one 4-byte store.
+// PTX-NOT: st.global.b16
 // PTX: cvt.rn.f16x2.f32 [[PAIR:%r[0-9]+]]
 // PTX: st.global.b32 [{{.*}}], [[PAIR]];
 // PTX-NOT: st.global.b16

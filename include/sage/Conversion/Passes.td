@@ -64,9 +64,11 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     Option<"ctasPerSm", "ctas-per-sm", "int64_t", /*default=*/"0",
            "The CTAs of the attention kernel an SM must hold at once "
            "(nvvm.minctasm: ptxas caps a thread's registers to fit them); "
-           "1 asks nothing of ptxas; 0 (auto): as a measured schedule for "
-           "the attention's kernel says, else 4 for the mma.sync kernel at "
-           "D = 64 with 64 x 64 tiles and no causal mask, else nothing">,
+           "1 asks nothing of ptxas (a warp-specialized kernel: one CTA's "
+           "register budgets); 0 (auto): as a measured schedule for the "
+           "attention's kernel says, else 4 for the mma.sync kernel at "
+           "D = 64 with 64 x 64 tiles and no causal mask, else nothing (a "
+           "warp-specialized kernel: what its roles' rule fits)">,
     Option<"warpSpecialize", "warp-specialize", "std::string",
            /*default=*/"\"auto\"",
            "true: a producer warpgroup streams K/V blocks by bulk copies "

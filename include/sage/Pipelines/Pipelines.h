@@ -61,8 +61,9 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<int64_t> ctasPerSm{
       *this, "ctas-per-sm",
       llvm::cl::desc("The CTAs of the attention kernel an SM must hold "
-                     "(nvvm.minctasm); 1 asks nothing; 0 (auto): as the "
-                     "measured schedule says, else the lowering's rule"),
+                     "(nvvm.minctasm); 1 asks nothing (a warp-specialized "
+                     "kernel: one CTA's budgets); 0 (auto): as the measured "
+                     "schedule says, else the lowering's rule"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> warpSpecialize{
       *this, "warp-specialize",

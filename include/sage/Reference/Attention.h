@@ -65,7 +65,7 @@ std::vector<double> exactAttentionRows(const AttentionProblem &problem,
 ///     P~ = 2^(S - m'), l = l * alpha + rowsum P~ (f32, of the unquantized
 ///     P~), O = O * alpha.
 ///  4. R = P_hat V_hat through the recipe's accumulator; O = O + R.
-///  5. End: O / l * (delta_V / P_r) (+ mean V).
+///  5. End: O * (1 / l) * (delta_V / P_r) (+ mean V).
 std::vector<float> sageAttention(const AttentionProblem &problem,
                                  const Recipe &recipe,
                                  std::vector<float> *lse = nullptr);

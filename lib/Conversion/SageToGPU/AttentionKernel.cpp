@@ -13,7 +13,7 @@
 //   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 MMA
 //   O   = alpha * O + R                                    FP32 buffer
 //
-// and at the end O = O / l * delta_V / P_r (+ mean V).
+// and at the end O = O * (1 / l) * (delta_V / P_r) (+ mean V).
 //
 // K_hat_j and V_hat_j^T reach shared memory one block ahead (two stages,
 // or more with a producer warpgroup or overlap-softmax): by cp.async, or,
@@ -310,7 +310,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                    /*sharedF32=*/{dim, getCorrectionLength(config)});
   // getConfig chose the CTAs an SM holds; a warp-specialized kernel's
   // come from its roles' budgets (sage.warp_specialize).
-  if (config.ctasPerSm && !config.warpSpecialized)
+  if (config.ctasPerSm > 1 && !config.warpSpecialized)
     kernel.func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          km.builder.getI32IntegerAttr(config.ctasPerSm));
   KVStaging layout(config);

@@ -136,7 +136,8 @@ static FailureOr<bool> traceResult(func::FuncOp func, QuantizedAttentionOp op) {
 /// The CTAs of the attention kernel an SM must hold (its nvvm.minctasm; 0
 /// asks nothing): `option` if given; else the measured schedule's, when
 /// the kernel is the one it was measured on (the row's roles, stages and
-/// tiles, none of a mask, the LSE and V smoothing, which take registers);
+/// tiles, V's head dim equal to Q's, none of a mask, the LSE and V
+/// smoothing, which take registers or shared memory);
 /// else 4 for the mma.sync kernel at D = 64 with 64 x 64 tiles and no
 /// causal mask, which fits 128 registers without spilling and ran 8%
 /// faster on the H200 (12% slower with the causal mask;
@@ -146,28 +147,34 @@ static FailureOr<int64_t> getCtasPerSm(QuantizedAttentionOp op,
                                        int64_t option,
                                        std::optional<KernelSchedule> row) {
   int64_t ctas = option;
-  bool measuredForm = !config.maskType && !config.lse && !config.smoothV;
-  if (!ctas && row && measuredForm)
+  StringRef source = "ctas-per-sm";
+  bool measuredForm = !config.maskType && !config.lse && !config.smoothV &&
+                      config.valueDim == config.headDim;
+  if (!ctas && row && measuredForm && row->ctasPerSm) {
     ctas = row->ctasPerSm;
+    source = "the schedule's ctas_per_sm";
+  }
   if (!ctas && config.scope == MmaScope::Warp && config.paddedHeadDim == 64 &&
       config.valueDim == 64 && config.blockQ == 64 && config.blockK == 64 &&
       !config.causal)
     ctas = 4;
-  if (ctas == 1)
-    return 0;
-  // What no chip sage targets holds more of: 2048 threads and 228 KiB of
-  // shared memory an SM.
-  constexpr int64_t kMaxThreadsPerSm = 2048, kMaxSharedBytesPerSm = 228 * 1024;
+  // At most what the chips sage targets hold: 2048 threads and 228 KiB of
+  // shared memory an SM, of which the driver keeps 1 KiB a CTA (sm_90's
+  // figures; smaller chips fit fewer, and ptxas then caps registers for
+  // CTAs that never come).
+  constexpr int64_t kMaxThreadsPerSm = 2048, kMaxSharedBytesPerSm = 228 * 1024,
+                    kReservedBytesPerCta = 1024;
   int64_t threads = config.kernelThreads(),
-          bytes = getAttentionSharedBytes(config);
+          bytes = getAttentionSharedBytes(config) + kReservedBytesPerCta;
   if (ctas * threads > kMaxThreadsPerSm)
-    return op.emitOpError() << "ctas-per-sm = " << ctas << " CTAs of "
-                            << threads << " threads exceed the "
+    return op.emitOpError() << source << " = " << ctas << ": " << ctas
+                            << " CTAs of " << threads << " threads exceed the "
                             << kMaxThreadsPerSm << " threads an SM runs";
   if (ctas * bytes > kMaxSharedBytesPerSm)
-    return op.emitOpError() << "ctas-per-sm = " << ctas << " CTAs of " << bytes
-                            << " bytes of shared memory exceed the "
-                            << kMaxSharedBytesPerSm << " bytes an SM has";
+    return op.emitOpError()
+           << source << " = " << ctas << ": " << ctas << " CTAs of " << bytes
+           << " bytes of shared memory (1 KiB of it the driver's) exceed the "
+           << kMaxSharedBytesPerSm << " bytes an SM has";
   return ctas;
 }
 

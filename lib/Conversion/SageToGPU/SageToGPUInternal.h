@@ -132,8 +132,10 @@ struct AttentionConfig {
   // wgmma: block j's softmax runs while block j - 1's P V does (the loop
   // software-pipelined by one block).
   bool overlapSoftmax = false;
-  // The CTAs an SM must hold: the kernel's nvvm.minctasm, so that ptxas
-  // fits a thread's registers to them; 0 asks nothing.
+  // The CTAs an SM must hold: the kernel's nvvm.minctasm above 1, so that
+  // ptxas fits a thread's registers to them; a warp-specialized kernel's
+  // register budgets follow it. 0: the lowering's rule (none, or the
+  // roles' for a warp-specialized kernel).
   int64_t ctasPerSm = 0;
   /// The threads that compute: all of the CTA's but the producer's.
   int64_t threads() const { return warps * 32; }

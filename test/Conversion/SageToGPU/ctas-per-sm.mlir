@@ -7,14 +7,16 @@
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a" --convert-sage-to-gpu="chip=sm_90a ctas-per-sm=17" -split-input-file 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a" --convert-sage-to-gpu="chip=sm_90a ctas-per-sm=8" -split-input-file 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not sage-opt %s --convert-sage-to-gpu="chip=sm_90a ctas-per-sm=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not sage-opt %s --sage-decompose-attention="block-q=64 block-k=128" --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-ctas-too-many.json" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROW-TOO-MANY
 
 // The CTAs an SM holds are the kernel's nvvm.minctasm: ctas-per-sm, else
 // the measured schedule's ctas_per_sm for the kernel it was measured on,
 // else (wgmma) nothing. 1 asks nothing; too many for an SM's threads or
 // shared memory is an error naming both.
-// THREADS: error: 'sage.quantized_attention' op ctas-per-sm = 17 CTAs of 128 threads exceed the 2048 threads an SM runs
-// SHARED: error: 'sage.quantized_attention' op ctas-per-sm = 8 CTAs of {{[0-9]+}} bytes of shared memory exceed the 233472 bytes an SM has
+// THREADS: error: 'sage.quantized_attention' op ctas-per-sm = 17: 17 CTAs of 128 threads exceed the 2048 threads an SM runs
+// SHARED: error: 'sage.quantized_attention' op ctas-per-sm = 8: 8 CTAs of {{[0-9]+}} bytes of shared memory (1 KiB of it the driver's) exceed the 233472 bytes an SM has
 // NEGATIVE: error: ctas-per-sm must be at least 1, or 0 for auto; got -1
+// ROW-TOO-MANY: error: 'sage.quantized_attention' op the schedule's ctas_per_sm = 8: 8 CTAs of {{[0-9]+}} bytes of shared memory (1 KiB of it the driver's) exceed the 233472 bytes an SM has
 
 // The sequential wgmma kernel at D = 64, 64 x 128, without a mask or Q
 // smoothing asks ptxas for four CTAs an SM (nvvm.minctasm = 4: 128
@@ -106,5 +108,17 @@ func.func @masked(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor
 func.func @d128_causal(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>, causal}
     : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
+}
+
+// -----
+
+// The rows were measured with V's head dim equal to Q's: a wider V (more
+// accumulator registers, larger stages) asks nothing.
+// ROWS-LABEL: gpu.module @wide_values
+//       ROWS: gpu.func @sage_attention({{.*}}{known_block_size = array<i32: 128, 1, 1>} {
+func.func @wide_values(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
+    : (tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
   return %o : tensor<?x?x?x128xf16>
 }
