@@ -24,6 +24,9 @@ import sys
 # to fit N CTAs an SM (ctas-per-sm=N; 1 asks nothing). Each names every
 # column, so that no built-in row decides one of them.
 _SEQUENTIAL = "kv-stages=2 overlap-softmax=false ctas-per-sm=1"
+# t = the consumer warpgroups take turns issuing their wgmmas
+# (warpgroup-turns=true); sN = N K/V stages.
+_TURNS = "warpgroup-turns=true"
 CONFIGS = {
     "q64_k64": f"block-q=64 block-k=64 warp-specialize=false {_SEQUENTIAL}",
     "q64_k128": f"block-q=64 block-k=128 warp-specialize=false {_SEQUENTIAL}",
@@ -35,12 +38,27 @@ CONFIGS = {
     "q64_k128_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=3",
     "q64_k128_c4": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4",
     "q64_k64_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4",
+    "q64_k64_ov_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=4",
+    "q64_k64_ov_s3_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=4",
+    "q64_k128_ov_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=3",
     "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1",
     "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1",
     "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1",
     "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1",
     "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1",
     "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1",
+    "q192_k128": f"block-q=192 block-k=128 warp-specialize=false {_SEQUENTIAL}",
+    "q192_k64": f"block-q=192 block-k=64 warp-specialize=false {_SEQUENTIAL}",
+    "q128_k128_t": f"block-q=128 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q128_k128_ws_t": f"block-q=128 block-k=128 warp-specialize=true kv-stages=2 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q192_k128_t": f"block-q=192 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q192_k128_t_s2": f"block-q=192 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q192_k128_t_s4": f"block-q=192 block-k=128 warp-specialize=false kv-stages=4 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q192_k64_t_s4": f"block-q=192 block-k=64 warp-specialize=false kv-stages=4 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q128_k128_ws_ov_t": f"block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1 {_TURNS}",
+    "q192_k128_ws_t": f"block-q=192 block-k=128 warp-specialize=true kv-stages=2 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
+    "q192_k64_ov_t": f"block-q=192 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 {_TURNS}",
+    "q192_k128_ov_t": f"block-q=192 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 {_TURNS}",
 }
 SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
 

@@ -90,6 +90,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.ctasPerSm = options.ctasPerSm;
   gpu.warpSpecialize = options.warpSpecialize;
   gpu.overlapSoftmax = options.overlapSoftmax;
+  gpu.warpgroupTurns = options.warpgroupTurns;
   gpu.tuningTable = options.tuningTable;
   pm.addPass(createConvertSageToGPU(gpu));
 

@@ -85,6 +85,13 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
            "block; three K/V stages without a producer); false: one block "
            "after the other; auto: as a measured schedule for the "
            "attention's tiles says, else false">,
+    Option<"warpgroupTurns", "warpgroup-turns", "std::string",
+           /*default=*/"\"auto\"",
+           "true: the wgmma kernel's consumer warpgroups (block-q = 128 or "
+           "192) take turns issuing their wgmmas, one warpgroup's P V and "
+           "next Q K^T while the others run their softmax (named barriers; "
+           "K/V stages released on mbarriers, not by CTA barriers); false: "
+           "each issues when ready; auto: false">,
     Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
            "A table of schedules written by benchmarks/tune_attention.py, "
            "instead of the built-in one">

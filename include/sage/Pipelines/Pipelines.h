@@ -79,6 +79,12 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "block j - 1's P V is in flight; false: one block after "
                      "the other; auto: as the measured schedule says"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> warpgroupTurns{
+      *this, "warpgroup-turns",
+      llvm::cl::desc("true: the wgmma kernel's consumer warpgroups take "
+                     "turns issuing their wgmmas (named barriers); false: "
+                     "each issues when ready; auto: false"),
+      llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

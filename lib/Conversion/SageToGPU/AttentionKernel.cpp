@@ -112,7 +112,7 @@ struct KVStaging {
       : coreMatrices(config.scope == MmaScope::Warpgroup),
         bulkCopies(config.layouts.queryKey.getOperandTiling() ==
                    OperandTiling::CoreMatrices),
-        releases(config.warpSpecialized), stages(config.kvStages),
+        releases(config.releasesStages()), stages(config.kvStages),
         keyRow(config.paddedHeadDim + (coreMatrices ? 0 : 16)),
         valueRow(config.blockK + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
@@ -146,10 +146,11 @@ struct KVStaging {
 } // namespace
 
 /// dS of a K/V block, one float a key; double-buffered when no CTA barrier
-/// ends an iteration (warp-specialized): block j + 2 overwrites block j's
-/// only after every consumer passed block j + 1's barrier.
+/// ends an iteration (stages released on mbarriers): block j + 2
+/// overwrites block j's only after every consumer passed block j + 1's
+/// barrier.
 static int64_t getCorrectionLength(const AttentionConfig &config) {
-  return (config.warpSpecialized ? 2 : 1) * config.blockK;
+  return (config.releasesStages() ? 2 : 1) * config.blockK;
 }
 
 int64_t mlir::sage::getAttentionSharedBytes(const AttentionConfig &config) {
@@ -446,6 +447,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                     .getOffset(firstKey),
                 valueTile.getBytes(), barrier);
   };
+  // Stages released on mbarriers: the block that used block `keyBlock`'s
+  // stage before it must be released before the copy overwrites it.
+  auto waitForRelease = [&](Value keyBlock) {
+    kb.ifThen(
+        kb.cmp(arith::CmpIPredicate::sge, keyBlock, kb.i32(layout.stages)),
+        [&] {
+          kb.waitBarrier(staging, releaseOffset(keyBlock),
+                         phaseParity(kb.sub(keyBlock, kb.i32(layout.stages))));
+        });
+  };
   // One arrival (the issuer's) and the copies' bytes complete a full
   // barrier's phase; all consumers' arrivals an empty one's.
   auto initBarriers = [&] {
@@ -495,15 +506,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         [&] {
           kb.forLoop(kb.i32(0), end, kb.i32(1), {},
                      [&](Value keyBlock, ValueRange) -> SmallVector<Value> {
-                       // The stage's previous block must be released.
-                       kb.ifThen(kb.cmp(arith::CmpIPredicate::sge, keyBlock,
-                                        kb.i32(layout.stages)),
-                                 [&] {
-                                   kb.waitBarrier(
-                                       staging, releaseOffset(keyBlock),
-                                       phaseParity(kb.sub(
-                                           keyBlock, kb.i32(layout.stages))));
-                                 });
+                       waitForRelease(keyBlock);
                        copyBlock(keyBlock);
                        return {};
                      });
@@ -520,6 +523,31 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     else
       kb.barrier();
   };
+  // Warpgroup turns: the consumer warpgroups issue their wgmmas in a ring.
+  // Warpgroup w waits for its turn on named barrier kFirstTurnBarrier + w
+  // (bar.sync) and passes it to w + 1 by arriving on w + 1's (bar.arrive):
+  // each such barrier completes with the 256 threads of those two. One
+  // turn circulates: the last warpgroup hands warpgroup 0 the first, and
+  // every warpgroup waits for a turn before it passes one on, so no
+  // warpgroup arrives twice on a barrier before its owner waits there
+  // (which would complete it with one warpgroup's arrivals), and every
+  // turn passed is waited for.
+  constexpr int64_t kFirstTurnBarrier = 2; // after barrier() and the
+                                           // consumers' computeBarrier
+  Value warpgroup, lastWarpgroup;
+  auto awaitTurn = [&] {
+    kb.namedBarrier(kb.add(kb.i32(kFirstTurnBarrier), warpgroup), 2 * 128);
+  };
+  auto passTurn = [&] {
+    Value next =
+        kb.remu(kb.add(warpgroup, kb.i32(1)), kb.i32(config.warpgroups()));
+    kb.arriveOnNamedBarrier(kb.add(kb.i32(kFirstTurnBarrier), next), 2 * 128);
+  };
+  if (config.warpgroupTurns) {
+    warpgroup = kb.divu(lane.warp, kb.i32(4));
+    lastWarpgroup = kb.cmp(arith::CmpIPredicate::eq, warpgroup,
+                           kb.i32(config.warpgroups() - 1));
+  }
   Value firstRow = kb.add(kb.mul(block, kb.i32(config.blockQ)),
                           kb.mul(lane.warp, kb.i32(config.warpQ)));
   std::array<Value, 2> rows = {kb.add(firstRow, lane.g),
@@ -604,7 +632,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value issuer = arith::AndIOp::create(
           kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)),
           kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd));
-      return kb.ifThen(issuer, [&] { copyBlock(keyBlock); });
+      return kb.ifThen(issuer, [&] {
+        if (layout.releases)
+          waitForRelease(keyBlock);
+        copyBlock(keyBlock);
+      });
     }
     kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd), [&] {
       Value stage = stageOffset(keyBlock);
@@ -711,7 +743,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     Value stage = stageOffset(keyBlock);
     // Block j's dS: buffer j % 2 when double-buffered.
     Value correctionStart =
-        config.warpSpecialized
+        config.releasesStages()
             ? kb.mul(kb.bitAnd(keyBlock, 1), kb.i32(config.blockK))
             : kb.i32(0);
 
@@ -1026,13 +1058,25 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // The next prefetch into block j's stage overwrites it; warp-specialized,
   // the producer waits for every consumer's release of it.
   auto releaseStage = [&](Value keyBlock) {
-    if (config.warpSpecialized)
+    if (layout.releases)
       kb.arriveOnBarrier(staging, releaseOffset(keyBlock));
     else
       kb.barrier();
   };
 
-  // One K/V block an iteration: its scores, softmax, P V and O.
+  // Taking turns, the last iteration's turn goes to no one from the last
+  // warpgroup (which handed out the first before the loop).
+  Value lastIteration;
+  auto passTurnUnlessLast = [&](Value keyBlock) {
+    Value passes = arith::OrIOp::create(
+        kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::ne, keyBlock, lastIteration),
+        kb.cmp(arith::CmpIPredicate::ne, warpgroup,
+               kb.i32(config.warpgroups() - 1)));
+    kb.ifThen(passes, passTurn);
+  };
+
+  // One K/V block an iteration: its scores, softmax, P V and O. Taking
+  // turns, the warpgroups issue their P V in turn.
   auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
     SoftmaxState state = SoftmaxState::unflatten(carried);
     // Prefetch the next block while this one is used.
@@ -1045,11 +1089,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     auto [alpha, quantizedProbs] = softmaxBlock(view, groupScores, state);
     SmallVector<Value> probFragments = getProbOperands(quantizedProbs);
     if (layout.coreMatrices) {
-      accumulateOut(
-          state, alpha,
-          waitWarpgroupMmas(
-              kb, /*pending=*/0,
-              issueValues(getValueDescriptors(view.stage), probFragments)));
+      if (config.warpgroupTurns)
+        awaitTurn();
+      WarpgroupChain products =
+          issueValues(getValueDescriptors(view.stage), probFragments);
+      if (config.warpgroupTurns)
+        passTurnUnlessLast(keyBlock);
+      accumulateOut(state, alpha,
+                    waitWarpgroupMmas(kb, /*pending=*/0, products));
     } else {
       Value keyOffset = kb.add(kb.add(view.stage, kb.i32(layout.valueStart)),
                                kb.mul(lane.t, kb.i32(valueLaneBytes)));
@@ -1083,8 +1130,17 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // Block 1's dS overwrites block 0's single buffer: every warp's
     // softmax has read it first (in the loop, the barrier that ends the
     // iteration before sees to it; a producer double-buffers dS).
-    if (config.smoothQ && !config.warpSpecialized)
+    if (config.smoothQ && !layout.releases)
       computeBarrier();
+    // Taking turns, an iteration's two wgmma groups are issued in the
+    // warpgroup's turn. The last warpgroup hands warpgroup 0 its first
+    // turn here and passes none after its last iteration's issue, so that
+    // every turn passed is waited for.
+    if (config.warpgroupTurns)
+      kb.ifThen(arith::AndIOp::create(
+                    kb.b, kb.loc, lastWarpgroup,
+                    kb.cmp(arith::CmpIPredicate::sgt, blockEnd, kb.i32(1))),
+                passTurn);
     SmallVector<Value> carried = state.flatten();
     size_t stateSize = carried.size();
     carried.append({firstAlpha, firstProbs});
@@ -1102,6 +1158,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       if (layout.stages > 2)
         issueBlock(next);
       BlockView view = enterBlock(keyBlock);
+      if (config.warpgroupTurns)
+        awaitTurn();
       // Both groups' operands, then one fence, before the first wgmma:
       // ptxas serializes wgmmas (C7513) when an instruction between them
       // defines their registers, descriptors included.
@@ -1112,6 +1170,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       WarpgroupChain scores = issueScores(scoreOperands, /*fenced=*/true);
       WarpgroupChain products =
           issueValues(valueDescriptors, probs, /*fenced=*/true);
+      if (config.warpgroupTurns)
+        passTurnUnlessLast(keyBlock);
       auto [nextAlpha, nextProbs] = softmaxBlock(
           view, waitWarpgroupMmas(kb, /*pending=*/1, scores), state);
       accumulateOut(state, alpha,
@@ -1135,11 +1195,19 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     return state.flatten();
   };
 
+  // Taking turns: the loop's last iteration passes no turn from the last
+  // warpgroup, which hands out the first before the loop (the overlapped
+  // loop's P V of its last block goes after it, in no turn).
+  Value anyBlock = kb.cmp(arith::CmpIPredicate::sgt, blockEnd, kb.i32(0));
+  if (config.warpgroupTurns) {
+    lastIteration = kb.sub(blockEnd, kb.i32(1));
+    if (!config.overlapSoftmax)
+      kb.ifThen(arith::AndIOp::create(kb.b, kb.loc, lastWarpgroup, anyBlock),
+                passTurn);
+  }
   SoftmaxState final = SoftmaxState::unflatten(
       config.overlapSoftmax
-          ? kb.ifThenElse(
-                kb.cmp(arith::CmpIPredicate::sgt, blockEnd, kb.i32(0)),
-                overlappedLoop, init.flatten())
+          ? kb.ifThenElse(anyBlock, overlappedLoop, init.flatten())
           : kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), init.flatten(), step));
 
   // O = O * (1 / l) * (delta_V / P_r) (+ mean V), as the CPU model

@@ -363,9 +363,17 @@ void KernelBuilder::storeShared(Value value, Value memref, Value index) {
 void KernelBuilder::barrier() { gpu::BarrierOp::create(b, loc); }
 
 void KernelBuilder::namedBarrier(int64_t id, int64_t threads) {
-  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), i32(id), i32(threads),
+  namedBarrier(i32(id), threads);
+}
+
+void KernelBuilder::namedBarrier(Value id, int64_t threads) {
+  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, i32(threads),
                           /*reductionOp=*/NVVM::BarrierReductionAttr(),
                           /*reductionPredicate=*/Value());
+}
+
+void KernelBuilder::arriveOnNamedBarrier(Value id, int64_t threads) {
+  NVVM::BarrierArriveOp::create(b, loc, id, i32(threads));
 }
 
 Value KernelBuilder::shuffleXor(Value value, int64_t mask) {

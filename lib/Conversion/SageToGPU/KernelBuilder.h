@@ -169,6 +169,10 @@ public:
   /// bar.sync `id`, `threads`: a barrier of `threads` threads (whole warps)
   /// of the CTA; id 0 is barrier()'s.
   void namedBarrier(int64_t id, int64_t threads);
+  void namedBarrier(Value id, int64_t threads);
+  /// bar.arrive `id`, `threads`: this warp's arrival on the named barrier,
+  /// without waiting for it to complete.
+  void arriveOnNamedBarrier(Value id, int64_t threads);
 
   /// Butterfly shuffle within a warp (shfl.sync.bfly).
   Value shuffleXor(Value value, int64_t mask);

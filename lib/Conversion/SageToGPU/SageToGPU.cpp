@@ -194,11 +194,24 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // of 16 rows, a K group's block is the K/V block of one loop step.
   int64_t blockQ = queryQuant.getBlock(), warpQ = queryQuant.getWarp(),
           blockK = keyQuant.getBlock();
-  if (warpQ != 16 || (blockQ != 64 && blockQ != 128))
+  if (warpQ != 16 || (blockQ != 64 && blockQ != 128 && blockQ != 192))
     return op.emitOpError()
-           << "the GPU lowering implements Q blocks of block-q = 64 or 128 "
-              "rows in warps of warp-q = 16; got block-q = "
+           << "the GPU lowering implements Q blocks of block-q = 64, 128 or "
+              "192 rows in warps of warp-q = 16; got block-q = "
            << blockQ << ", warp-q = " << warpQ << " (" << queryQuant << ")";
+  // Three warpgroups: only the wgmma kernel was built and measured so; the
+  // Q quantizer's CTA (getTokenParts threads a row) must stay within
+  // 1024 threads; Q smoothing's dS shares a key among threads / block-k
+  // lanes, a power of two.
+  if (blockQ == 192 &&
+      (choices.scope != MmaScope::Warpgroup ||
+       op.getQValues().getType().getDimSize(3) > 128 || op.getQMean()))
+    return op.emitOpError()
+           << "block-q = 192 (three warpgroups) needs mma-scope=warpgroup "
+              "(sm_90a), a head dim of at most 128 and no Q smoothing; got "
+           << (choices.scope == MmaScope::Warpgroup ? "warpgroup" : "warp")
+           << " scope, D = " << op.getQValues().getType().getDimSize(3)
+           << (op.getQMean() ? ", Q smoothed" : "");
   if (blockK != 32 && blockK != 64 && blockK != 128)
     return op.emitOpError()
            << "the GPU lowering implements K/V blocks of block-k = 32, 64 or "
@@ -267,6 +280,17 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                "needs mma-scope=warpgroup (sm_90a)";
   if (config.overlapSoftmax && !bulkCopies)
     return refuseWithoutBulkCopies("overlap-softmax");
+  config.warpgroupTurns = choices.warpgroupTurns.value_or(false);
+  if (config.warpgroupTurns &&
+      (choices.scope != MmaScope::Warpgroup || config.warps < 8))
+    return op.emitOpError()
+           << "warpgroup-turns passes turns between the wgmma kernel's "
+              "consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) "
+              "and two or more of them (block-q = 128 or 192); got block-q "
+              "= "
+           << config.blockQ;
+  if (config.warpgroupTurns && !bulkCopies)
+    return refuseWithoutBulkCopies("warpgroup-turns");
   // The row's stages go with its producer and overlap choices: a kernel
   // that overrides either was not measured with them.
   bool rowRoles = schedule &&
@@ -275,8 +299,10 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                   config.overlapSoftmax == schedule->overlapSoftmax;
   // Without a producer the kernel prefetches one block ahead: two stages,
   // or, overlapped, three (the block before is still being read; with two
-  // the copy waits for its P V).
-  int64_t prefetchStages = config.overlapSoftmax ? 3 : 2;
+  // the copy waits for its P V); taking turns, three (the last warpgroup
+  // may still read the block before).
+  int64_t prefetchStages =
+      config.overlapSoftmax || config.warpgroupTurns ? 3 : 2;
   config.kvStages = choices.kvStages ? choices.kvStages
                     : rowRoles       ? schedule->kvStages
                                      : prefetchStages;
@@ -290,7 +316,9 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if (config.kvStages != 2 && !bulkCopies)
     return refuseWithoutBulkCopies("kv-stages = " +
                                    std::to_string(config.kvStages));
-  if (!config.warpSpecialized && config.kvStages != 2 &&
+  // Released on mbarriers, stages can be as many as fit; the kernel still
+  // prefetches one block ahead.
+  if (!config.releasesStages() && config.kvStages != 2 &&
       config.kvStages != prefetchStages)
     return op.emitOpError()
            << "kv-stages = " << config.kvStages
@@ -516,6 +544,13 @@ struct ConvertSageToGPUPass
       choices.overlapSoftmax = overlapSoftmax == "true";
     } else if (overlapSoftmax != "auto") {
       module.emitError() << "unknown overlap-softmax '" << overlapSoftmax
+                         << "'; expected auto, true or false";
+      return signalPassFailure();
+    }
+    if (warpgroupTurns == "true" || warpgroupTurns == "false") {
+      choices.warpgroupTurns = warpgroupTurns == "true";
+    } else if (warpgroupTurns != "auto") {
+      module.emitError() << "unknown warpgroup-turns '" << warpgroupTurns
                          << "'; expected auto, true or false";
       return signalPassFailure();
     }

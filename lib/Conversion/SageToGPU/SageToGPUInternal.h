@@ -88,6 +88,9 @@ struct KernelChoices {
   /// Whether the wgmma kernel overlaps block j's softmax with block j - 1's
   /// P V; unset (auto): as the measured schedule says, else not.
   std::optional<bool> overlapSoftmax;
+  /// Whether the wgmma kernel's consumer warpgroups take turns issuing
+  /// their wgmmas; unset (auto): not.
+  std::optional<bool> warpgroupTurns;
   /// The CTAs an SM must hold (nvvm.minctasm); 0 (auto): the measured
   /// schedule's for the kernel it was measured on, else getConfig's rule.
   int64_t ctasPerSm;
@@ -132,6 +135,11 @@ struct AttentionConfig {
   // wgmma: block j's softmax runs while block j - 1's P V does (the loop
   // software-pipelined by one block).
   bool overlapSoftmax = false;
+  // wgmma, two or more consumer warpgroups: they take turns issuing their
+  // wgmmas (FlashAttention-3's ping-pong), in a ring of named barriers, so
+  // that one warpgroup's P V and next Q K^T run on the tensor cores while
+  // the others run their softmax.
+  bool warpgroupTurns = false;
   // The CTAs an SM must hold: the kernel's nvvm.minctasm above 1, so that
   // ptxas fits a thread's registers to them; a warp-specialized kernel's
   // register budgets follow it. 0: the lowering's rule (none, or the
@@ -139,6 +147,14 @@ struct AttentionConfig {
   int64_t ctasPerSm = 0;
   /// The threads that compute: all of the CTA's but the producer's.
   int64_t threads() const { return warps * 32; }
+  /// The consumer warpgroups (wgmma).
+  int64_t warpgroups() const { return warps / 4; }
+  /// Whether the consumers release each K/V stage on its own mbarrier
+  /// (whoever copies the next block into it waits there) instead of
+  /// ending each iteration with a barrier of all of them: with a producer,
+  /// which is not at such barriers, or with warpgroup turns, which such a
+  /// barrier would undo.
+  bool releasesStages() const { return warpSpecialized || warpgroupTurns; }
   int64_t kernelThreads() const {
     return threads() + (warpSpecialized ? 128 : 0);
   }

@@ -32,8 +32,8 @@
 // K128: gpu.func @sage_quantize_k({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // K128: gpu.func @sage_attention({{.*}}) workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 
-// NEGATIVE-Q96: error: 'sage.quantized_attention' op the GPU lowering implements Q blocks of block-q = 64 or 128 rows in warps of warp-q = 16; got block-q = 96, warp-q = 16 (#sage.quant<i8, per_thread, operand = a, block = 96, warp = 16>)
-// NEGATIVE-WARP32: error: 'sage.quantized_attention' op the GPU lowering implements Q blocks of block-q = 64 or 128 rows in warps of warp-q = 16; got block-q = 64, warp-q = 32
+// NEGATIVE-Q96: error: 'sage.quantized_attention' op the GPU lowering implements Q blocks of block-q = 64, 128 or 192 rows in warps of warp-q = 16; got block-q = 96, warp-q = 16 (#sage.quant<i8, per_thread, operand = a, block = 96, warp = 16>)
+// NEGATIVE-WARP32: error: 'sage.quantized_attention' op the GPU lowering implements Q blocks of block-q = 64, 128 or 192 rows in warps of warp-q = 16; got block-q = 64, warp-q = 32
 // NEGATIVE-K256: error: 'sage.quantized_attention' op the GPU lowering implements K/V blocks of block-k = 32, 64 or 128 tokens; got block-k = 256 (#sage.quant<i8, per_thread, operand = b, block = 256>)
 // NEGATIVE-K48: error: 'sage.quantized_attention' op the GPU lowering implements K/V blocks of block-k = 32, 64 or 128 tokens; got block-k = 48
 func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {

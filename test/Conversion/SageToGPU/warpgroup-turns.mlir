@@ -1,0 +1,79 @@
+// RUN: sage-opt %s --sage-decompose-attention="block-q=192 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true" -split-input-file | FileCheck %s
+// RUN: sage-opt %s --sage-decompose-attention="block-q=192 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a" -split-input-file | FileCheck %s --check-prefix=NO-TURNS
+// RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true overlap-softmax=true warp-specialize=true" -split-input-file | FileCheck %s --check-prefix=OVERLAP
+// RUN: not sage-opt %s --sage-decompose-attention="block-q=64 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-ONE-GROUP
+// RUN: not sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90 warpgroup-turns=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WARP
+// RUN: not sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true kv-staging=cp-async" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-CP-ASYNC
+// RUN: not sage-opt %s --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=often" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-VALUE
+// RUN: not sage-opt %s --sage-decompose-attention="block-q=192 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-192-WARP
+
+// warpgroup-turns: the consumer warpgroups issue their P V wgmmas in a
+// ring of named barriers (FlashAttention-3's ping-pong; 1.04-1.13x for
+// kernels of two or three warpgroups on the H200,
+// benchmarks/results/2026-12-04-h200-turns.md). Warpgroup w waits on
+// barrier 2 + w and passes the turn to w + 1 by arriving on its barrier,
+// 256 threads each. The last warpgroup hands out the first turn before
+// the loop and passes none after the last block. The stages are released
+// on their mbarriers (384 arrivals), not by a barrier of the CTA, which
+// would undo the turns.
+// CHECK-LABEL: gpu.func @sage_attention
+//  CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+//       CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+//       CHECK: %[[WARPGROUP:.*]] = arith.divui %[[WARP]], %c4_i32{{[_0-9]*}} : i32
+//       CHECK: %[[LAST_GROUP:.*]] = arith.cmpi eq, %[[WARPGROUP]], %{{.*}} : i32
+//       CHECK: %[[CONSUMERS:.*]] = arith.constant 384 : i32
+//       CHECK: nvvm.mbarrier.init %{{.*}}, %[[CONSUMERS]] : !llvm.ptr<3>, i32
+//       CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[END:.*]], %{{.*}} : i32
+//       CHECK: %[[LAST_BLOCK:.*]] = arith.subi %[[END]], %{{.*}} : i32
+//       CHECK: %[[FIRST_TURN:.*]] = arith.andi %[[LAST_GROUP]], %[[ANY]] : i1
+//  CHECK-NEXT: scf.if %[[FIRST_TURN]] {
+//       CHECK:   nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+//       CHECK: scf.for %[[BLOCK:.*]] = %{{.*}} to %[[END]]
+//       CHECK:   sage.warpgroup_mma {{.*}}a = i8, a_source = shared
+//       CHECK:   sage.warpgroup_wait 0
+//       CHECK:   sage.online_softmax
+//       CHECK:   %[[MY_TURN:.*]] = arith.addi %{{.*}}, %[[WARPGROUP]] : i32
+//  CHECK-NEXT:   %[[PAIR:.*]] = arith.constant 256 : i32
+//  CHECK-NEXT:   nvvm.barrier id = %[[MY_TURN]] number_of_threads = %[[PAIR]]
+//       CHECK:   sage.warpgroup_mma {{.*}}a = f8E4M3FN, a_source = registers
+//       CHECK:   nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:   %[[NOT_LAST_GROUP:.*]] = arith.cmpi ne, %[[WARPGROUP]], %{{.*}} : i32
+//  CHECK-NEXT:   %[[NOT_LAST_BLOCK:.*]] = arith.cmpi ne, %[[BLOCK]], %[[LAST_BLOCK]] : i32
+//  CHECK-NEXT:   %[[PASSES:.*]] = arith.ori %[[NOT_LAST_BLOCK]], %[[NOT_LAST_GROUP]] : i1
+//  CHECK-NEXT:   scf.if %[[PASSES]] {
+//       CHECK:     nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+//       CHECK:   sage.warpgroup_wait 0
+//   CHECK-NOT:   gpu.barrier
+//       CHECK:   nvvm.mbarrier.arrive
+//  CHECK-NEXT:   scf.yield
+// Without turns the three warpgroups of a 192-row block end each iteration
+// at a barrier of the CTA, which releases the stage.
+// NO-TURNS-LABEL: gpu.func @sage_attention
+//   NO-TURNS-NOT: nvvm.barrier
+//       NO-TURNS: scf.for
+//       NO-TURNS:   gpu.barrier
+//  NO-TURNS-NEXT:   scf.yield
+func.func @k_only(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
+    : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
+}
+
+// Overlapped, with a producer: an iteration's two wgmma groups (block j's
+// Q K^T, block j - 1's P V) are issued in the turn.
+// OVERLAP-LABEL: gpu.func @sage_attention
+//       OVERLAP: scf.for
+//       OVERLAP:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+//       OVERLAP:   sage.warpgroup_fence
+//       OVERLAP:   nvvm.wgmma.commit.group.sync.aligned
+//       OVERLAP:   nvvm.wgmma.commit.group.sync.aligned
+//       OVERLAP:   scf.if %{{.*}} {
+//  OVERLAP-NEXT:     arith.constant
+//       OVERLAP:     nvvm.barrier.arrive
+//       OVERLAP:   sage.warpgroup_wait 1
+
+// NEGATIVE-ONE-GROUP: error: 'sage.quantized_attention' op warpgroup-turns passes turns between the wgmma kernel's consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) and two or more of them (block-q = 128 or 192); got block-q = 64
+// NEGATIVE-WARP: error: 'sage.quantized_attention' op warpgroup-turns passes turns between the wgmma kernel's consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) and two or more of them (block-q = 128 or 192); got block-q = 128
+// NEGATIVE-CP-ASYNC: error: 'sage.quantized_attention' op warpgroup-turns needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
+// NEGATIVE-VALUE: error: unknown warpgroup-turns 'often'; expected auto, true or false
+// NEGATIVE-192-WARP: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), a head dim of at most 128 and no Q smoothing; got warp scope, D = 128
