@@ -23,7 +23,7 @@ import sys
 # P V wgmma (overlap-softmax=true); s3 = three K/V stages; cN = ptxas asked
 # to fit N CTAs an SM (ctas-per-sm=N; 1 asks nothing). Each names every
 # column, so that no built-in row decides one of them.
-_SEQUENTIAL = "kv-stages=2 overlap-softmax=false ctas-per-sm=1"
+_SEQUENTIAL = "kv-stages=2 overlap-softmax=false ctas-per-sm=1 warpgroup-turns=false"
 # t = the consumer warpgroups take turns issuing their wgmmas
 # (warpgroup-turns=true); sN = N K/V stages.
 _TURNS = "warpgroup-turns=true"
@@ -35,18 +35,18 @@ CONFIGS = {
     "q64_k128_ws": f"block-q=64 block-k=128 warp-specialize=true {_SEQUENTIAL}",
     "q128_k64_ws": f"block-q=128 block-k=64 warp-specialize=true {_SEQUENTIAL}",
     "q128_k128_ws": f"block-q=128 block-k=128 warp-specialize=true {_SEQUENTIAL}",
-    "q64_k128_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=3",
-    "q64_k128_c4": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4",
-    "q64_k64_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4",
-    "q64_k64_ov_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=4",
-    "q64_k64_ov_s3_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=4",
-    "q64_k128_ov_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=3",
-    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1",
-    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1",
-    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1",
-    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1",
-    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1",
-    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1",
+    "q64_k128_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=3 warpgroup-turns=false",
+    "q64_k128_c4": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4 warpgroup-turns=false",
+    "q64_k64_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4 warpgroup-turns=false",
+    "q64_k64_ov_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=4 warpgroup-turns=false",
+    "q64_k64_ov_s3_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=4 warpgroup-turns=false",
+    "q64_k128_ov_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=3 warpgroup-turns=false",
+    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
+    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
+    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
+    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
+    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
+    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
     "q192_k128": f"block-q=192 block-k=128 warp-specialize=false {_SEQUENTIAL}",
     "q192_k64": f"block-q=192 block-k=64 warp-specialize=false {_SEQUENTIAL}",
     "q128_k128_t": f"block-q=128 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
@@ -128,7 +128,9 @@ def main():
                                "warp_specialize": options["warp-specialize"] == "true",
                                "kv_stages": int(options["kv-stages"]),
                                "overlap_softmax": options["overlap-softmax"] == "true",
-                               "ctas_per_sm": int(options["ctas-per-sm"])})
+                               "ctas_per_sm": int(options["ctas-per-sm"]),
+                               "warpgroup_turns":
+                                   options.get("warpgroup-turns", "false") == "true"})
         os.remove(compiled)
     with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=1)

@@ -111,6 +111,7 @@ def main():
                                "kv_stages": c.get("kv_stages", 2),
                                "overlap_softmax": c.get("overlap_softmax", False),
                                "ctas_per_sm": c.get("ctas_per_sm", 0),
+                               "warpgroup_turns": c.get("warpgroup_turns", False),
                                "attn_tops": round(tops(t_attn)),
                                "e2e_tops": round(tops(t_e2e)),
                                "cudnn_tops": round(tops(t_cudnn))})

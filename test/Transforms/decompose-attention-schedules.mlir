@@ -6,6 +6,7 @@
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-stages.json" 2>&1 | FileCheck %s --check-prefix=BADSTAGES
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-overlap.json" 2>&1 | FileCheck %s --check-prefix=BADOVERLAP
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-ctas.json" 2>&1 | FileCheck %s --check-prefix=BADCTAS
+// RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/Inputs/tuning-table-bad-turns.json" 2>&1 | FileCheck %s --check-prefix=BADTURNS
 // RUN: not sage-opt %s --sage-decompose-attention="chip=sm_90a tuning-table=%S/decompose-attention-schedules.mlir" 2>&1 | FileCheck %s --check-prefix=NOTJSON
 // RUN: not sage-opt %s --sage-decompose-attention="tuning-table=%S/Inputs/tuning-table.json" 2>&1 | FileCheck %s --check-prefix=NOCHIP
 // RUN: sage-opt %s --sage-decompose-attention="chip=sm_90a" | FileCheck %s --check-prefix=BUILTIN
@@ -48,6 +49,7 @@ func.func @no_row(%q: tensor<1x2x256x128xf16>, %k: tensor<1x2x256x128xf16>, %v: 
 // BADOVERLAP: error: row 0 of the tuning table '{{.*}}tuning-table-bad-overlap.json' has an overlap_softmax that is not a boolean
 // BADSTAGES: error: row 0 of the tuning table '{{.*}}tuning-table-bad-stages.json' has a kv_stages that is not an integer of at least 2
 // BADCTAS: error: row 0 of the tuning table '{{.*}}tuning-table-bad-ctas.json' has a ctas_per_sm that is not an integer of at least 0
+// BADTURNS: error: row 0 of the tuning table '{{.*}}tuning-table-bad-turns.json' has a warpgroup_turns that is not a boolean
 // NOTJSON: error: the tuning table '{{.*}}decompose-attention-schedules.mlir' is not JSON
 // NOCHIP: error: tuning-table needs chip: its rows are keyed on the chip
 

@@ -88,10 +88,12 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     Option<"warpgroupTurns", "warpgroup-turns", "std::string",
            /*default=*/"\"auto\"",
            "true: the wgmma kernel's consumer warpgroups (block-q = 128 or "
-           "192) take turns issuing their wgmmas, one warpgroup's P V and "
-           "next Q K^T while the others run their softmax (named barriers; "
-           "K/V stages released on mbarriers, not by CTA barriers); false: "
-           "each issues when ready; auto: false">,
+           "192) take turns issuing their P V wgmma (with overlap-softmax, "
+           "both of an iteration's groups), in a ring of named barriers, "
+           "while the others run their softmax; K/V stages are released on "
+           "mbarriers, not by CTA barriers; false: each issues when ready; "
+           "auto: as a measured schedule for the attention's tiles says, "
+           "else false">,
     Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
            "A table of schedules written by benchmarks/tune_attention.py, "
            "instead of the built-in one">

@@ -82,8 +82,9 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<std::string> warpgroupTurns{
       *this, "warpgroup-turns",
       llvm::cl::desc("true: the wgmma kernel's consumer warpgroups take "
-                     "turns issuing their wgmmas (named barriers); false: "
-                     "each issues when ready; auto: false"),
+                     "turns issuing their P V wgmmas (named barriers); "
+                     "false: each issues when ready; auto: as the measured "
+                     "schedule says"),
       llvm::cl::init("auto")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),

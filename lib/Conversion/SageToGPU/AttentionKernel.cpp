@@ -1055,8 +1055,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     for (auto [dt, partial] : llvm::enumerate(partials))
       accumulateTile(state, alpha, dt, partial);
   };
-  // The next prefetch into block j's stage overwrites it; warp-specialized,
-  // the producer waits for every consumer's release of it.
+  // The next prefetch into block j's stage overwrites it; with stages
+  // released on mbarriers, its copier (the producer, or thread 0) waits for
+  // every consumer's release of it.
   auto releaseStage = [&](Value keyBlock) {
     if (layout.releases)
       kb.arriveOnBarrier(staging, releaseOffset(keyBlock));

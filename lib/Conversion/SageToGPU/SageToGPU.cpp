@@ -280,7 +280,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                "needs mma-scope=warpgroup (sm_90a)";
   if (config.overlapSoftmax && !bulkCopies)
     return refuseWithoutBulkCopies("overlap-softmax");
-  config.warpgroupTurns = choices.warpgroupTurns.value_or(false);
+  config.warpgroupTurns =
+      choices.warpgroupTurns.value_or(schedule && schedule->warpgroupTurns);
   if (config.warpgroupTurns &&
       (choices.scope != MmaScope::Warpgroup || config.warps < 8))
     return op.emitOpError()
@@ -296,7 +297,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   bool rowRoles = schedule &&
                   choices.warpSpecialized.value_or(schedule->warpSpecialize) ==
                       schedule->warpSpecialize &&
-                  config.overlapSoftmax == schedule->overlapSoftmax;
+                  config.overlapSoftmax == schedule->overlapSoftmax &&
+                  config.warpgroupTurns == schedule->warpgroupTurns;
   // Without a producer the kernel prefetches one block ahead: two stages,
   // or, overlapped, three (the block before is still being read; with two
   // the copy waits for its P V); taking turns, three (the last warpgroup

@@ -89,7 +89,7 @@ struct KernelChoices {
   /// P V; unset (auto): as the measured schedule says, else not.
   std::optional<bool> overlapSoftmax;
   /// Whether the wgmma kernel's consumer warpgroups take turns issuing
-  /// their wgmmas; unset (auto): not.
+  /// their wgmmas; unset (auto): as the measured schedule says, else not.
   std::optional<bool> warpgroupTurns;
   /// The CTAs an SM must hold (nvvm.minctasm); 0 (auto): the measured
   /// schedule's for the kernel it was measured on, else getConfig's rule.
@@ -136,9 +136,8 @@ struct AttentionConfig {
   // software-pipelined by one block).
   bool overlapSoftmax = false;
   // wgmma, two or more consumer warpgroups: they take turns issuing their
-  // wgmmas (FlashAttention-3's ping-pong), in a ring of named barriers, so
-  // that one warpgroup's P V and next Q K^T run on the tensor cores while
-  // the others run their softmax.
+  // P V wgmmas (FlashAttention-3's ping-pong), in a ring of named barriers,
+  // while the others run their softmax.
   bool warpgroupTurns = false;
   // The CTAs an SM must hold: the kernel's nvvm.minctasm above 1, so that
   // ptxas fits a thread's registers to them; a warp-specialized kernel's

@@ -1,6 +1,9 @@
 // RUN: sage-opt %s --sage-decompose-attention="block-q=192 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true" -split-input-file | FileCheck %s
 // RUN: sage-opt %s --sage-decompose-attention="block-q=192 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a" -split-input-file | FileCheck %s --check-prefix=NO-TURNS
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true overlap-softmax=true warp-specialize=true" -split-input-file | FileCheck %s --check-prefix=OVERLAP
+// RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-turns.json" -split-input-file | FileCheck %s --check-prefix=TABLE
+// RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a tuning-table=%S/Inputs/tuning-table-turns.json warpgroup-turns=false" -split-input-file | FileCheck %s --check-prefix=TABLE-OVERRIDDEN
+// RUN: sage-opt %s --sage-decompose-attention="chip=sm_90a" --canonicalize --convert-sage-to-gpu="chip=sm_90a" -split-input-file | FileCheck %s --check-prefix=BUILT-IN
 // RUN: not sage-opt %s --sage-decompose-attention="block-q=64 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-ONE-GROUP
 // RUN: not sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90 warpgroup-turns=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WARP
 // RUN: not sage-opt %s --sage-decompose-attention="block-q=128 block-k=64" --canonicalize --convert-sage-to-gpu="chip=sm_90a warpgroup-turns=true kv-staging=cp-async" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-CP-ASYNC
@@ -53,6 +56,23 @@
 //       NO-TURNS: scf.for
 //       NO-TURNS:   gpu.barrier
 //  NO-TURNS-NEXT:   scf.yield
+// A table row's warpgroup_turns (with its three stages, which apply with
+// the row's turns only); an option given wins.
+// TABLE-LABEL: gpu.func @sage_attention
+//  TABLE-SAME: known_block_size = array<i32: 256, 1, 1>
+//       TABLE: scf.for
+//       TABLE:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+//       TABLE:   nvvm.barrier.arrive
+//       TABLE:   nvvm.mbarrier.arrive
+// TABLE-OVERRIDDEN-LABEL: gpu.func @sage_attention
+//   TABLE-OVERRIDDEN-NOT: nvvm.barrier
+//       TABLE-OVERRIDDEN: gpu.return
+// The built-in K-only row at D = 128 is three CTAs of one warpgroup: no
+// turns.
+// BUILT-IN-LABEL: gpu.func @sage_attention
+//  BUILT-IN-SAME: known_block_size = array<i32: 128, 1, 1>
+//   BUILT-IN-NOT: nvvm.barrier
+//       BUILT-IN: gpu.return
 func.func @k_only(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
     : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>

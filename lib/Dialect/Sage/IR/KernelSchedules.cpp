@@ -22,8 +22,9 @@ const ScheduleTable &ScheduleTable::getBuiltin() {
   // several lengths keep the longest.
   static const ScheduleTable table{{
 #define SAGE_SCHEDULE(chip, d, causal, smoothQ, blockQ, blockK, ws, stages,    \
-                      overlap, ctas)                                           \
-  {{chip, d, causal, smoothQ}, {blockQ, blockK, ws, stages, overlap, ctas}},
+                      overlap, ctas, turns)                                    \
+  {{chip, d, causal, smoothQ},                                                 \
+   {blockQ, blockK, ws, stages, overlap, ctas, turns}},
 #include "KernelSchedules.def"
 #undef SAGE_SCHEDULE
   }};
@@ -118,6 +119,8 @@ llvm::Expected<ScheduleTable> ScheduleTable::read(StringRef path) {
         row->get("overlap_softmax") ? boolean("overlap_softmax") : false;
     std::optional<int64_t> ctas =
         row->get("ctas_per_sm") ? integer("ctas_per_sm") : 0;
+    std::optional<bool> turns =
+        row->get("warpgroup_turns") ? boolean("warpgroup_turns") : false;
     auto badColumn = [&](StringRef column, StringRef expected) {
       return fail("row " + std::to_string(index) + " of the tuning table '" +
                   path.str() + "' has " + column.str() + " that is not " +
@@ -129,8 +132,11 @@ llvm::Expected<ScheduleTable> ScheduleTable::read(StringRef path) {
       return badColumn("an overlap_softmax", "a boolean");
     if (!ctas || *ctas < 0)
       return badColumn("a ctas_per_sm", "an integer of at least 0");
-    ScheduleRow parsed{{chip->str(), *headDim, *causal, *smooth == "qk"},
-                       {*blockQ, *blockK, *ws, *stages, *overlap, *ctas}};
+    if (!turns)
+      return badColumn("a warpgroup_turns", "a boolean");
+    ScheduleRow parsed{
+        {chip->str(), *headDim, *causal, *smooth == "qk"},
+        {*blockQ, *blockK, *ws, *stages, *overlap, *ctas, *turns}};
     // A key measured at several lengths keeps its longest.
     auto same = llvm::find_if(table.rows, [&](const ScheduleRow &other) {
       return other.key == parsed.key;

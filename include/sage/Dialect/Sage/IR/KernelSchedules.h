@@ -48,6 +48,8 @@ struct KernelSchedule {
   /// registers ptxas gives a thread); 0 when the row leaves it to the
   /// lowering's rule.
   int64_t ctasPerSm = 0;
+  /// The consumer warpgroups issue their wgmmas in turn.
+  bool warpgroupTurns = false;
 };
 
 /// One measured row: the fastest accurate schedule for `key`.
