@@ -60,7 +60,7 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     Option<"kvStages", "kv-stages", "int64_t", /*default=*/"0",
            "K/V blocks in flight in shared memory (more than 2 needs bulk "
            "copies); 0 (auto): as a measured schedule for the attention's "
-           "tiles says, else 3 with overlap-softmax, else 2">,
+           "tiles says, else 3 with overlap-softmax or warpgroup-turns, else 2">,
     Option<"ctasPerSm", "ctas-per-sm", "int64_t", /*default=*/"0",
            "The CTAs of the attention kernel an SM must hold at once "
            "(nvvm.minctasm: ptxas caps a thread's registers to fit them); "

@@ -56,7 +56,8 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       *this, "kv-stages",
       llvm::cl::desc("K/V blocks in flight in shared memory (more than 2 "
                      "needs bulk copies); 0 (auto): as the measured "
-                     "schedule says, else 3 with overlap-softmax, else 2"),
+                     "schedule says, else 3 with overlap-softmax or "
+                     "warpgroup-turns, else 2"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> ctasPerSm{
       *this, "ctas-per-sm",

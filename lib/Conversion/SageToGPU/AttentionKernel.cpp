@@ -123,8 +123,9 @@ struct KVStaging {
   int64_t getBarrierOffset(int64_t stage) const {
     return stages * stageBytes + 8 * stage;
   }
-  /// Byte offset of stage `stage`'s "empty" mbarrier (warp-specialized),
-  /// which the consumers arrive on once they have read the stage.
+  /// Byte offset of stage `stage`'s "empty" mbarrier (stages released on
+  /// mbarriers), which the consumers arrive on once they have read the
+  /// stage.
   int64_t getReleaseOffset(int64_t stage) const {
     return getBarrierOffset(stages + stage);
   }
@@ -539,8 +540,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     kb.namedBarrier(kb.add(kb.i32(kFirstTurnBarrier), warpgroup), 2 * 128);
   };
   auto passTurn = [&] {
-    Value next =
-        kb.remu(kb.add(warpgroup, kb.i32(1)), kb.i32(config.warpgroups()));
+    Value next = kb.add(warpgroup, kb.i32(1));
+    next = kb.remu(next, kb.i32(config.warpgroups()));
     kb.arriveOnNamedBarrier(kb.add(kb.i32(kFirstTurnBarrier), next), 2 * 128);
   };
   if (config.warpgroupTurns) {
@@ -751,7 +752,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // global memory while the copies are in flight. (qbar_i . mean K is
     // the same for every key of a row: softmax-invariant, dropped.) The
     // previous block's readers of `correction` passed the barrier that
-    // ends its iteration (warp-specialized: they read the other buffer);
+    // ends its iteration (stages released on mbarriers: they read the
+    // other buffer);
     // the barrier below publishes the new values.
     if (config.smoothQ) {
       // threads / blockK adjacent lanes share a key, each summing an equal
@@ -1069,11 +1071,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // warpgroup (which handed out the first before the loop).
   Value lastIteration;
   auto passTurnUnlessLast = [&](Value keyBlock) {
-    Value passes = arith::OrIOp::create(
-        kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::ne, keyBlock, lastIteration),
-        kb.cmp(arith::CmpIPredicate::ne, warpgroup,
-               kb.i32(config.warpgroups() - 1)));
-    kb.ifThen(passes, passTurn);
+    Value notLastBlock =
+        kb.cmp(arith::CmpIPredicate::ne, keyBlock, lastIteration);
+    Value notLastGroup = kb.cmp(arith::CmpIPredicate::ne, warpgroup,
+                                kb.i32(config.warpgroups() - 1));
+    kb.ifThen(arith::OrIOp::create(kb.b, kb.loc, notLastBlock, notLastGroup),
+              passTurn);
   };
 
   // One K/V block an iteration: its scores, softmax, P V and O. Taking
@@ -1130,7 +1133,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                      state);
     // Block 1's dS overwrites block 0's single buffer: every warp's
     // softmax has read it first (in the loop, the barrier that ends the
-    // iteration before sees to it; a producer double-buffers dS).
+    // iteration before sees to it; with stages released on mbarriers dS is
+    // double-buffered).
     if (config.smoothQ && !layout.releases)
       computeBarrier();
     // Taking turns, an iteration's two wgmma groups are issued in the

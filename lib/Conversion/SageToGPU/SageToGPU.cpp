@@ -202,15 +202,17 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // Three warpgroups: only the wgmma kernel was built and measured so; the
   // Q quantizer's CTA (getTokenParts threads a row) must stay within
   // 1024 threads; Q smoothing's dS shares a key among threads / block-k
-  // lanes, a power of two.
-  if (blockQ == 192 &&
-      (choices.scope != MmaScope::Warpgroup ||
-       op.getQValues().getType().getDimSize(3) > 128 || op.getQMean()))
+  // lanes, a power of two; a wider V's accumulators were never measured in
+  // 384 threads' registers.
+  int64_t queryDim = op.getQValues().getType().getDimSize(3),
+          valueDim = op.getVValues().getType().getDimSize(3);
+  if (blockQ == 192 && (choices.scope != MmaScope::Warpgroup ||
+                        std::max(queryDim, valueDim) > 128 || op.getQMean()))
     return op.emitOpError()
            << "block-q = 192 (three warpgroups) needs mma-scope=warpgroup "
-              "(sm_90a), a head dim of at most 128 and no Q smoothing; got "
+              "(sm_90a), head dims of at most 128 and no Q smoothing; got "
            << (choices.scope == MmaScope::Warpgroup ? "warpgroup" : "warp")
-           << " scope, D = " << op.getQValues().getType().getDimSize(3)
+           << " scope, D = " << queryDim << ", Dv = " << valueDim
            << (op.getQMean() ? ", Q smoothed" : "");
   if (blockK != 32 && blockK != 64 && blockK != 128)
     return op.emitOpError()
@@ -287,9 +289,9 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
     return op.emitOpError()
            << "warpgroup-turns passes turns between the wgmma kernel's "
               "consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) "
-              "and two or more of them (block-q = 128 or 192); got block-q "
-              "= "
-           << config.blockQ;
+              "and two or more of them (block-q = 128 or 192); got "
+           << (choices.scope == MmaScope::Warpgroup ? "warpgroup" : "warp")
+           << " scope, block-q = " << config.blockQ;
   if (config.warpgroupTurns && !bulkCopies)
     return refuseWithoutBulkCopies("warpgroup-turns");
   // The row's stages go with its producer and overlap choices: a kernel
@@ -324,8 +326,9 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
       config.kvStages != prefetchStages)
     return op.emitOpError()
            << "kv-stages = " << config.kvStages
-           << " needs warp-specialize=true (without a producer warpgroup the "
-              "kernel prefetches one K/V block ahead, into two stages"
+           << " needs warp-specialize=true or warpgroup-turns=true (without "
+              "a producer warpgroup or turns the kernel prefetches one K/V "
+              "block ahead, into two stages"
            << (config.overlapSoftmax ? ", or three with overlap-softmax" : "")
            << ")";
   config.inputType = getElementTypeOrSelf(sources.query.getType());

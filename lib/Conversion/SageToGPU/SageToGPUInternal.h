@@ -83,7 +83,8 @@ struct KernelChoices {
   /// schedule for the tiles decides instead.
   std::optional<bool> warpSpecialized;
   /// 0 (auto): the measured schedule's where its producer and overlap
-  /// choices are the kernel's, else 3 with overlap-softmax, else 2.
+  /// choices are the kernel's, else 3 with overlap-softmax or
+  /// warpgroup-turns, else 2.
   int64_t kvStages;
   /// Whether the wgmma kernel overlaps block j's softmax with block j - 1's
   /// P V; unset (auto): as the measured schedule says, else not.

@@ -109,4 +109,4 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // NEGATIVE-WARP: error: 'sage.quantized_attention' op overlap-softmax overlaps wgmma groups; it needs mma-scope=warpgroup (sm_90a)
 // NEGATIVE-CP-ASYNC: error: 'sage.quantized_attention' op overlap-softmax needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-VALUE: error: unknown overlap-softmax 'sometimes'; expected auto, true or false
-// NEGATIVE-STAGES: error: 'sage.quantized_attention' op kv-stages = 4 needs warp-specialize=true (without a producer warpgroup the kernel prefetches one K/V block ahead, into two stages, or three with overlap-softmax)
+// NEGATIVE-STAGES: error: 'sage.quantized_attention' op kv-stages = 4 needs warp-specialize=true or warpgroup-turns=true (without a producer warpgroup or turns the kernel prefetches one K/V block ahead, into two stages, or three with overlap-softmax)

@@ -6,7 +6,7 @@
 
 // Three warpgroups with Q smoothing: dS would share a key among 384 / 128
 // lanes, not a power of two.
-// CHECK: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), a head dim of at most 128 and no Q smoothing; got warpgroup scope, D = 128, Q smoothed
+// CHECK: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), head dims of at most 128 and no Q smoothing; got warpgroup scope, D = 128, Dv = 128, Q smoothed
 func.func @q_and_k(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
     : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
@@ -15,9 +15,18 @@ func.func @q_and_k(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: ten
 
 // -----
 
-// CHECK: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), a head dim of at most 128 and no Q smoothing; got warpgroup scope, D = 256
+// CHECK: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), head dims of at most 128 and no Q smoothing; got warpgroup scope, D = 256, Dv = 256
 func.func @wide(%q: tensor<?x?x?x256xf16>, %k: tensor<?x?x?x256xf16>, %v: tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16> {
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
     : (tensor<?x?x?x256xf16>, tensor<?x?x?x256xf16>, tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16>
+  return %o : tensor<?x?x?x256xf16>
+}
+
+// -----
+
+// CHECK: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), head dims of at most 128 and no Q smoothing; got warpgroup scope, D = 64, Dv = 256
+func.func @wide_values(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", smooth = [k]>}
+    : (tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x256xf16>) -> tensor<?x?x?x256xf16>
   return %o : tensor<?x?x?x256xf16>
 }

@@ -40,8 +40,8 @@
 //  CHECK-NEXT:   nvvm.barrier id = %[[MY_TURN]] number_of_threads = %[[PAIR]]
 //       CHECK:   sage.warpgroup_mma {{.*}}a = f8E4M3FN, a_source = registers
 //       CHECK:   nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:   %[[NOT_LAST_BLOCK:.*]] = arith.cmpi ne, %[[BLOCK]], %[[LAST_BLOCK]] : i32
 //       CHECK:   %[[NOT_LAST_GROUP:.*]] = arith.cmpi ne, %[[WARPGROUP]], %{{.*}} : i32
-//  CHECK-NEXT:   %[[NOT_LAST_BLOCK:.*]] = arith.cmpi ne, %[[BLOCK]], %[[LAST_BLOCK]] : i32
 //  CHECK-NEXT:   %[[PASSES:.*]] = arith.ori %[[NOT_LAST_BLOCK]], %[[NOT_LAST_GROUP]] : i1
 //  CHECK-NEXT:   scf.if %[[PASSES]] {
 //       CHECK:     nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
@@ -54,6 +54,7 @@
 // NO-TURNS-LABEL: gpu.func @sage_attention
 //   NO-TURNS-NOT: nvvm.barrier
 //       NO-TURNS: scf.for
+//   NO-TURNS-NOT:   nvvm.barrier
 //       NO-TURNS:   gpu.barrier
 //  NO-TURNS-NEXT:   scf.yield
 // A table row's warpgroup_turns (with its three stages, which apply with
@@ -80,9 +81,17 @@ func.func @k_only(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tens
 }
 
 // Overlapped, with a producer: an iteration's two wgmma groups (block j's
-// Q K^T, block j - 1's P V) are issued in the turn.
+// Q K^T, block j - 1's P V) are issued in the turn; the last warpgroup
+// hands out the first turn when the loop (blocks 1 to end - 1) runs.
 // OVERLAP-LABEL: gpu.func @sage_attention
-//       OVERLAP: scf.for
+//       OVERLAP: sage.warp_specialize
+//       OVERLAP: sage.quantize
+//       OVERLAP: %[[ONE:.*]] = arith.constant 1 : i32
+//  OVERLAP-NEXT: %[[RUNS:.*]] = arith.cmpi sgt, %{{.*}}, %[[ONE]] : i32
+//  OVERLAP-NEXT: %[[FIRST:.*]] = arith.andi %{{.*}}, %[[RUNS]] : i1
+//  OVERLAP-NEXT: scf.if %[[FIRST]] {
+//       OVERLAP:   nvvm.barrier.arrive
+//       OVERLAP: scf.for {{.*}} iter_args
 //       OVERLAP:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 //       OVERLAP:   sage.warpgroup_fence
 //       OVERLAP:   nvvm.wgmma.commit.group.sync.aligned
@@ -92,8 +101,8 @@ func.func @k_only(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tens
 //       OVERLAP:     nvvm.barrier.arrive
 //       OVERLAP:   sage.warpgroup_wait 1
 
-// NEGATIVE-ONE-GROUP: error: 'sage.quantized_attention' op warpgroup-turns passes turns between the wgmma kernel's consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) and two or more of them (block-q = 128 or 192); got block-q = 64
-// NEGATIVE-WARP: error: 'sage.quantized_attention' op warpgroup-turns passes turns between the wgmma kernel's consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) and two or more of them (block-q = 128 or 192); got block-q = 128
+// NEGATIVE-ONE-GROUP: error: 'sage.quantized_attention' op warpgroup-turns passes turns between the wgmma kernel's consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) and two or more of them (block-q = 128 or 192); got warpgroup scope, block-q = 64
+// NEGATIVE-WARP: error: 'sage.quantized_attention' op warpgroup-turns passes turns between the wgmma kernel's consumer warpgroups; it needs mma-scope=warpgroup (sm_90a) and two or more of them (block-q = 128 or 192); got warp scope, block-q = 128
 // NEGATIVE-CP-ASYNC: error: 'sage.quantized_attention' op warpgroup-turns needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>
 // NEGATIVE-VALUE: error: unknown warpgroup-turns 'often'; expected auto, true or false
-// NEGATIVE-192-WARP: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), a head dim of at most 128 and no Q smoothing; got warp scope, D = 128
+// NEGATIVE-192-WARP: error: 'sage.quantized_attention' op block-q = 192 (three warpgroups) needs mma-scope=warpgroup (sm_90a), head dims of at most 128 and no Q smoothing; got warp scope, D = 128, Dv = 128

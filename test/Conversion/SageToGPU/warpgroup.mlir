@@ -215,7 +215,7 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // fills them (three full barriers, three empty ones).
 // AUTO-STAGES: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<28736 x i8>
 // AUTO-STAGES: sage.warp_specialize warps = [4, 4] registers = [24, 232]
-// NEGATIVE-STAGES-ONE-ROLE: error: 'sage.quantized_attention' op kv-stages = 3 needs warp-specialize=true (without a producer warpgroup the kernel prefetches one K/V block ahead, into two stages)
+// NEGATIVE-STAGES-ONE-ROLE: error: 'sage.quantized_attention' op kv-stages = 3 needs warp-specialize=true or warpgroup-turns=true (without a producer warpgroup or turns the kernel prefetches one K/V block ahead, into two stages)
 // 32 stages of 8 KiB, 64 barriers and the Q tile's (aligned to 16), the
 // Q tile, qbar and two dS buffers: 262144 + 528 + 4096 + 4 * (64 + 128).
 // NEGATIVE-SHARED: error: 'sage.quantized_attention' op the attention kernel needs 267536 bytes of shared memory (kv-stages = 32 stages of K/V blocks and the Q tile), more than the 232448 a CTA may have
