@@ -20,45 +20,51 @@ import sys
 # name -> --sage-to-ptx options (besides chip): the schedules worth timing
 # on sm_90a, the columns of a table row (docs/Tuning.md). ws = a producer
 # warpgroup (warp-specialize=true); ov = the softmax overlapped with the
-# P V wgmma (overlap-softmax=true); s3 = three K/V stages; cN = ptxas asked
-# to fit N CTAs an SM (ctas-per-sm=N; 1 asks nothing). Each names every
-# column, so that no built-in row decides one of them.
-_SEQUENTIAL = "kv-stages=2 overlap-softmax=false ctas-per-sm=1 warpgroup-turns=false"
-# t = the consumer warpgroups take turns issuing their wgmmas
-# (warpgroup-turns=true); sN = N K/V stages.
-_TURNS = "warpgroup-turns=true"
+# P V wgmma (overlap-softmax=true); sN = N K/V stages; cN = ptxas asked
+# to fit N CTAs an SM (ctas-per-sm=N; 1 asks nothing); t = the consumer
+# warpgroups take turns issuing their P V wgmmas (warpgroup-turns=true).
+# Each names every column, so that no built-in row decides one of them.
+
+
+def _schedule(q, k, ws=False, stages=2, overlap=False, ctas=1, turns=False):
+    flag = lambda value: "true" if value else "false"
+    return (f"block-q={q} block-k={k} warp-specialize={flag(ws)} kv-stages={stages} "
+            f"overlap-softmax={flag(overlap)} ctas-per-sm={ctas} "
+            f"warpgroup-turns={flag(turns)}")
+
+
 CONFIGS = {
-    "q64_k64": f"block-q=64 block-k=64 warp-specialize=false {_SEQUENTIAL}",
-    "q64_k128": f"block-q=64 block-k=128 warp-specialize=false {_SEQUENTIAL}",
-    "q128_k64": f"block-q=128 block-k=64 warp-specialize=false {_SEQUENTIAL}",
-    "q128_k128": f"block-q=128 block-k=128 warp-specialize=false {_SEQUENTIAL}",
-    "q64_k128_ws": f"block-q=64 block-k=128 warp-specialize=true {_SEQUENTIAL}",
-    "q128_k64_ws": f"block-q=128 block-k=64 warp-specialize=true {_SEQUENTIAL}",
-    "q128_k128_ws": f"block-q=128 block-k=128 warp-specialize=true {_SEQUENTIAL}",
-    "q64_k128_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=3 warpgroup-turns=false",
-    "q64_k128_c4": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4 warpgroup-turns=false",
-    "q64_k64_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=4 warpgroup-turns=false",
-    "q64_k64_ov_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=4 warpgroup-turns=false",
-    "q64_k64_ov_s3_c4": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=4 warpgroup-turns=false",
-    "q64_k128_ov_c3": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=3 warpgroup-turns=false",
-    "q64_k128_ov": "block-q=64 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
-    "q64_k128_ov_s3": "block-q=64 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
-    "q64_k64_ov": "block-q=64 block-k=64 warp-specialize=false kv-stages=2 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
-    "q64_k64_ov_s3": "block-q=64 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
-    "q128_k64_ws_ov_s3": "block-q=128 block-k=64 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
-    "q128_k128_ws_ov_s3": "block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1 warpgroup-turns=false",
-    "q192_k128": f"block-q=192 block-k=128 warp-specialize=false {_SEQUENTIAL}",
-    "q192_k64": f"block-q=192 block-k=64 warp-specialize=false {_SEQUENTIAL}",
-    "q128_k128_t": f"block-q=128 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q128_k128_ws_t": f"block-q=128 block-k=128 warp-specialize=true kv-stages=2 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q192_k128_t": f"block-q=192 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q192_k128_t_s2": f"block-q=192 block-k=128 warp-specialize=false kv-stages=2 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q192_k128_t_s4": f"block-q=192 block-k=128 warp-specialize=false kv-stages=4 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q192_k64_t_s4": f"block-q=192 block-k=64 warp-specialize=false kv-stages=4 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q128_k128_ws_ov_t": f"block-q=128 block-k=128 warp-specialize=true kv-stages=3 overlap-softmax=true ctas-per-sm=1 {_TURNS}",
-    "q192_k128_ws_t": f"block-q=192 block-k=128 warp-specialize=true kv-stages=2 overlap-softmax=false ctas-per-sm=1 {_TURNS}",
-    "q192_k64_ov_t": f"block-q=192 block-k=64 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 {_TURNS}",
-    "q192_k128_ov_t": f"block-q=192 block-k=128 warp-specialize=false kv-stages=3 overlap-softmax=true ctas-per-sm=1 {_TURNS}",
+    "q64_k64": _schedule(64, 64),
+    "q64_k128": _schedule(64, 128),
+    "q128_k64": _schedule(128, 64),
+    "q128_k128": _schedule(128, 128),
+    "q64_k128_ws": _schedule(64, 128, ws=True),
+    "q128_k64_ws": _schedule(128, 64, ws=True),
+    "q128_k128_ws": _schedule(128, 128, ws=True),
+    "q64_k128_c3": _schedule(64, 128, ctas=3),
+    "q64_k128_c4": _schedule(64, 128, ctas=4),
+    "q64_k64_c4": _schedule(64, 64, ctas=4),
+    "q64_k64_ov_c4": _schedule(64, 64, overlap=True, ctas=4),
+    "q64_k64_ov_s3_c4": _schedule(64, 64, stages=3, overlap=True, ctas=4),
+    "q64_k128_ov_c3": _schedule(64, 128, overlap=True, ctas=3),
+    "q64_k128_ov": _schedule(64, 128, overlap=True),
+    "q64_k128_ov_s3": _schedule(64, 128, stages=3, overlap=True),
+    "q64_k64_ov": _schedule(64, 64, overlap=True),
+    "q64_k64_ov_s3": _schedule(64, 64, stages=3, overlap=True),
+    "q128_k64_ws_ov_s3": _schedule(128, 64, ws=True, stages=3, overlap=True),
+    "q128_k128_ws_ov_s3": _schedule(128, 128, ws=True, stages=3, overlap=True),
+    "q192_k128": _schedule(192, 128),
+    "q192_k64": _schedule(192, 64),
+    "q128_k128_t": _schedule(128, 128, stages=3, turns=True),
+    "q128_k128_ws_t": _schedule(128, 128, ws=True, turns=True),
+    "q192_k128_t": _schedule(192, 128, stages=3, turns=True),
+    "q192_k128_t_s2": _schedule(192, 128, turns=True),
+    "q192_k128_t_s4": _schedule(192, 128, stages=4, turns=True),
+    "q192_k64_t_s4": _schedule(192, 64, stages=4, turns=True),
+    "q128_k128_ws_ov_t": _schedule(128, 128, ws=True, stages=3, overlap=True, turns=True),
+    "q192_k128_ws_t": _schedule(192, 128, ws=True, turns=True),
+    "q192_k64_ov_t": _schedule(192, 64, stages=3, overlap=True, turns=True),
+    "q192_k128_ov_t": _schedule(192, 128, stages=3, overlap=True, turns=True),
 }
 SMOOTHING = {"k": "[k]", "qk": "[q, k]"}
 
@@ -129,8 +135,7 @@ def main():
                                "kv_stages": int(options["kv-stages"]),
                                "overlap_softmax": options["overlap-softmax"] == "true",
                                "ctas_per_sm": int(options["ctas-per-sm"]),
-                               "warpgroup_turns":
-                                   options.get("warpgroup-turns", "false") == "true"})
+                               "warpgroup_turns": options["warpgroup-turns"] == "true"})
         os.remove(compiled)
     with open(os.path.join(args.out_dir, "candidates.json"), "w") as f:
         json.dump(candidates, f, indent=1)

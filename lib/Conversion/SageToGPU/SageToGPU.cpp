@@ -294,8 +294,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << " scope, block-q = " << config.blockQ;
   if (config.warpgroupTurns && !bulkCopies)
     return refuseWithoutBulkCopies("warpgroup-turns");
-  // The row's stages go with its producer and overlap choices: a kernel
-  // that overrides either was not measured with them.
+  // The row's stages go with its producer, overlap and turns choices: a
+  // kernel that overrides any of them was not measured with them.
   bool rowRoles = schedule &&
                   choices.warpSpecialized.value_or(schedule->warpSpecialize) ==
                       schedule->warpSpecialize &&
