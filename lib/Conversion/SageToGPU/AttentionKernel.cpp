@@ -1266,6 +1266,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (roles)
     kb.b.setInsertionPointAfter(roles);
   km.addLaunch("sage_attention", params,
-               {getBlockCountExpr("Nq", config.blockQ), "H", "B"},
+               {getBlockCount("Nq", config.blockQ), SizeExpr::symbol("H"),
+                SizeExpr::symbol("B")},
                config.kernelThreads(), dynamicStaging ? stagingBytes : 0);
 }

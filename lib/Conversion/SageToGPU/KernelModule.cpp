@@ -60,7 +60,7 @@ Value KernelModule::addSharedBytes(KernelBuilder &kb, const KernelFunc &kernel,
 }
 
 void KernelModule::addLaunch(StringRef name, ArrayRef<KernelParam> params,
-                             std::array<std::string, 3> grid, int64_t threads,
+                             std::array<SizeExpr, 3> grid, int64_t threads,
                              int64_t sharedBytes) {
   PlanLaunch launch;
   launch.kernel = name.str();

@@ -2,20 +2,76 @@
 
 #include "LaunchPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace mlir::sage;
+
+SizeExpr SizeExpr::symbol(StringRef name) {
+  return SizeExpr(Kind::Symbol, 0, name.str(), nullptr);
+}
+
+SizeExpr SizeExpr::ceilDiv(SizeExpr size, int64_t divisor) {
+  return SizeExpr(Kind::CeilDiv, divisor, "",
+                  std::make_shared<const SizeExpr>(std::move(size)));
+}
+
+SizeExpr SizeExpr::operator*(int64_t factor) const {
+  return SizeExpr(Kind::Mul, factor, "",
+                  std::make_shared<const SizeExpr>(*this));
+}
+
+std::string SizeExpr::str() const {
+  switch (kind) {
+  case Kind::Constant:
+    return std::to_string(value);
+  case Kind::Symbol:
+    return name;
+  case Kind::CeilDiv:
+    return "cdiv(" + operand->str() + "," + std::to_string(value) + ")";
+  case Kind::Mul:
+    return operand->str() + "*" + std::to_string(value);
+  }
+  llvm_unreachable("unknown size expression");
+}
+
+Value SizeExpr::build(OpBuilder &b, Location loc,
+                      function_ref<Value(StringRef)> symbol) const {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  switch (kind) {
+  case Kind::Constant:
+    return constant(value);
+  case Kind::Symbol:
+    return symbol(name);
+  case Kind::CeilDiv:
+    return arith::CeilDivUIOp::create(b, loc, operand->build(b, loc, symbol),
+                                      constant(value));
+  case Kind::Mul:
+    return arith::MulIOp::create(b, loc, operand->build(b, loc, symbol),
+                                 constant(value));
+  }
+  llvm_unreachable("unknown size expression");
+}
+
+SizeExpr mlir::sage::getBlockCount(StringRef symbol, int64_t block) {
+  return SizeExpr::ceilDiv(SizeExpr::symbol(symbol), block);
+}
+
+static ArrayAttr getStrings(Builder &b, ArrayRef<SizeExpr> values) {
+  SmallVector<Attribute> attrs;
+  for (const SizeExpr &value : values)
+    attrs.push_back(b.getStringAttr(value.str()));
+  return b.getArrayAttr(attrs);
+}
 
 static ArrayAttr getStrings(Builder &b, ArrayRef<std::string> values) {
   SmallVector<Attribute> attrs;
   for (const std::string &value : values)
     attrs.push_back(b.getStringAttr(value));
   return b.getArrayAttr(attrs);
-}
-
-std::string mlir::sage::getBlockCountExpr(StringRef size, int64_t block) {
-  return "cdiv(" + size.str() + "," + std::to_string(block) + ")";
 }
 
 DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {

@@ -9,42 +9,79 @@
 #ifndef SAGE_LIB_CONVERSION_SAGETOGPU_LAUNCHPLAN_H
 #define SAGE_LIB_CONVERSION_SAGETOGPU_LAUNCHPLAN_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::sage {
 
-/// A buffer of the plan; `shape` holds size expressions.
+/// A size of the plan over the run-time sizes B, H, Hkv, Nq and Nk: an
+/// integer, a symbol, `cdiv(e, n)` or `e * n`. The plan's JSON prints it
+/// (docs/LaunchPlan.md's expression syntax); the host launcher computes it
+/// in IR (docs/Launchers.md). One value, two readers, no parsing.
+class SizeExpr {
+public:
+  /* implicit */ SizeExpr(int64_t value = 0)
+      : kind(Kind::Constant), value(value) {}
+  static SizeExpr symbol(StringRef name);
+  /// The number of `divisor`-sized blocks that cover `size`.
+  static SizeExpr ceilDiv(SizeExpr size, int64_t divisor);
+  SizeExpr operator*(int64_t factor) const;
+
+  /// "cdiv(Nq,64)*64".
+  std::string str() const;
+  /// The value as i64 arithmetic at `b`'s insertion point; `symbol` gives
+  /// each symbol's i64 value.
+  Value build(OpBuilder &b, Location loc,
+              function_ref<Value(StringRef)> symbol) const;
+
+private:
+  enum class Kind { Constant, Symbol, CeilDiv, Mul };
+  SizeExpr(Kind kind, int64_t value, std::string name,
+           std::shared_ptr<const SizeExpr> operand)
+      : kind(kind), value(value), name(std::move(name)),
+        operand(std::move(operand)) {}
+
+  Kind kind;
+  /// The constant, the divisor or the factor.
+  int64_t value = 0;
+  std::string name;
+  std::shared_ptr<const SizeExpr> operand;
+};
+
+/// A buffer of the plan.
 struct PlanBuffer {
   std::string name;
   std::string kind; // input, output or workspace
   std::string type; // f16, bf16, f32, i8, f8E4M3FN
-  SmallVector<std::string> shape;
+  std::vector<SizeExpr> shape;
   bool zeroInit = false;
 };
 
-/// One kernel parameter: a buffer (device pointer) or an i32 expression.
+/// One kernel parameter: a buffer (device pointer) or an i32 size symbol.
 struct PlanParam {
   bool isBuffer;
+  /// The buffer's name or the symbol.
   std::string value;
 };
 
 /// One kernel launch, in plan order.
 struct PlanLaunch {
   std::string kernel;
-  std::array<std::string, 3> grid;
+  std::array<SizeExpr, 3> grid;
   int64_t blockSize;
   /// Dynamic shared memory of each launch.
   int64_t sharedBytes = 0;
   SmallVector<PlanParam> params;
 };
 
-/// The size expression for the number of `block`-sized blocks that cover
-/// `size`: "cdiv(size,block)".
-std::string getBlockCountExpr(StringRef size, int64_t block);
+/// The number of `block`-sized blocks that cover the size `symbol`.
+SizeExpr getBlockCount(StringRef symbol, int64_t block);
 
 struct LaunchPlan {
   std::string name, chip, variant;
@@ -55,8 +92,8 @@ struct LaunchPlan {
   double scale = 0;
   bool smoothQ = false, smoothK = false, smoothV = false;
   int64_t blockQ = 0, warpQ = 0, blockK = 0, warps = 0;
-  SmallVector<PlanBuffer> buffers;
-  SmallVector<PlanLaunch> launches;
+  std::vector<PlanBuffer> buffers;
+  std::vector<PlanLaunch> launches;
 
   /// The plan as the `sage.launch_plan` dictionary of docs/LaunchPlan.md.
   DictionaryAttr toAttribute(MLIRContext *ctx) const;

@@ -236,7 +236,9 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                    config.paddedHeadDim, config.layouts.queryKey,
                    config.getKeyTile());
   km.addLaunch("sage_quantize_k", params,
-               {getBlockCountExpr("Nk", config.blockK), "Hkv", "B"}, threads);
+               {getBlockCount("Nk", config.blockK), SizeExpr::symbol("Hkv"),
+                SizeExpr::symbol("B")},
+               threads);
 }
 
 void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
@@ -351,7 +353,9 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
                    config.paddedHeadDim, config.layouts.queryKey,
                    config.getQueryTile());
   km.addLaunch("sage_quantize_q", params,
-               {getBlockCountExpr("Nq", config.blockQ), "H", "B"}, threads);
+               {getBlockCount("Nq", config.blockQ), SizeExpr::symbol("H"),
+                SizeExpr::symbol("B")},
+               threads);
 }
 
 void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
@@ -460,5 +464,7 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                   stored.getOffset(kb.add(blockStart, kb.i32(first))), words);
   }
   km.addLaunch("sage_quantize_v", params,
-               {getBlockCountExpr("Nk", blockK), "Hkv", "B"}, dim);
+               {getBlockCount("Nk", blockK), SizeExpr::symbol("Hkv"),
+                SizeExpr::symbol("B")},
+               dim);
 }

@@ -380,62 +380,71 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
 
 /// The plan's buffers for `config`; `rank` is that of the function's
 /// operands (3: [batch, tokens, features], 4: with heads).
-static SmallVector<PlanBuffer> getBuffers(const AttentionConfig &config,
+static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
                                           int64_t rank) {
   using namespace buffers;
-  std::string d = std::to_string(config.headDim);
-  std::string paddedD = std::to_string(config.paddedHeadDim);
-  std::string dv = std::to_string(config.valueDim);
+  SizeExpr d = config.headDim, paddedD = config.paddedHeadDim,
+           dv = config.valueDim;
+  SizeExpr batch = SizeExpr::symbol("B"), heads = SizeExpr::symbol("H"),
+           kvHeads = SizeExpr::symbol("Hkv");
   std::string input = getTypeName(config.inputType);
-  auto io = [&](StringRef heads, StringRef tokens,
-                StringRef dim) -> SmallVector<std::string> {
+  auto io = [&](StringRef headSymbol, StringRef tokenSymbol,
+                SizeExpr dim) -> std::vector<SizeExpr> {
+    SizeExpr heads = SizeExpr::symbol(headSymbol),
+             tokens = SizeExpr::symbol(tokenSymbol);
     if (rank == 3)
-      return {"B", tokens.str(), dim.str()};
+      return {batch, tokens, dim};
     if (config.io.tokensBeforeHeads)
-      return {"B", tokens.str(), heads.str(), dim.str()};
-    return {"B", heads.str(), tokens.str(), dim.str()};
+      return {batch, tokens, heads, dim};
+    return {batch, heads, tokens, dim};
   };
-  std::string queryBlocks = getBlockCountExpr("Nq", config.blockQ);
-  std::string paddedQ = queryBlocks + "*" + std::to_string(config.blockQ);
-  std::string keyBlocks = getBlockCountExpr("Nk", config.blockK);
-  std::string paddedK = keyBlocks + "*" + std::to_string(config.blockK);
-  std::string queryGroups =
-      queryBlocks + "*" + std::to_string(config.blockQ / config.warpQ * 8);
-  SmallVector<PlanBuffer> result = {
+  SizeExpr queryBlocks = getBlockCount("Nq", config.blockQ);
+  SizeExpr paddedQ = queryBlocks * config.blockQ;
+  SizeExpr keyBlocks = getBlockCount("Nk", config.blockK);
+  SizeExpr paddedK = keyBlocks * config.blockK;
+  SizeExpr queryGroups = queryBlocks * (config.blockQ / config.warpQ * 8);
+  std::vector<PlanBuffer> result = {
       {kQuery, "input", input, io("H", "Nq", d)},
       {kKey, "input", input, io("Hkv", "Nk", d)},
       {kValue, "input", input, io("Hkv", "Nk", dv)},
       {kOutput, "output", getTypeName(config.outputType), io("H", "Nq", dv)},
   };
   if (config.smoothK)
-    result.push_back({kKeySum, "workspace", "f32", {"B", "Hkv", d}, true});
+    result.push_back({kKeySum, "workspace", "f32", {batch, kvHeads, d}, true});
   if (config.smoothV)
-    result.push_back({kValueSum, "workspace", "f32", {"B", "Hkv", dv}, true});
-  result.push_back({kValueAbsMax, "workspace", "f32", {"B", "Hkv", dv}, true});
+    result.push_back(
+        {kValueSum, "workspace", "f32", {batch, kvHeads, dv}, true});
   result.push_back(
-      {kKeyInt, "workspace", "i8", {"B", "Hkv", paddedK, paddedD}});
+      {kValueAbsMax, "workspace", "f32", {batch, kvHeads, dv}, true});
   result.push_back(
-      {kKeyScale, "workspace", "f32", {"B", "Hkv", keyBlocks + "*4"}});
+      {kKeyInt, "workspace", "i8", {batch, kvHeads, paddedK, paddedD}});
   result.push_back(
-      {kQueryInt, "workspace", "i8", {"B", "H", paddedQ, paddedD}});
-  result.push_back({kQueryScale, "workspace", "f32", {"B", "H", queryGroups}});
+      {kKeyScale, "workspace", "f32", {batch, kvHeads, keyBlocks * 4}});
+  result.push_back(
+      {kQueryInt, "workspace", "i8", {batch, heads, paddedQ, paddedD}});
+  result.push_back(
+      {kQueryScale, "workspace", "f32", {batch, heads, queryGroups}});
   if (config.smoothQ)
     result.push_back(
-        {kQueryMean, "workspace", "f32", {"B", "H", queryBlocks, d}});
+        {kQueryMean, "workspace", "f32", {batch, heads, queryBlocks, d}});
   result.push_back(
-      {kValueFp8, "workspace", "f8E4M3FN", {"B", "Hkv", dv, paddedK}});
+      {kValueFp8, "workspace", "f8E4M3FN", {batch, kvHeads, dv, paddedK}});
   if (config.maskType) {
-    SmallVector<std::string> shape = {config.maskPerBatch ? "B" : "1"};
+    std::vector<SizeExpr> shape = {config.maskPerBatch ? batch : SizeExpr(1)};
     if (rank == 4)
-      shape.push_back(config.maskPerHead ? "H" : "1");
-    shape.append({"Nq", "Nk"});
+      shape.push_back(config.maskPerHead ? heads : SizeExpr(1));
+    shape.push_back(SizeExpr::symbol("Nq"));
+    shape.push_back(SizeExpr::symbol("Nk"));
     result.push_back(
         {kMask, "input", getTypeName(config.maskType), std::move(shape)});
   }
-  if (config.lse)
-    result.push_back({kLse, "output", "f32",
-                      rank == 3 ? SmallVector<std::string>{"B", "Nq"}
-                                : SmallVector<std::string>{"B", "H", "Nq"}});
+  if (config.lse) {
+    std::vector<SizeExpr> shape = {batch};
+    if (rank == 4)
+      shape.push_back(heads);
+    shape.push_back(SizeExpr::symbol("Nq"));
+    result.push_back({kLse, "output", "f32", std::move(shape)});
+  }
   return result;
 }
 

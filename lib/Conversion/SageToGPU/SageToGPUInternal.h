@@ -199,7 +199,7 @@ public:
   /// Records a launch of kernel `name` with `params` (plan buffer names and
   /// size expressions, in the kernel's parameter order).
   void addLaunch(StringRef name, ArrayRef<KernelParam> params,
-                 std::array<std::string, 3> grid, int64_t threads,
+                 std::array<SizeExpr, 3> grid, int64_t threads,
                  int64_t sharedBytes = 0);
 
   OpBuilder &builder;

@@ -27,9 +27,9 @@ static int64_t getChunkThreads(int64_t ctaThreads, int64_t dim) {
   return std::max(ctaThreads, dim);
 }
 
-static std::array<std::string, 3> getChunkGrid(StringRef tokens,
-                                               StringRef heads) {
-  return {getBlockCountExpr(tokens, kTokensPerCta), heads.str(), "B"};
+static std::array<SizeExpr, 3> getChunkGrid(StringRef tokens, StringRef heads) {
+  return {getBlockCount(tokens, kTokensPerCta), SizeExpr::symbol(heads),
+          SizeExpr::symbol("B")};
 }
 
 namespace {
