@@ -71,3 +71,18 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# Launcher libraries (docs/Launchers.md) are built where sage-launcher is
+# (SageLauncherRuntime needs cuda.h) and llc is (not in the GPU bundle).
+if os.path.exists(os.path.join(config.sage_tools_dir, "sage-launcher")) and \
+        shutil.which("llc", path=config.llvm_tools_dir):
+    config.available_features.add("sage-launcher")
+    llvm_config.add_tool_substitutions(["sage-launcher"], tool_dirs)
+config.substitutions.append(
+    ("%sage_python", os.path.join(config.sage_src_root, "python")))
+config.substitutions.append(
+    ("%sage_launchers", os.path.join(config.sage_obj_root, "launchers")))
+# The GPU tests of the launcher libraries drive them from PyTorch.
+import importlib.util
+if importlib.util.find_spec("torch"):
+    config.available_features.add("torch")

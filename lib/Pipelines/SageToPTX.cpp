@@ -7,6 +7,9 @@
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -115,10 +118,31 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
+                                         const SageToPTXOptions &options) {
+  buildSageToPTXPipeline(pm, options);
+  // The host launchers (docs/Launchers.md) are func, arith, scf and cf
+  // ops around gpu.launch_func, whose operands are LLVM types already:
+  // MLIR's GPU translation turns the launches into mgpu* calls.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::sage::registerSagePipelines() {
   PassPipelineRegistration<SageToPTXOptions>(
       "sage-to-ptx",
       "Compile sage.attention into PTX kernels and a launch plan "
       "(docs/LaunchPlan.md)",
       buildSageToPTXPipeline);
+  PassPipelineRegistration<SageToPTXOptions>(
+      "sage-to-llvm",
+      "Compile sage.attention into PTX kernels and host launchers in the "
+      "LLVM dialect, for mlir-translate --mlir-to-llvmir "
+      "(docs/Launchers.md)",
+      buildSageToLLVMPipeline);
 }

@@ -43,12 +43,14 @@ std::string CudaDriver::open() {
   need("cuDevicePrimaryCtxRelease_v2", devicePrimaryCtxRelease);
   need("cuCtxSetCurrent", ctxSetCurrent);
   need("cuCtxSynchronize", ctxSynchronize);
+  need("cuCtxGetCurrent", ctxGetCurrent);
   need("cuMemGetInfo_v2", memGetInfo);
   need("cuMemAlloc_v2", memAlloc);
   need("cuMemFree_v2", memFree);
   need("cuMemcpyHtoD_v2", memcpyHtoD);
   need("cuMemcpyDtoH_v2", memcpyDtoH);
   need("cuMemsetD8_v2", memsetD8);
+  need("cuMemsetD8Async", memsetD8Async);
   need("cuModuleLoadDataEx", moduleLoadDataEx);
   need("cuModuleUnload", moduleUnload);
   need("cuModuleGetFunction", moduleGetFunction);

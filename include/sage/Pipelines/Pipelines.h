@@ -96,7 +96,11 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
 /// gpu.binary holding PTX.
 void buildSageToPTXPipeline(OpPassManager &pm, const SageToPTXOptions &options);
 
-/// Registers --sage-to-ptx.
+/// --sage-to-ptx, then the host launchers lowered to the LLVM dialect.
+void buildSageToLLVMPipeline(OpPassManager &pm,
+                             const SageToPTXOptions &options);
+
+/// Registers --sage-to-ptx and --sage-to-llvm.
 void registerSagePipelines();
 
 } // namespace sage

@@ -46,6 +46,7 @@ public:
   CUresult (*devicePrimaryCtxRelease)(CUdevice device) = nullptr;
   CUresult (*ctxSetCurrent)(CUcontext context) = nullptr;
   CUresult (*ctxSynchronize)() = nullptr;
+  CUresult (*ctxGetCurrent)(CUcontext *context) = nullptr;
   CUresult (*memGetInfo)(size_t *freeBytes, size_t *totalBytes) = nullptr;
   CUresult (*memAlloc)(CUdeviceptr *pointer, size_t bytes) = nullptr;
   CUresult (*memFree)(CUdeviceptr pointer) = nullptr;
@@ -55,6 +56,8 @@ public:
                          size_t bytes) = nullptr;
   CUresult (*memsetD8)(CUdeviceptr destination, unsigned char value,
                        size_t count) = nullptr;
+  CUresult (*memsetD8Async)(CUdeviceptr destination, unsigned char value,
+                            size_t count, CUstream stream) = nullptr;
   CUresult (*moduleLoadDataEx)(CUmodule *module, const void *image,
                                unsigned int numOptions, CUjit_option *options,
                                void **optionValues) = nullptr;

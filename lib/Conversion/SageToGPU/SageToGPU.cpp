@@ -7,6 +7,7 @@
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -718,6 +719,8 @@ struct ConvertSageToGPUPass
     buildQuantizeQueryKernel(km, *config);
     buildAttentionKernel(km, *config);
 
+    builder.setInsertionPoint(func);
+    buildHostLaunchers(builder, loc, func->getParentOfType<ModuleOp>(), plan);
     StringAttr name = gpuModule.getSymNameAttr();
     func.erase();
     return NamedAttribute(name, plan.toAttribute(&getContext()));

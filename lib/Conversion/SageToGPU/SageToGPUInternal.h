@@ -208,6 +208,11 @@ public:
   LaunchPlan &plan;
 };
 
+/// Builds @NAME_workspace_size and @NAME_launch, the attention's host side
+/// (docs/Launchers.md), at `builder`'s insertion point in `module`.
+void buildHostLaunchers(OpBuilder &builder, Location loc, ModuleOp module,
+                        const LaunchPlan &plan);
+
 /// Buffer names shared by the kernels and the plan.
 namespace buffers {
 inline constexpr const char *kQuery = "q", *kKey = "k", *kValue = "v",

@@ -1,0 +1,196 @@
+//===- LauncherRuntime.cpp - what compiled launchers call -----------------===//
+//
+// The entry points of include/sage/Runtime/LauncherRuntime.h over the CUDA
+// Driver API. Built into SageLauncherRuntime with hidden visibility and
+// linked into each launcher library (docs/Launchers.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Runtime/LauncherRuntime.h"
+#include "sage/Runtime/CudaDriver.h"
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+using sage::rt::CudaDriver;
+
+namespace {
+/// An embedded kernel image, loaded at its first use.
+struct LazyModule {
+  const void *image = nullptr;
+  bool isPtx = false;
+  std::once_flag once;
+  CUmodule module = nullptr;
+  /// Why the module did not load; empty if it did.
+  std::string error;
+};
+
+thread_local int32_t pendingStatus = SAGE_LAUNCHER_SUCCESS;
+thread_local std::string lastError;
+
+/// Keeps the first failure of the enqueued work: later ones often follow
+/// from it.
+void record(int32_t status, std::string message) {
+  if (pendingStatus != SAGE_LAUNCHER_SUCCESS)
+    return;
+  pendingStatus = status;
+  lastError = std::move(message);
+}
+
+/// The driver, with a current context (device 0's primary context when the
+/// thread has none, as the CUDA runtime would make); null after recording
+/// why not.
+const CudaDriver *getDriver() {
+  std::string error;
+  const CudaDriver *api = CudaDriver::load(error);
+  if (!api) {
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+    return nullptr;
+  }
+  CUcontext context = nullptr;
+  error = api->check(api->ctxGetCurrent(&context), "cuCtxGetCurrent");
+  if (error.empty() && !context) {
+    CUdevice device = 0;
+    error = api->check(api->deviceGet(&device, 0), "cuDeviceGet(0)");
+    if (error.empty())
+      error = api->check(api->devicePrimaryCtxRetain(&context, device),
+                         "cuDevicePrimaryCtxRetain");
+    if (error.empty())
+      error = api->check(api->ctxSetCurrent(context), "cuCtxSetCurrent");
+  }
+  if (!error.empty()) {
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+    return nullptr;
+  }
+  return api;
+}
+
+void load(LazyModule &lazy) {
+  const CudaDriver *api = getDriver();
+  if (!api) {
+    lazy.error = "the launcher's kernels did not load: " + lastError;
+    return;
+  }
+  constexpr size_t kLogBytes = 4096;
+  char log[kLogBytes] = {0};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, reinterpret_cast<void *>(uintptr_t(kLogBytes - 1))};
+  // The driver's default JIT optimization, as sage-run loads the PTX.
+  CUresult result = api->moduleLoadDataEx(&lazy.module, lazy.image,
+                                          lazy.isPtx ? 2 : 0, options, values);
+  if (result != CUDA_SUCCESS) {
+    lazy.module = nullptr;
+    lazy.error = api->check(result, std::string("cuModuleLoadDataEx of the "
+                                                "launcher's kernels")) +
+                 (log[0] ? std::string(": ") + log : std::string());
+  }
+}
+} // namespace
+
+extern "C" {
+
+int32_t sageLauncherFail(const char *format, int64_t got, int64_t expected) {
+  char message[512];
+  std::snprintf(message, sizeof(message), format, static_cast<long long>(got),
+                static_cast<long long>(expected));
+  lastError = message;
+  return SAGE_LAUNCHER_INVALID_ARGUMENT;
+}
+
+void sageLauncherMemsetZero(void *device, int64_t bytes, CUstream stream) {
+  const CudaDriver *api = getDriver();
+  if (!api)
+    return;
+  std::string error = api->check(
+      api->memsetD8Async(reinterpret_cast<CUdeviceptr>(device), 0,
+                         static_cast<size_t>(bytes), stream),
+      "cuMemsetD8Async of " + std::to_string(bytes) + " workspace bytes");
+  if (!error.empty())
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+}
+
+int32_t sageLauncherTakeStatus(void) {
+  int32_t status = pendingStatus;
+  pendingStatus = SAGE_LAUNCHER_SUCCESS;
+  return status;
+}
+
+const char *sageLauncherLastError(void) { return lastError.c_str(); }
+
+void *mgpuModuleLoad(void *image, size_t bytes) {
+  auto *lazy = new LazyModule();
+  lazy->image = image;
+  return lazy;
+}
+
+void *mgpuModuleLoadJIT(void *ptx, int optLevel) {
+  auto *lazy = new LazyModule();
+  lazy->image = ptx;
+  lazy->isPtx = true;
+  return lazy;
+}
+
+void mgpuModuleUnload(void *module) {
+  // At exit the driver may be gone already: the module goes with the
+  // context, so only the bookkeeping is freed.
+  delete static_cast<LazyModule *>(module);
+}
+
+CUfunction mgpuModuleGetFunction(void *module, const char *name) {
+  auto *lazy = static_cast<LazyModule *>(module);
+  std::call_once(lazy->once, [&] { load(*lazy); });
+  if (!lazy->module) {
+    record(SAGE_LAUNCHER_CUDA_ERROR, lazy->error);
+    return nullptr;
+  }
+  const CudaDriver *api = getDriver();
+  if (!api)
+    return nullptr;
+  CUfunction function = nullptr;
+  std::string error =
+      api->check(api->moduleGetFunction(&function, lazy->module, name),
+                 std::string("cuModuleGetFunction(") + name + ")");
+  if (!error.empty()) {
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+    return nullptr;
+  }
+  return function;
+}
+
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedBytes, CUstream stream,
+                      void **params, void **extra, size_t paramCount) {
+  // A failed module load or lookup is recorded already.
+  if (!function)
+    return;
+  const CudaDriver *api = getDriver();
+  if (!api)
+    return;
+  std::string error;
+  // Above 48 KiB a kernel must opt in to its dynamic shared memory.
+  constexpr int32_t kDefaultSharedBytes = 48 * 1024;
+  if (sharedBytes > kDefaultSharedBytes)
+    error = api->check(
+        api->funcSetAttribute(function,
+                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                              sharedBytes),
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = " +
+            std::to_string(sharedBytes) + ")");
+  if (error.empty())
+    error = api->check(
+        api->launchKernel(function, unsigned(gridX), unsigned(gridY),
+                          unsigned(gridZ), unsigned(blockX), unsigned(blockY),
+                          unsigned(blockZ), unsigned(sharedBytes), stream,
+                          params, extra),
+        "cuLaunchKernel (grid " + std::to_string(gridX) + " x " +
+            std::to_string(gridY) + " x " + std::to_string(gridZ) + ", block " +
+            std::to_string(blockX) + ", " + std::to_string(sharedBytes) +
+            " shared bytes)");
+  if (!error.empty())
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+}
+
+} // extern "C"
