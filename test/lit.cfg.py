@@ -82,6 +82,9 @@ config.substitutions.append(
     ("%sage_python", os.path.join(config.sage_src_root, "python")))
 config.substitutions.append(
     ("%sage_launchers", os.path.join(config.sage_obj_root, "launchers")))
+config.substitutions.append(
+    ("%sage_torch_library",
+     os.path.join(config.sage_obj_root, "python", "sage_attention", "lib")))
 # The GPU tests of the launcher libraries drive them from PyTorch.
 import importlib.util
 if importlib.util.find_spec("torch"):

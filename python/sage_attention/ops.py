@@ -1,0 +1,190 @@
+"""`sage_attention.attention`: sage's kernels as a PyTorch operator shaped
+like `torch.nn.functional.scaled_dot_product_attention` (docs/Launchers.md,
+"PyTorch").
+
+It calls the precompiled launcher library (sage_attention/library.py) on
+PyTorch's current stream through the C ABI. `torch.ops.sage.attention` is a
+`torch.library` custom op with a fake implementation, so `torch.compile`
+and CUDA graphs take it. What it cannot run is an error, never a fallback.
+"""
+
+import json
+import math
+import os
+
+import torch
+
+from .launcher import Launcher, LauncherError
+
+_DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
+RECIPES = ("auto", "int8-fp8", "int8-fp8-smooth-k")
+
+
+def _library_dir():
+    return os.environ.get("SAGE_ATTENTION_LIBRARY_DIR") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "lib")
+
+
+class _Library:
+    """The index of the precompiled library and its launchers, loaded once."""
+
+    def __init__(self, directory, chip="sm_90a"):
+        index_path = os.path.join(directory, f"sage_attention_{chip}.json")
+        if not os.path.exists(index_path):
+            raise RuntimeError(
+                f"sage_attention: no precompiled library at {index_path} "
+                "(build it with python3 -m sage_attention.library, or set "
+                "SAGE_ATTENTION_LIBRARY_DIR)")
+        with open(index_path) as f:
+            self.index = json.load(f)
+        self.path = os.path.join(directory, self.index["library"])
+        self.launchers = {}
+
+    def find(self, **wanted):
+        for config in self.index["attentions"]:
+            if all(config[key] == value for key, value in wanted.items()):
+                name = config["name"]
+                if name not in self.launchers:
+                    self.launchers[name] = Launcher(self.path, name)
+                return self.launchers[name]
+        described = ", ".join(f"{k}={v}" for k, v in wanted.items())
+        dims = sorted({c["head_dim"] for c in self.index["attentions"]})
+        raise RuntimeError(
+            f"sage_attention: no precompiled kernel for {described} "
+            f"(the library holds head dims {dims}, f16 and bf16, causal or "
+            f"not, [B, H, N, D] or [B, N, H, D] memory, recipes "
+            f"{list(RECIPES[1:])})")
+
+
+_library = None
+
+
+def _get_library():
+    global _library
+    if _library is None:
+        _library = _Library(_library_dir())
+    return _library
+
+
+def _memory_layout(x):
+    """"bhnd" if [B, H, N, D] `x` is dense in that order, "bnhd" if it is
+    the transpose of a dense [B, N, H, D] tensor, else None. A dim of
+    extent 1 takes any stride, as in the launcher."""
+    def dense(order):
+        expected = 1
+        for dim in reversed(order):
+            if x.shape[dim] > 1 and x.stride(dim) != expected:
+                return False
+            expected *= x.shape[dim]
+        return True
+    if dense((0, 1, 2, 3)):
+        return "bhnd"
+    if dense((0, 2, 1, 3)):
+        return "bnhd"
+    return None
+
+
+def _empty_output(q, v):
+    B, H, Nq, _ = q.shape
+    Dv = v.shape[-1]
+    if _memory_layout(q) == "bnhd":
+        return q.new_empty((B, Nq, H, Dv)).transpose(1, 2)
+    return q.new_empty((B, H, Nq, Dv))
+
+
+@torch.library.custom_op("sage::attention", mutates_args=())
+def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                  is_causal: bool, recipe: str) -> torch.Tensor:
+    layout = _memory_layout(q)
+    launcher = _get_library().find(head_dim=q.shape[-1],
+                                   dtype=_DTYPES[q.dtype], causal=is_causal,
+                                   layout=layout, recipe=recipe)
+    B, H, Nq, _ = q.shape
+    Hkv, Nk = k.shape[1], k.shape[2]
+    o = _empty_output(q, v)
+    workspace_bytes = launcher.workspace_size(B, H, Hkv, Nq, Nk)
+    workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
+                            device=q.device)
+
+    def strides(x):  # in the attention's layout
+        return list(x.transpose(1, 2).stride() if layout == "bnhd"
+                    else x.stride())
+
+    try:
+        launcher.launch(
+            torch.cuda.current_stream(q.device).cuda_stream,
+            q.data_ptr(), strides(q), k.data_ptr(), strides(k),
+            v.data_ptr(), strides(v), o.data_ptr(), strides(o),
+            workspace.data_ptr(), workspace_bytes, B, H, Hkv, Nq, Nk)
+    except LauncherError as error:
+        raise RuntimeError(f"sage_attention: {error}") from None
+    return o
+
+
+@_attention_op.register_fake
+def _(q, k, v, is_causal, recipe):
+    return _empty_output(q, v)
+
+
+def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
+              enable_gqa=False, recipe="auto"):
+    """Attention of [B, H, N, D] CUDA tensors (f16 or bf16), as
+    `scaled_dot_product_attention` computes it, through sage's quantized
+    kernels. Q, K and V may be dense [B, H, N, D] tensors or transposes of
+    dense [B, N, H, D] ones (all three alike; O comes back the same way).
+    `is_causal` is top-left aligned, as in PyTorch. `recipe`:
+    "int8-fp8-smooth-k" (INT8 Q K^T with K smoothed, FP8 P V: the official
+    SageAttention2 sm_90 recipe, 2.4x faster than the next on the H200),
+    "int8-fp8" (Q smoothed too: the dialect's default, for inputs whose
+    queries carry large channel means) or "auto" (the first)."""
+    for name, x in (("q", q), ("k", k), ("v", v)):
+        if not isinstance(x, torch.Tensor) or x.dim() != 4:
+            raise ValueError(f"sage_attention: {name} must be a 4-d tensor "
+                             "[B, H, N, D]")
+        if not x.is_cuda:
+            raise ValueError(f"sage_attention: {name} is on {x.device}; "
+                             "the kernels run on CUDA devices")
+        if x.dtype not in _DTYPES:
+            raise ValueError(f"sage_attention: {name} is {x.dtype}; the "
+                             "kernels take float16 or bfloat16")
+    if k.dtype != q.dtype or v.dtype != q.dtype:
+        raise ValueError("sage_attention: q, k and v must have one dtype, "
+                         f"got {q.dtype}, {k.dtype}, {v.dtype}")
+    if attn_mask is not None:
+        raise NotImplementedError(
+            "sage_attention: attn_mask is not in the precompiled library "
+            "yet (the compiler lowers masks: docs/LaunchPlan.md)")
+    D = q.shape[-1]
+    if scale is not None and not math.isclose(scale, 1 / math.sqrt(D),
+                                              rel_tol=1e-6):
+        raise NotImplementedError(
+            f"sage_attention: scale={scale}; the precompiled kernels use "
+            f"1/sqrt(D) = {1 / math.sqrt(D)}")
+    B, H, Nq = q.shape[:3]
+    if k.shape[0] != B or v.shape[0] != B or k.shape[1] != v.shape[1] or \
+            k.shape[2] != v.shape[2] or k.shape[3] != D:
+        raise ValueError(f"sage_attention: shapes q {tuple(q.shape)}, k "
+                         f"{tuple(k.shape)}, v {tuple(v.shape)} do not make "
+                         "an attention")
+    if k.shape[1] != H and not enable_gqa:
+        raise ValueError(f"sage_attention: q has {H} heads and k "
+                         f"{k.shape[1]}; pass enable_gqa=True")
+    if H % k.shape[1]:
+        raise ValueError(f"sage_attention: q's {H} heads are not a "
+                         f"multiple of k's {k.shape[1]}")
+    layouts = [_memory_layout(x) for x in (q, k, v)]
+    for name, x, layout in zip("qkv", (q, k, v), layouts):
+        if layout is None:
+            raise ValueError(
+                f"sage_attention: {name} (strides {tuple(x.stride())}) is "
+                "neither dense [B, H, N, D] nor the transpose of a dense "
+                "[B, N, H, D] tensor")
+    if len(set(layouts)) != 1:
+        raise ValueError("sage_attention: q, k and v must share a memory "
+                         f"layout, got {layouts}")
+    if recipe not in RECIPES:
+        raise ValueError(f"sage_attention: unknown recipe {recipe!r}; "
+                         f"expected one of {list(RECIPES)}")
+    if recipe == "auto":
+        recipe = "int8-fp8-smooth-k"
+    return torch.ops.sage.attention(q, k, v, is_causal, recipe)
