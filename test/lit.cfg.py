@@ -78,10 +78,20 @@ if os.path.exists(os.path.join(config.sage_tools_dir, "sage-launcher")) and \
         shutil.which("llc", path=config.llvm_tools_dir):
     config.available_features.add("sage-launcher")
     llvm_config.add_tool_substitutions(["sage-launcher"], tool_dirs)
+    # A C program against a launcher header: the build's C++ driver in C
+    # mode, with cuda.h.
+    config.substitutions.append(
+        ("%c_compile", config.sage_cxx_compiler + " -x c -std=c11 -Wall "
+         "-Wextra -Werror -I" + config.sage_cuda_include_dir))
 config.substitutions.append(
     ("%sage_python", os.path.join(config.sage_src_root, "python")))
 config.substitutions.append(
     ("%sage_launchers", os.path.join(config.sage_obj_root, "launchers")))
+config.substitutions.append(("%sage_tools", config.sage_tools_dir))
+import glob
+for wheel in glob.glob(os.path.join(config.sage_obj_root, "python", "dist",
+                                    "sage_attention-*.whl")):
+    config.substitutions.append(("%sage_wheel", wheel))
 config.substitutions.append(
     ("%sage_torch_library",
      os.path.join(config.sage_obj_root, "python", "sage_attention", "lib")))
@@ -89,3 +99,5 @@ config.substitutions.append(
 import importlib.util
 if importlib.util.find_spec("torch"):
     config.available_features.add("torch")
+if importlib.util.find_spec("pip"):
+    config.available_features.add("pip")

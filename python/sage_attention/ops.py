@@ -2,68 +2,69 @@
 like `torch.nn.functional.scaled_dot_product_attention` (docs/Launchers.md,
 "PyTorch").
 
-It calls the precompiled launcher library (sage_attention/library.py) on
-PyTorch's current stream through the C ABI. `torch.ops.sage.attention` is a
+It calls a launcher library (sage_attention/library.py: precompiled, or
+compiled on first use where sage is installed) on PyTorch's current stream
+through the C ABI. `torch.ops.sage.attention` is a
 `torch.library` custom op with a fake implementation, so `torch.compile`
 and CUDA graphs take it. What it cannot run is an error, never a fallback.
 """
 
-import json
 import math
 import os
+import sys
+from typing import Optional
 
 import torch
 
+from . import library
 from .launcher import Launcher, LauncherError
 
 _DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
 RECIPES = ("auto", "int8-fp8", "int8-fp8-smooth-k")
+# (library, function) -> Launcher, and each configuration's Launcher: an
+# attention call looks nothing up on disk after its first.
+_launchers = {}
+_configurations = {}
 
 
-def _library_dir():
-    return os.environ.get("SAGE_ATTENTION_LIBRARY_DIR") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "lib")
-
-
-class _Library:
-    """The index of the precompiled library and its launchers, loaded once."""
-
-    def __init__(self, directory, chip="sm_90a"):
-        index_path = os.path.join(directory, f"sage_attention_{chip}.json")
-        if not os.path.exists(index_path):
-            raise RuntimeError(
-                f"sage_attention: no precompiled library at {index_path} "
-                "(build it with python3 -m sage_attention.library, or set "
-                "SAGE_ATTENTION_LIBRARY_DIR)")
-        with open(index_path) as f:
-            self.index = json.load(f)
-        self.path = os.path.join(directory, self.index["library"])
-        self.launchers = {}
-
-    def find(self, **wanted):
-        for config in self.index["attentions"]:
-            if all(config[key] == value for key, value in wanted.items()):
-                name = config["name"]
-                if name not in self.launchers:
-                    self.launchers[name] = Launcher(self.path, name)
-                return self.launchers[name]
-        described = ", ".join(f"{k}={v}" for k, v in wanted.items())
-        dims = sorted({c["head_dim"] for c in self.index["attentions"]})
+def _chip(device):
+    """The library's chip for `device` (SAGE_ATTENTION_CHIP overrides: an
+    sm_89 library also runs on an sm_90 device, through the driver's JIT)."""
+    if os.environ.get("SAGE_ATTENTION_CHIP"):
+        return os.environ["SAGE_ATTENTION_CHIP"]
+    capability = torch.cuda.get_device_capability(device)
+    if capability not in library.CHIPS:
         raise RuntimeError(
-            f"sage_attention: no precompiled kernel for {described} "
-            f"(the library holds head dims {dims}, f16 and bf16, causal or "
-            f"not, [B, H, N, D] or [B, N, H, D] memory, recipes "
-            f"{list(RECIPES[1:])})")
+            f"sage_attention: no kernels for compute capability "
+            f"{capability[0]}.{capability[1]}; sage's libraries are for "
+            f"{sorted(library.CHIPS.values())} (FP8 tensor cores)")
+    return library.CHIPS[capability]
 
 
-_library = None
+def _index_paths(chip):
+    """Where precompiled indexes are looked for: SAGE_ATTENTION_LIBRARY_DIR,
+    then the package's lib/ (the wheel's)."""
+    name = f"sage_attention_{chip}.json"
+    package = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib")
+    directories = [os.environ.get("SAGE_ATTENTION_LIBRARY_DIR"), package]
+    return [os.path.join(d, name) for d in directories if d]
 
 
-def _get_library():
-    global _library
-    if _library is None:
-        _library = _Library(_library_dir())
-    return _library
+def _get_launcher(device, **wanted):
+    chip = _chip(device)
+    key = (chip, tuple(sorted(wanted.items())))
+    if key in _configurations:
+        return _configurations[key]
+    try:
+        path, name = library.lookup(
+            _index_paths(chip), chip, wanted,
+            log=lambda message: print(message, file=sys.stderr))
+    except LookupError as error:
+        raise RuntimeError(f"sage_attention: {error}") from None
+    if (path, name) not in _launchers:
+        _launchers[(path, name)] = Launcher(path, name)
+    _configurations[key] = _launchers[(path, name)]
+    return _configurations[key]
 
 
 def _memory_layout(x):
@@ -94,11 +95,12 @@ def _empty_output(q, v):
 
 @torch.library.custom_op("sage::attention", mutates_args=())
 def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                  is_causal: bool, recipe: str) -> torch.Tensor:
+                  is_causal: bool, recipe: str,
+                  scale: Optional[float]) -> torch.Tensor:
     layout = _memory_layout(q)
-    launcher = _get_library().find(head_dim=q.shape[-1],
-                                   dtype=_DTYPES[q.dtype], causal=is_causal,
-                                   layout=layout, recipe=recipe)
+    launcher = _get_launcher(q.device, head_dim=q.shape[-1],
+                             dtype=_DTYPES[q.dtype], causal=is_causal,
+                             layout=layout, recipe=recipe, scale=scale)
     B, H, Nq, _ = q.shape
     Hkv, Nk = k.shape[1], k.shape[2]
     o = _empty_output(q, v)
@@ -122,7 +124,7 @@ def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
 
 
 @_attention_op.register_fake
-def _(q, k, v, is_causal, recipe):
+def _(q, k, v, is_causal, recipe, scale):
     return _empty_output(q, v)
 
 
@@ -155,11 +157,11 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
             "sage_attention: attn_mask is not in the precompiled library "
             "yet (the compiler lowers masks: docs/LaunchPlan.md)")
     D = q.shape[-1]
-    if scale is not None and not math.isclose(scale, 1 / math.sqrt(D),
-                                              rel_tol=1e-6):
-        raise NotImplementedError(
-            f"sage_attention: scale={scale}; the precompiled kernels use "
-            f"1/sqrt(D) = {1 / math.sqrt(D)}")
+    # The default scale is the precompiled one; another is compiled on
+    # first use where sage is installed.
+    if scale is not None and math.isclose(scale, 1 / math.sqrt(D),
+                                          rel_tol=1e-6):
+        scale = None
     B, H, Nq = q.shape[:3]
     if k.shape[0] != B or v.shape[0] != B or k.shape[1] != v.shape[1] or \
             k.shape[2] != v.shape[2] or k.shape[3] != D:
@@ -187,4 +189,5 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
                          f"expected one of {list(RECIPES)}")
     if recipe == "auto":
         recipe = "int8-fp8-smooth-k"
-    return torch.ops.sage.attention(q, k, v, is_causal, recipe)
+    return torch.ops.sage.attention(q, k, v, is_causal, recipe,
+                                    None if scale is None else float(scale))

@@ -56,6 +56,10 @@ def check(label, B=2, H=4, Hkv=4, Nq=333, Nk=700, D=128,
           f"{'PASS' if ok else 'FAIL'}")
 
 
+q, k, v = inputs(1, 1, 1, 64, 64, 128, torch.float16, False, 2)
+attention(q, k, v)
+from sage_attention.ops import _launchers  # noqa: E402
+print("library:", next(iter(_launchers))[0])
 check("bhnd f16 d128 q+k smoothing", recipe="int8-fp8")
 check("bhnd f16 d128 outliers", outliers=True)
 check("bnhd bf16 d64 view", D=64, dtype=torch.bfloat16, bnhd=True)
