@@ -16,13 +16,14 @@
 using sage::rt::CudaDriver;
 
 namespace {
-/// An embedded kernel image, loaded at its first use.
+/// An embedded kernel image, loaded at its first use. A failed load (the
+/// JIT out of memory, say) is tried again at the next launch.
 struct LazyModule {
   const void *image = nullptr;
   bool isPtx = false;
-  std::once_flag once;
+  std::mutex mutex;
   CUmodule module = nullptr;
-  /// Why the module did not load; empty if it did.
+  /// Why the last load failed.
   std::string error;
 };
 
@@ -140,10 +141,14 @@ void mgpuModuleUnload(void *module) {
 
 CUfunction mgpuModuleGetFunction(void *module, const char *name) {
   auto *lazy = static_cast<LazyModule *>(module);
-  std::call_once(lazy->once, [&] { load(*lazy); });
-  if (!lazy->module) {
-    record(SAGE_LAUNCHER_CUDA_ERROR, lazy->error);
-    return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(lazy->mutex);
+    if (!lazy->module)
+      load(*lazy);
+    if (!lazy->module) {
+      record(SAGE_LAUNCHER_CUDA_ERROR, lazy->error);
+      return nullptr;
+    }
   }
   const CudaDriver *api = getDriver();
   if (!api)
@@ -170,9 +175,9 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   if (!api)
     return;
   std::string error;
-  // Above 48 KiB a kernel must opt in to its dynamic shared memory.
-  constexpr int32_t kDefaultSharedBytes = 48 * 1024;
-  if (sharedBytes > kDefaultSharedBytes)
+  // A kernel may use 48 KiB of shared memory, static and dynamic together,
+  // unless it opts in to more: opt in to its dynamic bytes, as sage-run does.
+  if (sharedBytes > 0)
     error = api->check(
         api->funcSetAttribute(function,
                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 HEAD_DIMS = (64, 128)
 DTYPES = ("f16", "bf16")
@@ -132,13 +133,9 @@ def describe(wanted):
                      if key in wanted)
 
 
-def lookup(index_paths, chip, wanted, log=None):
-    """The (library path, function name) of configuration `wanted` (KEYS)
-    for `chip`: from the first index that holds it, else compiled into the
-    cache where sage-launcher is found. Raises LookupError saying what is
-    missing and how to get it."""
-    wanted = dict(wanted)
-    wanted.setdefault("scale", None)
+def _find(index_paths, wanted):
+    """(library path, function name) from the first index holding
+    `wanted`, or None."""
     for path in index_paths:
         if not os.path.exists(path):
             continue
@@ -148,11 +145,25 @@ def lookup(index_paths, chip, wanted, log=None):
             if all(config.get(key) == wanted[key] for key in KEYS):
                 return (os.path.join(os.path.dirname(path),
                                      index["library"]), config["name"])
+    return None
+
+
+def lookup(index_paths, chip, wanted, log=None):
+    """The (library path, function name) of configuration `wanted` (KEYS)
+    for `chip`: from the first index that holds it, else from the cache,
+    else compiled into the cache where sage-launcher is found. Raises
+    LookupError saying what is missing and how to get it."""
+    wanted = dict(wanted)
+    wanted.setdefault("scale", None)
+    found = _find(index_paths, wanted)
+    if found:
+        return found
     config = dict(wanted, name=config_name(wanted))
     directory = os.path.join(cache_dir(), chip, config["name"])
     index = os.path.join(directory, f"sage_attention_{chip}.json")
-    if os.path.exists(index):
-        return lookup([index], chip, wanted)
+    found = _find([index], wanted)
+    if found:
+        return found
     sage_launcher = find_sage_launcher()
     if not sage_launcher:
         raise LookupError(
@@ -162,16 +173,27 @@ def lookup(index_paths, chip, wanted, log=None):
     if log:
         log(f"sage_attention: compiling {describe(wanted)} for {chip} "
             f"into {directory}")
-    # Built aside and renamed, so a concurrent or interrupted build never
-    # leaves a half-written entry.
-    staging = directory + f".tmp{os.getpid()}"
-    build([config], sage_launcher, staging, chip)
+    # Built in a directory of its own and renamed into place, so that a
+    # concurrent or interrupted build never leaves half an entry.
     os.makedirs(os.path.dirname(directory), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=config["name"] + ".",
+                               dir=os.path.dirname(directory))
     try:
+        build([config], sage_launcher, staging, chip)
         os.rename(staging, directory)
-    except OSError:  # another process got there first
+    except subprocess.CalledProcessError as error:
+        raise LookupError(f"compiling {describe(wanted)} for {chip} failed "
+                          f"(sage-launcher exited with {error.returncode}; "
+                          "its messages are above)") from None
+    except OSError:  # another build got there first
+        pass
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return lookup([index], chip, wanted)
+    found = _find([index], wanted)
+    if not found:
+        raise LookupError(f"compiling {describe(wanted)} for {chip} left no "
+                          f"index at {index}")
+    return found
 
 
 def main():

@@ -67,43 +67,61 @@ def _get_launcher(device, **wanted):
     return _configurations[key]
 
 
-def _memory_layout(x):
-    """"bhnd" if [B, H, N, D] `x` is dense in that order, "bnhd" if it is
-    the transpose of a dense [B, N, H, D] tensor, else None. A dim of
-    extent 1 takes any stride, as in the launcher."""
+_ORDERS = {"bhnd": (0, 1, 2, 3), "bnhd": (0, 2, 1, 3)}
+
+
+def _memory_layouts(x):
+    """The memory orders [B, H, N, D] `x` is dense in: "bhnd", and "bnhd"
+    for the transpose of a dense [B, N, H, D] tensor. A dim of extent 1
+    takes any stride, as in the launcher, so a decode step (N = 1) or one
+    K/V head fits both; an empty tensor fits any."""
     def dense(order):
+        if x.numel() == 0:
+            return True
         expected = 1
         for dim in reversed(order):
             if x.shape[dim] > 1 and x.stride(dim) != expected:
                 return False
             expected *= x.shape[dim]
         return True
-    if dense((0, 1, 2, 3)):
-        return "bhnd"
-    if dense((0, 2, 1, 3)):
-        return "bnhd"
-    return None
+    return {name for name, order in _ORDERS.items() if dense(order)}
 
 
-def _empty_output(q, v):
+def _empty_output(q, v, layout):
     B, H, Nq, _ = q.shape
     Dv = v.shape[-1]
-    if _memory_layout(q) == "bnhd":
+    if layout == "bnhd":
         return q.new_empty((B, Nq, H, Dv)).transpose(1, 2)
     return q.new_empty((B, H, Nq, Dv))
 
 
+_device = None
+
+
+def _check_device(device):
+    """The launcher libraries load their kernels in the context of the
+    first launch: one device per process."""
+    global _device
+    if _device is None:
+        _device = device
+    elif device != _device:
+        raise RuntimeError(
+            f"sage_attention: tensors on {device}, but this process ran on "
+            f"{_device} first; the launcher libraries run on one device per "
+            "process")
+
+
 @torch.library.custom_op("sage::attention", mutates_args=())
 def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                  is_causal: bool, recipe: str,
-                  scale: Optional[float]) -> torch.Tensor:
-    layout = _memory_layout(q)
+                  is_causal: bool, recipe: str, scale: Optional[float],
+                  layout: str) -> torch.Tensor:
+    _check_device(q.device)
     launcher = _get_launcher(q.device, head_dim=q.shape[-1],
                              dtype=_DTYPES[q.dtype], causal=is_causal,
                              layout=layout, recipe=recipe, scale=scale)
     B, H, Nq, _ = q.shape
     Hkv, Nk = k.shape[1], k.shape[2]
-    o = _empty_output(q, v)
+    o = _empty_output(q, v, layout)
     workspace_bytes = launcher.workspace_size(B, H, Hkv, Nq, Nk)
     workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
                             device=q.device)
@@ -113,19 +131,20 @@ def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                     else x.stride())
 
     try:
-        launcher.launch(
-            torch.cuda.current_stream(q.device).cuda_stream,
-            q.data_ptr(), strides(q), k.data_ptr(), strides(k),
-            v.data_ptr(), strides(v), o.data_ptr(), strides(o),
-            workspace.data_ptr(), workspace_bytes, B, H, Hkv, Nq, Nk)
+        with torch.cuda.device(q.device):
+            launcher.launch(
+                torch.cuda.current_stream(q.device).cuda_stream,
+                q.data_ptr(), strides(q), k.data_ptr(), strides(k),
+                v.data_ptr(), strides(v), o.data_ptr(), strides(o),
+                workspace.data_ptr(), workspace_bytes, B, H, Hkv, Nq, Nk)
     except LauncherError as error:
         raise RuntimeError(f"sage_attention: {error}") from None
     return o
 
 
 @_attention_op.register_fake
-def _(q, k, v, is_causal, recipe, scale):
-    return _empty_output(q, v)
+def _(q, k, v, is_causal, recipe, scale, layout):
+    return _empty_output(q, v, layout)
 
 
 def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
@@ -149,6 +168,9 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
         if x.dtype not in _DTYPES:
             raise ValueError(f"sage_attention: {name} is {x.dtype}; the "
                              "kernels take float16 or bfloat16")
+    if k.device != q.device or v.device != q.device:
+        raise ValueError("sage_attention: q, k and v must be on one device, "
+                         f"got {q.device}, {k.device}, {v.device}")
     if k.dtype != q.dtype or v.dtype != q.dtype:
         raise ValueError("sage_attention: q, k and v must have one dtype, "
                          f"got {q.dtype}, {k.dtype}, {v.dtype}")
@@ -164,7 +186,7 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
         scale = None
     B, H, Nq = q.shape[:3]
     if k.shape[0] != B or v.shape[0] != B or k.shape[1] != v.shape[1] or \
-            k.shape[2] != v.shape[2] or k.shape[3] != D:
+            k.shape[2] != v.shape[2] or k.shape[3] != D or v.shape[3] != D:
         raise ValueError(f"sage_attention: shapes q {tuple(q.shape)}, k "
                          f"{tuple(k.shape)}, v {tuple(v.shape)} do not make "
                          "an attention")
@@ -174,20 +196,25 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
     if H % k.shape[1]:
         raise ValueError(f"sage_attention: q's {H} heads are not a "
                          f"multiple of k's {k.shape[1]}")
-    layouts = [_memory_layout(x) for x in (q, k, v)]
-    for name, x, layout in zip("qkv", (q, k, v), layouts):
-        if layout is None:
+    layouts = [_memory_layouts(x) for x in (q, k, v)]
+    for name, x, fits in zip("qkv", (q, k, v), layouts):
+        if not fits:
             raise ValueError(
                 f"sage_attention: {name} (strides {tuple(x.stride())}) is "
                 "neither dense [B, H, N, D] nor the transpose of a dense "
                 "[B, N, H, D] tensor")
-    if len(set(layouts)) != 1:
+    shared = layouts[0] & layouts[1] & layouts[2]
+    if not shared:
         raise ValueError("sage_attention: q, k and v must share a memory "
-                         f"layout, got {layouts}")
+                         "order, got " + ", ".join(
+                             f"{name} {sorted(fits)}"
+                             for name, fits in zip("qkv", layouts)))
+    layout = "bhnd" if "bhnd" in shared else "bnhd"
     if recipe not in RECIPES:
         raise ValueError(f"sage_attention: unknown recipe {recipe!r}; "
                          f"expected one of {list(RECIPES)}")
     if recipe == "auto":
         recipe = "int8-fp8-smooth-k"
     return torch.ops.sage.attention(q, k, v, is_causal, recipe,
-                                    None if scale is None else float(scale))
+                                    None if scale is None else float(scale),
+                                    layout)

@@ -1,11 +1,12 @@
 //===- HostLaunchers.cpp - the host side of an attention as IR -----------===//
 //
-// Each compiled attention gets two host functions, built from its launch
-// plan (docs/Launchers.md):
+// Each compiled attention gets three host functions, built from its
+// launch plan (docs/Launchers.md):
 //
 //   i64 @NAME_workspace_size(i64 B, i64 H, i64 Hkv, i64 Nq, i64 Nk)
 //   i32 @NAME_launch(ptr stream, (ptr data, ptr strides) per input and
 //                    output, ptr workspace, i64 workspace_bytes, i64 B, ...)
+//   ptr @NAME_last_error()
 //
 // Sizes, workspace offsets and grids are i64 arithmetic on the run-time
 // sizes; each launch is a gpu.launch_func on the caller's stream. Bad
@@ -22,6 +23,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -70,6 +73,7 @@ public:
   Value symbol(StringRef name) {
     if (Value value = symbols.lookup(name))
       return value;
+    assert((name == "H" || name == "Hkv") && "a plan names an unknown size");
     return i64(1);
   }
 
@@ -104,7 +108,7 @@ public:
 
   /// A NUL-terminated message in a constant global; its address.
   Value message(StringRef text) {
-    std::string name = (plan.name + "_message_" + Twine(messages++)).str();
+    std::string name = (function + "_message_" + Twine(messages++)).str();
     {
       OpBuilder::InsertionGuard guard(b);
       if (lastMessage)
@@ -133,14 +137,24 @@ public:
     region->push_back(next);
     cf::CondBranchOp::create(b, loc, bad, fail, next);
     b.setInsertionPointToStart(fail);
-    Value code =
-        func::CallOp::create(
-            b, loc, kFail, b.getI32Type(),
-            ValueRange{message((plan.name + "_launch: " + format).str()), got,
-                       expected})
-            .getResult(0);
-    func::ReturnOp::create(b, loc, code);
+    Value code = func::CallOp::create(
+                     b, loc, kFail, b.getI32Type(),
+                     ValueRange{message((function + ": " + format).str()), got,
+                                expected})
+                     .getResult(0);
+    // NAME_workspace_size returns -1 where NAME_launch returns the status.
+    func::ReturnOp::create(b, loc,
+                           failureResult ? failureResult(b, loc) : code);
     b.setInsertionPointToStart(next);
+  }
+
+  /// Refuses a workspace past i64 (its sum wrapped): only sizes no memory
+  /// holds get there.
+  void checkWorkspaceFits(Value needed) {
+    failIf(cmp(arith::CmpIPredicate::slt, needed, i64(0)),
+           "these sizes need more than 2^63 - 1 bytes of workspace (%lld "
+           "after wrapping)",
+           needed, i64(0));
   }
 
   /// Refuses run-time sizes the kernels cannot index (docs/LaunchPlan.md,
@@ -161,6 +175,12 @@ public:
       Value rest = arith::RemUIOp::create(b, loc, symbol("H"), symbol("Hkv"));
       failIf(cmp(P::ne, rest, zero), "H is %lld, not a multiple of Hkv = %lld",
              symbol("H"), symbol("Hkv"));
+      // With H = 0 any Hkv divides it: bound Hkv by H (or 1) so that the
+      // K/V kernels' limits below hold too.
+      Value most = arith::MaxSIOp::create(b, loc, symbol("H"), i64(1));
+      failIf(cmp(P::sgt, symbol("Hkv"), most),
+             "Hkv is %lld; it must be at most H (or 1 when H is 0), %lld",
+             symbol("Hkv"), most);
       failIf(cmp(P::sgt, symbol("H"), i64(kGridYZLimit)),
              "H is %lld; the kernels' grid y extent holds at most %lld",
              symbol("H"), i64(kGridYZLimit));
@@ -198,16 +218,36 @@ public:
              mul(symbol("B"), symbol(name)), i64(kInt32Max));
   }
 
-  /// Refuses a null pointer to a non-empty buffer and strides other than
-  /// the dense ones of the plan's layout (a dim of extent 1 takes any).
+  /// Refuses, for a non-empty buffer, a null or misaligned pointer and
+  /// strides other than the dense ones of the plan's layout (a dim of
+  /// extent 1 takes any).
   void checkBuffer(const PlanBuffer &buffer, Value data, Value strides) {
     using P = arith::CmpIPredicate;
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-    Value bytes = getBytes(buffer);
-    Value isNull = cmp(
-        P::eq, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), data), i64(0));
-    failIf(arith::AndIOp::create(b, loc, isNull, cmp(P::ne, bytes, i64(0))),
-           buffer.name + " is null; it holds %lld bytes", bytes, i64(0));
+    // Non-empty when no extent is 0 (a mask's byte count may not fit in
+    // i64).
+    Value nonEmpty = cmp(P::eq, i64(0), i64(0));
+    for (const SizeExpr &extent : buffer.shape)
+      nonEmpty = arith::AndIOp::create(b, loc, nonEmpty,
+                                       cmp(P::ne, build(extent), i64(0)));
+    Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), data);
+    failIf(arith::AndIOp::create(b, loc, nonEmpty, cmp(P::eq, address, i64(0))),
+           buffer.name + " is null and not empty", address, i64(0));
+    // The quantizers load Q, K and V 16 bytes at a time and the epilogue
+    // stores O in pairs; a mask is read an element, an LSE a float at a
+    // time.
+    int64_t alignment = buffer.name == "mask"  ? getElementBytes(buffer.type)
+                        : buffer.name == "lse" ? 4
+                                               : 16;
+    if (alignment > 1) {
+      Value misaligned =
+          arith::AndIOp::create(b, loc, address, i64(alignment - 1));
+      failIf(arith::AndIOp::create(b, loc, nonEmpty,
+                                   cmp(P::ne, misaligned, i64(0))),
+             buffer.name + " is %lld bytes past a multiple of %lld; the "
+                           "kernels need it aligned to that",
+             misaligned, i64(alignment));
+    }
     std::string layout;
     for (const SizeExpr &extent : buffer.shape)
       layout += (layout.empty() ? "" : ", ") + extent.str();
@@ -218,8 +258,10 @@ public:
           LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), strides,
                               ArrayRef<LLVM::GEPArg>{int32_t(dim)});
       Value stride = LLVM::LoadOp::create(b, loc, b.getI64Type(), address);
-      Value bad = arith::AndIOp::create(b, loc, cmp(P::sgt, extent, i64(1)),
-                                        cmp(P::ne, stride, expected));
+      Value bad = arith::AndIOp::create(
+          b, loc, nonEmpty,
+          arith::AndIOp::create(b, loc, cmp(P::sgt, extent, i64(1)),
+                                cmp(P::ne, stride, expected)));
       failIf(bad,
              (buffer.name + "_strides[" + Twine(dim) +
               "] is %lld; the kernels read " + buffer.name +
@@ -279,6 +321,10 @@ public:
   ModuleOp module;
   const LaunchPlan &plan;
   llvm::StringMap<Value> symbols;
+  /// The function the messages name, and what it returns on a failed
+  /// check (none: sageLauncherFail's status).
+  std::string function;
+  std::function<Value(OpBuilder &, Location)> failureResult;
   int messages = 0;
   /// Messages stay in the order the checks run.
   Operation *lastMessage = nullptr;
@@ -342,9 +388,15 @@ void mlir::sage::buildHostLaunchers(OpBuilder &builder, Location loc,
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(sizeFunc.addEntryBlock());
     LauncherBuilder lb(builder, loc, module, plan);
+    lb.function = plan.name + "_workspace_size";
+    lb.failureResult = [](OpBuilder &b, Location loc) -> Value {
+      return arith::ConstantIntOp::create(b, loc, -1, 64);
+    };
     bindSizes(lb, sizeFunc, 0);
-    func::ReturnOp::create(builder, loc,
-                           lb.layOutWorkspace(/*offsets=*/nullptr));
+    lb.checkSizes(hasHeads, tokensBeforeHeads);
+    Value needed = lb.layOutWorkspace(/*offsets=*/nullptr);
+    lb.checkWorkspaceFits(needed);
+    func::ReturnOp::create(builder, loc, needed);
   }
 
   // const char *NAME_last_error(): the calling thread's last message.
@@ -378,6 +430,7 @@ void mlir::sage::buildHostLaunchers(OpBuilder &builder, Location loc,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(launchFunc.addEntryBlock());
   LauncherBuilder lb(builder, loc, module, plan);
+  lb.function = plan.name + "_launch";
   Value stream = launchFunc.getArgument(0);
   nameArgument(launchFunc, 0, "stream", "CUstream");
   unsigned workspaceArg = 1 + 2 * io.size();
@@ -404,6 +457,7 @@ void mlir::sage::buildHostLaunchers(OpBuilder &builder, Location loc,
   Value workspaceBytes = launchFunc.getArgument(workspaceArg + 1);
   llvm::StringMap<Value> offsets;
   Value needed = lb.layOutWorkspace(&offsets);
+  lb.checkWorkspaceFits(needed);
   lb.failIf(lb.cmp(P::slt, workspaceBytes, needed),
             "workspace_bytes is %lld; these sizes need %lld (" + plan.name +
                 "_workspace_size)",

@@ -4,11 +4,16 @@
 // size, a launcher that checks its arguments, zeroes the accumulated
 // workspaces and launches every kernel on the caller's stream, and the
 // last error. GQA, a mask broadcast over heads and an LSE output.
-// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_message_{{[0-9]+}}("gqa_masked_lse_launch: H is %lld, not a multiple of Hkv = %lld\00")
-// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_message_{{[0-9]+}}("gqa_masked_lse_launch: q_strides[2] is %lld; the kernels read q dense in the order [B, H, Nq, 64], stride %lld there\00")
-// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_message_{{[0-9]+}}("gqa_masked_lse_launch: workspace_bytes is %lld; these sizes need %lld (gqa_masked_lse_workspace_size)\00")
+// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_launch_message_{{[0-9]+}}("gqa_masked_lse_launch: H is %lld, not a multiple of Hkv = %lld\00")
+// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_launch_message_{{[0-9]+}}("gqa_masked_lse_launch: q_strides[2] is %lld; the kernels read q dense in the order [B, H, Nq, 64], stride %lld there\00")
+// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_workspace_size_message_{{[0-9]+}}("gqa_masked_lse_workspace_size: Hkv is %lld; it must be at most H (or 1 when H is 0), %lld\00")
+// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_launch_message_{{[0-9]+}}("gqa_masked_lse_launch: q is %lld bytes past a multiple of %lld; the kernels need it aligned to that\00")
+// CHECK-DAG: llvm.mlir.global private constant @gqa_masked_lse_launch_message_{{[0-9]+}}("gqa_masked_lse_launch: workspace_bytes is %lld; these sizes need %lld (gqa_masked_lse_workspace_size)\00")
 // CHECK-LABEL: func.func @gqa_masked_lse_workspace_size(
 //  CHECK-SAME:   %{{.*}}: i64 {sage.c_name = "B", sage.c_type = "int64_t"}, %{{.*}}: i64 {sage.c_name = "H", {{.*}}}, %{{.*}}: i64 {sage.c_name = "Hkv", {{.*}}}, %{{.*}}: i64 {sage.c_name = "Nq", {{.*}}}, %{{.*}}: i64 {sage.c_name = "Nk", {{.*}}}) -> i64 attributes {sage.launcher}
+//       CHECK:   call @sageLauncherFail(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64) -> i32
+//  CHECK-NEXT:   %[[FAILED:.*]] = arith.constant -1 : i64
+//  CHECK-NEXT:   return %[[FAILED]] : i64
 //       CHECK:   %[[ALIGN:.*]] = arith.constant -256 : i64
 //       CHECK:   arith.andi %{{.*}}, %[[ALIGN]] : i64
 //       CHECK:   return %{{.*}} : i64
@@ -26,7 +31,7 @@
 //       CHECK:   %[[NEG:.*]] = arith.cmpi slt, %[[B]], %{{.*}} : i64
 //  CHECK-NEXT:   cf.cond_br %[[NEG]], ^[[FAIL:.*]], ^
 //       CHECK: ^[[FAIL]]:
-//  CHECK-NEXT:   %[[TEXT:.*]] = llvm.mlir.addressof @gqa_masked_lse_message_0 : !llvm.ptr
+//  CHECK-NEXT:   %[[TEXT:.*]] = llvm.mlir.addressof @gqa_masked_lse_launch_message_0 : !llvm.ptr
 //  CHECK-NEXT:   %[[CODE:.*]] = call @sageLauncherFail(%[[TEXT]], %[[B]], %{{.*}}) : (!llvm.ptr, i64, i64) -> i32
 //  CHECK-NEXT:   return %[[CODE]] : i32
 //       CHECK:   arith.remui %[[H]], %[[HKV]] : i64

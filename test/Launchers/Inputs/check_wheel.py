@@ -22,15 +22,19 @@ with zipfile.ZipFile(wheel) as z:
     names = z.namelist()
 info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/RECORD"))
 bad = 0
+recorded = set()
 for line in open(os.path.join(site, info, "RECORD")).read().splitlines():
     path, digest, size = line.split(",")
-    if not digest:
+    recorded.add(path)
+    if path == f"{info}/RECORD":
+        bad += bool(digest or size)  # RECORD holds no hash of itself
         continue
     data = open(os.path.join(site, path), "rb").read()
     expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest())
     if digest != "sha256=" + expected.rstrip(b"=").decode() or \
             int(size) != len(data):
         bad += 1
+bad += len(set(names) ^ recorded)  # every member recorded, nothing else
 print(f"{os.path.basename(wheel)}: {len(names)} files, {bad} bad records")
 
 sys.path.insert(0, site)

@@ -156,7 +156,8 @@ def bench(args, run, launch_stream, tensor, D, Dv, out_dtype, plan, btnh,
     SDPA's current stream."""
     B, H, Nq, Nk = args.B, args.H, args.Nq, args.Nk
     g = torch.Generator(device=dev).manual_seed(args.seed)
-    q, k, v = tensor(H, Nq, D, g), tensor(H, Nk, D, g), tensor(H, Nk, Dv, g)
+    Hkv = args.Hkv or H
+    q, k, v = tensor(H, Nq, D, g), tensor(Hkv, Nk, D, g), tensor(Hkv, Nk, Dv, g)
     o = torch.empty((B, Nq, H, Dv) if btnh else (B, H, Nq, Dv),
                     dtype=out_dtype, device=dev)
     lse = torch.empty(B, H, Nq, device=dev)
