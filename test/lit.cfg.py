@@ -55,14 +55,16 @@ if subprocess.run([sys.executable, "-c", "import jax"],
 if os.environ.get("SAGE_LONG_GPU_TESTS") == "1":
     config.available_features.add("long-gpu")
 
-# The mlir-opt plugin (tools/sage-plugin) is built unless sanitizing, and
-# upstream mlir-opt comes with the LLVM tools (not in the GPU bundle).
+# Upstream mlir-opt comes with the LLVM tools (not in the GPU bundle); the
+# mlir-opt plugin (tools/sage-plugin) is built unless sanitizing.
+if shutil.which("mlir-opt", path=config.llvm_tools_dir):
+    config.available_features.add("mlir-opt")
+    llvm_config.add_tool_substitutions(["mlir-opt"], [config.llvm_tools_dir])
 sage_plugin = os.path.join(config.sage_obj_root, "lib", "SagePlugin.so")
-if config.sage_build_plugin and os.path.exists(sage_plugin) and shutil.which(
-        "mlir-opt", path=config.llvm_tools_dir):
+if config.sage_build_plugin and os.path.exists(sage_plugin) and \
+        "mlir-opt" in config.available_features:
     config.available_features.add("sage-plugin")
     config.substitutions.append(("%sage_plugin", sage_plugin))
-    llvm_config.add_tool_substitutions(["mlir-opt"], [config.llvm_tools_dir])
 
 # ptxas checks of emitted PTX run where the CUDA toolkit is installed.
 ptxas = shutil.which("ptxas") or (

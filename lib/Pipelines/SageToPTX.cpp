@@ -67,6 +67,10 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
                                         const SageToPTXOptions &options) {
   if (!options.variant.empty())
     pm.addPass(std::make_unique<CheckVariantPass>(options.variant));
+  // A whole model compiles too: its attentions move into functions of
+  // their own, and only those are compiled (docs/Launchers.md).
+  pm.addPass(createSageOutlineAttention());
+  pm.addPass(createSageSplitLaunchers());
   SageDecomposeAttentionOptions tiles;
   // Two warpgroups a CTA make the wgmma kernel 1.2-1.3x faster than one on
   // the H200, while 8 warps of mma.sync gain at D = 128 only

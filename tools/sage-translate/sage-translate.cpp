@@ -160,8 +160,16 @@ static LogicalResult exportHeader(ModuleOp module, raw_ostream &os) {
       resultType = "int64_t";
     else if (results.size() == 1 && results[0].isInteger(32))
       resultType = "int32_t";
-    os << "\n"
-       << resultType << (StringRef(resultType).ends_with("*") ? "" : " ")
+    os << "\n";
+    if (auto doc = func->getAttrOfType<StringAttr>("sage.c_doc")) {
+      SmallVector<StringRef> lines;
+      doc.getValue().split(lines, '\n');
+      os << "/* " << SymbolTable::getSymbolName(func).getValue() << ":\n";
+      for (StringRef line : lines)
+        os << " *   " << line << "\n";
+      os << " */\n";
+    }
+    os << resultType << (StringRef(resultType).ends_with("*") ? "" : " ")
        << SymbolTable::getSymbolName(func).getValue() << "(";
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       auto name = func.getArgAttrOfType<StringAttr>(i, "sage.c_name");

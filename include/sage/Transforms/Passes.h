@@ -11,6 +11,9 @@ class RewritePatternSet;
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace func {
+class FuncDialect;
+} // namespace func
 namespace gpu {
 class GPUDialect;
 } // namespace gpu

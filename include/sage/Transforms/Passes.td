@@ -58,6 +58,58 @@ def SageRaiseAttention : Pass<"sage-raise-attention"> {
   ];
 }
 
+def SageOutlineAttention : Pass<"sage-outline-attention", "::mlir::ModuleOp"> {
+  let summary = "Move each sage.attention of a whole model into a function of its own, called from where it was";
+  let description = [{
+    A function that holds other ops besides an attention (a transformer
+    layer: matmuls, a layer norm, the attention) cannot be compiled into
+    kernels as it is. This pass moves each `sage.attention` into a new
+    public function `@<parent>_attention_<i>` (the i-th in its function;
+    renamed if the symbol exists) and replaces it by a `func.call`, leaving
+    every other op where it was, for the frontend's own compiler.
+
+    The new function takes the tensors the kernels read: the attention's
+    operands with the layout ops that only re-describe them (a tokens <->
+    heads transpose, reshapes of the leading dims; docs/Launchers.md) moved
+    in with it when the attention is their only user, so a `[batch,
+    tokens, heads, features]` model passes its tensors without copies.
+    Transposes move in only when Q, K, V and the result all cross one, the
+    layout the kernels take. Its arguments carry `sage.buffer` (`q`, `k`,
+    `v`, `mask`) and its results `o` and `lse`: the buffers of the C ABI.
+
+    `tensor.dim` of the attention's results becomes `tensor.dim` of the
+    operands it equals, so the model keeps no use of the moved values.
+    A function that already computes one attention and nothing else is
+    left as it is: it compiles as it stands.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def SageSplitLaunchers : Pass<"sage-split-launchers", "::mlir::ModuleOp"> {
+  let summary = "Keep either the launcher half or the model half of an outlined module";
+  let description = [{
+    After `sage-outline-attention`, a module holds the model's functions
+    and the attention functions they call. sage compiles the second half,
+    the frontend's compiler the first:
+
+    * `keep=launchers` erases every top-level op but the functions holding
+      a `sage.attention` (what `--sage-to-ptx` and `--sage-to-llvm` do
+      first);
+    * `keep=model` turns each function holding a `sage.attention` into a
+      private declaration with a `sage.launcher` dictionary naming the C
+      functions that run it (`launch`, `workspace_size`, `last_error`;
+      docs/Launchers.md), and leaves every other op alone.
+  }];
+  let options = [
+    Option<"keep", "keep", "std::string", /*default=*/"\"launchers\"",
+           "Which half to keep: launchers or model">
+  ];
+}
+
 def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
   let summary = "Make the smoothing and quantization steps of sage.attention explicit";
   let description = [{

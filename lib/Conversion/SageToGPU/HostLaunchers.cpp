@@ -23,6 +23,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/Format.h"
 
 #include <functional>
 
@@ -360,6 +361,26 @@ void nameArgument(func::FuncOp func, unsigned index, StringRef name,
 }
 } // namespace
 
+/// What a caller of NAME_launch must pass, for the header's comment: each
+/// buffer's shape and type, and what the attention computes.
+static std::string describeLaunch(const LaunchPlan &plan,
+                                  ArrayRef<const PlanBuffer *> io) {
+  std::string doc;
+  llvm::raw_string_ostream os(doc);
+  for (const PlanBuffer *buffer : io) {
+    os << buffer->name << ": [";
+    llvm::interleaveComma(buffer->shape, os,
+                          [&](const SizeExpr &size) { os << size.str(); });
+    os << "] " << buffer->type << "\n";
+  }
+  os << "recipe " << plan.variant << " for " << plan.chip << ", scale "
+     << llvm::format("%g", plan.scale);
+  if (plan.causal)
+    os << ", causal (aligned "
+       << (plan.causalTopLeft ? "top-left" : "bottom-right") << ")";
+  return doc;
+}
+
 void mlir::sage::buildHostLaunchers(OpBuilder &builder, Location loc,
                                     ModuleOp module, const LaunchPlan &plan) {
   declareRuntime(builder, loc, module);
@@ -427,6 +448,8 @@ void mlir::sage::buildHostLaunchers(OpBuilder &builder, Location loc,
       func::FuncOp::create(builder, loc, plan.name + "_launch",
                            FunctionType::get(ctx, argTypes, {i32}));
   launchFunc->setAttr("sage.launcher", builder.getUnitAttr());
+  launchFunc->setAttr("sage.c_doc",
+                      builder.getStringAttr(describeLaunch(plan, io)));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(launchFunc.addEntryBlock());
   LauncherBuilder lb(builder, loc, module, plan);

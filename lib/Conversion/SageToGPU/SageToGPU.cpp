@@ -5,6 +5,7 @@
 #include "sage/Conversion/Passes.h"
 #include "sage/Dialect/Sage/IR/KernelSchedules.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Dialect/Sage/Utils/LayoutChains.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -44,46 +45,13 @@ struct AttentionSources {
 };
 } // namespace
 
-/// The permutation that swaps tokens and heads of [batch, heads, tokens,
-/// features] (both ways).
-static bool isTokensHeadsSwap(linalg::TransposeOp transpose) {
-  return transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3};
-}
-
-/// Reshapes between the function and the attention that keep the memory
-/// order the kernels read: only the leading (batch-like) dims are merged or
-/// split (a unit batch or heads dimension, batch and heads merged); tokens
-/// and features stay the last two dims.
-static bool isBatchHeadsReshape(ArrayRef<ReassociationIndices> groups) {
-  return groups.size() >= 2 &&
-         llvm::all_of(groups.drop_front(), [](const ReassociationIndices &g) {
-           return g.size() == 1;
-         });
-}
-
-/// Walks from `value` up through reshapes that keep the memory order
-/// (isBatchHeadsReshape) and at most one tokens <-> heads transpose,
-/// stopping at `stop` or where no such op defines the value; `swapped` says
-/// whether a transpose was crossed.
+/// Walks from `value` up through layout ops (docs/Launchers.md) to the
+/// tensor the kernels read, stopping at `stop`; `swapped` says whether a
+/// tokens <-> heads transpose was crossed.
 static Value skipLayoutOps(Value value, bool &swapped, Value stop = {}) {
-  swapped = false;
-  while (value != stop) {
-    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
-        expand && isBatchHeadsReshape(expand.getReassociationIndices())) {
-      value = expand.getSrc();
-    } else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
-               collapse &&
-               isBatchHeadsReshape(collapse.getReassociationIndices())) {
-      value = collapse.getSrc();
-    } else if (auto transpose = value.getDefiningOp<linalg::TransposeOp>();
-               transpose && !swapped && isTokensHeadsSwap(transpose)) {
-      swapped = true;
-      value = transpose.getInput();
-    } else {
-      break;
-    }
-  }
-  return value;
+  LayoutChain chain = traceLayoutChain(value, stop);
+  swapped = chain.swapped;
+  return chain.source;
 }
 
 /// Follows quantized values back through sage.quantize and sage.smooth to a

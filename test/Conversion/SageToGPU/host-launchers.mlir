@@ -27,7 +27,8 @@
 //  CHECK-SAME:   {sage.c_name = "o", sage.c_type = "void *"}
 //  CHECK-SAME:   {sage.c_name = "lse", sage.c_type = "void *"}
 //  CHECK-SAME:   {sage.c_name = "workspace", sage.c_type = "void *"}, %[[BYTES:[^:]+]]: i64 {sage.c_name = "workspace_bytes"
-//  CHECK-SAME:   %[[B:[^:]+]]: i64 {sage.c_name = "B", {{.*}}}, %[[H:[^:]+]]: i64 {sage.c_name = "H", {{.*}}}, %[[HKV:[^:]+]]: i64 {sage.c_name = "Hkv", {{.*}}}, %[[NQ:[^:]+]]: i64 {sage.c_name = "Nq", {{.*}}}, %[[NK:[^:]+]]: i64 {sage.c_name = "Nk", {{.*}}}) -> i32 attributes {sage.launcher}
+//  CHECK-SAME:   %[[B:[^:]+]]: i64 {sage.c_name = "B", {{.*}}}, %[[H:[^:]+]]: i64 {sage.c_name = "H", {{.*}}}, %[[HKV:[^:]+]]: i64 {sage.c_name = "Hkv", {{.*}}}, %[[NQ:[^:]+]]: i64 {sage.c_name = "Nq", {{.*}}}, %[[NK:[^:]+]]: i64 {sage.c_name = "Nk", {{.*}}}) -> i32
+//  CHECK-SAME:   attributes {sage.c_doc = "q: [B, H, Nq, 64] f16\0Ak: [B, Hkv, Nk, 64] f16\0Av: [B, Hkv, Nk, 64] f16\0Amask: [B, 1, Nq, Nk] i1\0Ao: [B, H, Nq, 64] f16\0Alse: [B, H, Nq] f32\0Arecipe int8-fp8 for sm_90, scale 0.125", sage.launcher}
 //       CHECK:   %[[NEG:.*]] = arith.cmpi slt, %[[B]], %{{.*}} : i64
 //  CHECK-NEXT:   cf.cond_br %[[NEG]], ^[[FAIL:.*]], ^
 //       CHECK: ^[[FAIL]]:
