@@ -9,7 +9,6 @@ import ctypes
 import json
 import math
 import os
-import re
 
 import torch
 from cuda.bindings import driver as cu
@@ -29,45 +28,16 @@ def _check(result):
     return result[1] if isinstance(result, tuple) and len(result) == 2 else result
 
 
-_TOKEN = re.compile(r"\s*(cdiv\(|[A-Za-z]+|\d+|[()+*,-])")
-
-
-def evaluate(expr, sizes):
-    """Evaluates a size expression: left to right, cdiv(a,b), symbols."""
-    tokens = _TOKEN.findall(str(expr))
-    pos = 0
-
-    def term():
-        nonlocal pos
-        tok = tokens[pos]
-        pos += 1
-        if tok == "cdiv(":
-            a = expression()
-            assert tokens[pos] == ","
-            pos += 1
-            b = expression()
-            assert tokens[pos] == ")"
-            pos += 1
-            return -(-a // b)
-        if tok == "(":
-            value = expression()
-            pos += 1
-            return value
-        if tok.isdigit():
-            return int(tok)
-        return sizes[tok]
-
-    def expression():
-        nonlocal pos
-        value = term()
-        while pos < len(tokens) and tokens[pos] in "+-*":
-            op = tokens[pos]
-            pos += 1
-            rhs = term()
-            value = value + rhs if op == "+" else value - rhs if op == "-" else value * rhs
-        return value
-
-    return expression()
+def evaluate(size, sizes):
+    """Evaluates a plan size (docs/LaunchPlan.md): an integer, a size name,
+    {"cdiv": [size, n]} or {"mul": [size, n]}."""
+    if isinstance(size, int):
+        return size
+    if isinstance(size, str):
+        return sizes[size]
+    (op, (inner, n)), = size.items()
+    value = evaluate(inner, sizes)
+    return -(-value // n) if op == "cdiv" else value * n
 
 
 class Plan:

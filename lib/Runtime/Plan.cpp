@@ -264,23 +264,43 @@ public:
     return value;
   }
 
-  /// Reads a size expression: a string or a non-negative integer.
+  /// Reads a size (docs/LaunchPlan.md): a non-negative integer, a size
+  /// name, or {"cdiv": [a, b]} / {"mul": [a, b]} of two sizes.
   bool readExprValue(const json &value, const std::string &path,
                      SizeExpr &out) {
     if (!ok())
       return false;
     if (value.is_string()) {
-      std::string message = SizeExpr::parse(value.get<std::string>(), out);
-      if (!message.empty()) {
-        fail(path, message);
+      std::string name = value.get<std::string>();
+      std::optional<SizeExpr> symbol = SizeExpr::symbol(name);
+      if (!symbol) {
+        fail(path, "unknown size '" + name + "'; expected B, H, Hkv, Nq or Nk");
         return false;
       }
+      out = *symbol;
+      return true;
+    }
+    if (value.is_object() && value.size() == 1 &&
+        (value.contains("cdiv") || value.contains("mul"))) {
+      bool isCeilDiv = value.contains("cdiv");
+      const char *key = isCeilDiv ? "cdiv" : "mul";
+      std::string operandsPath = childPath(path, key);
+      const json &operands = value.at(key);
+      if (!operands.is_array() || operands.size() != 2) {
+        fail(operandsPath, "expected [size, size], got " + describe(operands));
+        return false;
+      }
+      SizeExpr lhs, rhs;
+      if (!readExprValue(operands[0], indexPath(operandsPath, 0), lhs) ||
+          !readExprValue(operands[1], indexPath(operandsPath, 1), rhs))
+        return false;
+      out = isCeilDiv ? SizeExpr::ceilDiv(lhs, rhs) : SizeExpr::mul(lhs, rhs);
       return true;
     }
     int64_t constant = 0;
     if (!value.is_number_integer()) {
-      fail(path, "expected a size expression (a string or a non-negative "
-                 "integer), got " +
+      fail(path, "expected a size (a non-negative integer, a size name, "
+                 "{\"cdiv\": [a, b]} or {\"mul\": [a, b]}), got " +
                      describe(value));
       return false;
     }
@@ -627,8 +647,12 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
     reader.fail("format",
                 "expected \"sage-launch-plan\", got \"" + format + "\"");
   int64_t version = 0;
-  if (reader.readInt(root, "", "version", 0, version) && version != 1)
-    reader.fail("version", "expected 1, got " + std::to_string(version));
+  if (reader.readInt(root, "", "version", 0, version) && version != 2)
+    reader.fail("version",
+                "expected 2, got " + std::to_string(version) +
+                    (version == 1 ? " (version 1 spelled sizes as strings; "
+                                    "compile the plan again with this sage)"
+                                  : ""));
   reader.readString(root, "", "name", plan.name);
   reader.readString(root, "", "ptx", plan.ptx);
   if (reader.readString(root, "", "chip", plan.chip) &&

@@ -54,7 +54,7 @@
 // BTNH-NEXT: "B",
 // BTNH-NEXT: "Nq",
 // BTNH-NEXT: "H",
-// BTNH-NEXT: "64"
+// BTNH-NEXT: 64
 // BTNH: "layout": [
 // BTNH-NEXT: "batch",
 // BTNH-NEXT: "tokens",
@@ -67,7 +67,7 @@
 // SDPA-NEXT: "B",
 // SDPA-NEXT: "H",
 // SDPA-NEXT: "Nq",
-// SDPA-NEXT: "64"
+// SDPA-NEXT: 64
 // SDPA: "layout": [
 // SDPA-NEXT: "batch",
 // SDPA-NEXT: "heads",

@@ -40,7 +40,7 @@ TEST(HostMemoryTest, CountsInputsResultsMaskAndReferences) {
                    base + 8 * 16 * 129);
   // The mask as f32 on the host, broadcast over heads.
   std::string masked =
-      withMask(samplePlanText(), "i1", R"(["B", "1", "Nq", "Nk"])");
+      withMask(samplePlanText(), "i1", R"(["B", 1, "Nq", "Nk"])");
   EXPECT_DOUBLE_EQ(estimate(masked, {}), base + 4.0 * 2 * 100 * 300);
 }
 

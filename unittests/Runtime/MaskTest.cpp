@@ -56,8 +56,8 @@ static MaskDims makeDims(ElementType type, int64_t batch, int64_t heads,
 
 TEST(MaskTest, DimsFollowThePlan) {
   MaskDims dims =
-      dimsOf(withMask(samplePlanText(), "i1", R"(["1", "H", "Nq", "Nk"])"), 2,
-             4, 100, 300);
+      dimsOf(withMask(samplePlanText(), "i1", R"([1, "H", "Nq", "Nk"])"), 2, 4,
+             100, 300);
   EXPECT_EQ(dims.type, ElementType::I1);
   EXPECT_EQ(dims.shape, (std::vector<int64_t>{1, 4, 100, 300}));
   EXPECT_EQ(dims.batch, 1);

@@ -187,12 +187,13 @@ TEST(PlanTest, WrongTypes) {
   EXPECT_EQ(editedError(R"("buffers": [)", R"("buffers": {"a": [)"),
             "invalid JSON: parse error at line 39, column 2: syntax error "
             "while parsing object - unexpected end of input; expected '}'");
-  EXPECT_EQ(editedError(R"-("grid": ["cdiv(Nk,64)", "Hkv", "B"])-",
-                        R"-("grid": ["cdiv(Nk,64)", true, "B"])-"),
-            "field 'kernels[0].grid[1]': expected a size expression (a string "
-            "or a non-negative integer), got boolean");
-  EXPECT_EQ(editedError(R"-("grid": ["cdiv(Nk,64)", "Hkv", "B"])-",
-                        R"-("grid": ["cdiv(Nk,64)", "Hkv"])-"),
+  EXPECT_EQ(editedError(R"-("grid": [{"cdiv": ["Nk", 64]}, "Hkv", "B"])-",
+                        R"-("grid": [{"cdiv": ["Nk", 64]}, true, "B"])-"),
+            "field 'kernels[0].grid[1]': expected a size (a non-negative "
+            "integer, a size name, {\"cdiv\": [a, b]} or {\"mul\": [a, b]}), "
+            "got boolean");
+  EXPECT_EQ(editedError(R"-("grid": [{"cdiv": ["Nk", 64]}, "Hkv", "B"])-",
+                        R"-("grid": [{"cdiv": ["Nk", 64]}, "Hkv"])-"),
             "field 'kernels[0].grid': expected 3 extents, got 2");
   EXPECT_EQ(editedError(R"("block": [128, 1, 1], "shared_bytes": 0)",
                         R"("block": [128, -1, 1], "shared_bytes": 0)"),
@@ -206,8 +207,8 @@ TEST(PlanTest, BadValues) {
   EXPECT_EQ(
       editedError(R"("format": "sage-launch-plan")", R"("format": "other")"),
       "field 'format': expected \"sage-launch-plan\", got \"other\"");
-  EXPECT_EQ(editedError(R"("version": 1)", R"("version": 2)"),
-            "field 'version': expected 1, got 2");
+  EXPECT_EQ(editedError(R"("version": 2)", R"("version": 3)"),
+            "field 'version': expected 2, got 3");
   EXPECT_EQ(editedError(R"("chip": "sm_90")", R"("chip": "gfx90a")"),
             "field 'chip': expected sm_<NN> with an optional 'a' or 'f', got "
             "'gfx90a'");
@@ -234,11 +235,18 @@ TEST(PlanTest, BadBuffers) {
             "f32, i8, f8E4M3FN, i32 or i1)");
   EXPECT_EQ(editedError(R"("init": "zero")", R"("init": "one")"),
             "field 'buffers[3].init': expected \"zero\", got string \"one\"");
-  EXPECT_EQ(editedError(R"("shape": ["B", "Hkv", "128"])",
+  EXPECT_EQ(editedError(R"("shape": ["B", "Hkv", 128])",
                         R"("shape": ["B", "Hkv", "D"])"),
-            "field 'buffers[3].shape[2]': invalid size expression 'D': "
-            "unknown symbol 'D' at column 1 (expected B, H, Hkv, Nq, Nk or "
-            "cdiv)");
+            "field 'buffers[3].shape[2]': unknown size 'D'; expected B, H, "
+            "Hkv, Nq or Nk");
+  EXPECT_EQ(editedError(R"("shape": ["B", "Hkv", 128])",
+                        R"("shape": ["B", "Hkv", {"cdiv": ["Nk", -1]}])"),
+            "field 'buffers[3].shape[2].cdiv[1]': expected a non-negative "
+            "integer, got number -1");
+  EXPECT_EQ(editedError(R"("shape": ["B", "Hkv", 128])",
+                        R"("shape": ["B", "Hkv", {"mul": ["Nk"]}])"),
+            "field 'buffers[3].shape[2].mul': expected [size, size], got "
+            "array");
   EXPECT_EQ(editedError(R"({"name": "k_sum")", R"({"name": "q")"),
             "field 'buffers[3].name': duplicate buffer 'q'");
   EXPECT_EQ(editedError(R"({"name": "k_sum")", R"({"name": "")"),
@@ -272,9 +280,9 @@ TEST(PlanTest, Masks) {
   // Any of the four types; B or 1, H or 1 (rank 4), then Nq, Nk.
   const std::pair<const char *, const char *> rankFour[] = {
       {"i1", R"(["B", "H", "Nq", "Nk"])"},
-      {"f16", R"(["1", "1", "Nq", "Nk"])"},
+      {"f16", R"([1, 1, "Nq", "Nk"])"},
       {"bf16", R"([1, "H", "Nq", "Nk"])"},
-      {"f32", R"(["B", "1", "Nq", "Nk"])"}};
+      {"f32", R"(["B", 1, "Nq", "Nk"])"}};
   for (const auto &[type, shape] : rankFour) {
     LaunchPlan plan;
     ASSERT_EQ(parsePlan(withMask(samplePlanText(), type, shape), plan), "")
@@ -284,7 +292,7 @@ TEST(PlanTest, Masks) {
     EXPECT_EQ(mask.kind, BufferKind::Input);
     EXPECT_EQ(toString(mask.type), std::string(type));
   }
-  for (const char *shape : {R"(["B", "Nq", "Nk"])", R"(["1", "Nq", "Nk"])"})
+  for (const char *shape : {R"(["B", "Nq", "Nk"])", R"([1, "Nq", "Nk"])"})
     EXPECT_EQ(parseError(withMask(rankThreePlanText(), "i1", shape)), "")
         << shape;
 }
@@ -305,10 +313,10 @@ TEST(PlanTest, BadMasks) {
   EXPECT_EQ(maskError("f16", R"(["B", "H", "Nk", "Nq"])"),
             "field 'buffers[3].shape[2]': buffer 'mask' has extent 'Nk', "
             "expected Nq (the mask is [B or 1, H or 1, Nq, Nk])");
-  EXPECT_EQ(maskError("f16", R"(["B", "H", "Nq", "1"])"),
+  EXPECT_EQ(maskError("f16", R"(["B", "H", "Nq", 1])"),
             "field 'buffers[3].shape[3]': buffer 'mask' has extent '1', "
             "expected Nk (the mask is [B or 1, H or 1, Nq, Nk])");
-  EXPECT_EQ(maskError("f32", R"(["2", "H", "Nq", "Nk"])"),
+  EXPECT_EQ(maskError("f32", R"([2, "H", "Nq", "Nk"])"),
             "field 'buffers[3].shape[0]': buffer 'mask' has extent '2', "
             "expected B or 1 (the mask is [B or 1, H or 1, Nq, Nk])");
   EXPECT_EQ(parseError(withMask(rankThreePlanText(), "i1",
@@ -334,8 +342,8 @@ TEST(PlanTest, BadKernels) {
             "{\"i32\": EXPR}, got an object with 2 keys");
   EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
                         R"({"buffer": "k_sum"}, {"i32": "Nk +"})"),
-            "field 'kernels[0].params[2].i32': invalid size expression 'Nk "
-            "+': expected a term at column 5, got the end");
+            "field 'kernels[0].params[2].i32': unknown size 'Nk +'; expected "
+            "B, H, Hkv, Nq or Nk");
   EXPECT_EQ(editedError(R"({"buffer": "k_sum"}, {"i32": "Nk"})",
                         R"({"buffer": 3}, {"i32": "Nk"})"),
             "field 'kernels[0].params[1].buffer': expected a string, got "

@@ -143,9 +143,11 @@ TEST(ResolvedPlanTest, RankThreeFoldsHeadsIntoTheBatch) {
 }
 
 TEST(ResolvedPlanTest, ShapeMismatch) {
-  LaunchPlan plan =
-      parse(replaceOnce(samplePlanText(), R"(["B", "Hkv", "Nk", 128])",
-                        R"(["B", "H", "Nk", 128])"));
+  LaunchPlan plan = parse(replaceOnce(samplePlanText(),
+                                      R"("k", "kind": "input", "type": "f16",
+     "shape": ["B", "Hkv", "Nk", 128])",
+                                      R"("k", "kind": "input", "type": "f16",
+     "shape": ["B", "H", "Nk", 128])"));
   ResolvedPlan resolved;
   EXPECT_EQ(resolve(plan, sizes(2, 8, 2, 100, 300), resolved),
             "buffer 'k' has shape [2, 8, 300, 128] but the layout [batch, "
@@ -179,22 +181,20 @@ TEST(ResolvedPlanTest, LseNeedsOneValuePerRow) {
 }
 
 TEST(ResolvedPlanTest, ZeroGridSkipsTheLaunch) {
-  LaunchPlan plan = parse(
-      replaceOnce(samplePlanText(), R"-("grid": ["cdiv(Nk,64)", "Hkv", "B"])-",
-                  R"("grid": ["Nk - Nq", "Hkv", "B"])"));
+  // A grid extent that evaluates to 0 skips the launch, not the plan.
+  LaunchPlan plan = parse(replaceOnce(
+      samplePlanText(), R"-("grid": [{"cdiv": ["Nk", 64]}, "Hkv", "B"])-",
+      R"-("grid": [{"mul": ["Nk", 0]}, "Hkv", "B"])-"));
   ResolvedPlan resolved;
   ASSERT_EQ(resolve(plan, sizes(1, 1, 1, 64, 64), resolved), "");
   EXPECT_TRUE(resolved.launches[0].skipped);
   EXPECT_FALSE(resolved.launches[1].skipped);
-  EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 65, 64), resolved),
-            "field 'kernels[0].grid[0]': size expression 'Nk - Nq' is "
-            "negative (-1) at column 4 with B=1 H=1 Hkv=1 Nq=65 Nk=64");
 }
 
 TEST(ResolvedPlanTest, LaunchLimits) {
-  LaunchPlan plan = parse(
-      replaceOnce(samplePlanText(), R"-("grid": ["cdiv(Nk,64)", "Hkv", "B"])-",
-                  R"("grid": ["1", "Nk", "B"])"));
+  LaunchPlan plan = parse(replaceOnce(
+      samplePlanText(), R"-("grid": [{"cdiv": ["Nk", 64]}, "Hkv", "B"])-",
+      R"("grid": [1, "Nk", "B"])"));
   ResolvedPlan resolved;
   EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 64, 70000), resolved),
             "field 'kernels[0].grid[1]': value 70000 of 'Nk' (from --Nk) "
@@ -212,19 +212,19 @@ TEST(ResolvedPlanTest, LaunchLimits) {
             "field 'kernels[0].block[1]': kernel 'sage_quantize_k' has "
             "block.y = 0 with B=1 H=1 Hkv=1 Nq=64 Nk=64");
   plan = parse(replaceOnce(samplePlanText(), R"({"i32": "Nk"}]},)",
-                           R"({"i32": "Nk * Nk"}]},)"));
+                           R"({"i32": {"mul": ["Nk", 65536]}}]},)"));
   EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 64, 65536), resolved),
-            "field 'kernels[0].params[2].i32': value 4294967296 of 'Nk * Nk' "
-            "(from --Nk) exceeds the limit 2147483647 with B=1 H=1 Hkv=1 "
-            "Nq=64 Nk=65536");
+            "field 'kernels[0].params[2].i32': value 4294967296 of "
+            "'Nk*65536' (from --Nk) exceeds the limit 2147483647 with B=1 "
+            "H=1 Hkv=1 Nq=64 Nk=65536");
   // The options are named as the user gave them: a rank-3 plan's B is
   // --B times --H.
-  plan = parse(replaceOnce(samplePlanText(), R"({"i32": "Nk"}]},)",
-                           R"({"i32": "Nq * B * Nk"}]},)"));
-  EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 65536, 65536), resolved),
-            "field 'kernels[0].params[2].i32': value 4294967296 of 'Nq * B * "
-            "Nk' (from --B, --Nq and --Nk) exceeds the limit 2147483647 with "
-            "B=1 H=1 Hkv=1 Nq=65536 Nk=65536");
+  plan = parse(replaceOnce(rankThreePlanText(), R"({"i32": "Nk"}]},)",
+                           R"({"i32": {"mul": ["B", 2147483648]}}]},)"));
+  EXPECT_EQ(resolve(plan, sizes(1, 1, 1, 64, 64), resolved),
+            "field 'kernels[0].params[2].i32': value 2147483648 of "
+            "'B*2147483648' (from --B and --H) exceeds the limit 2147483647 "
+            "with B=1 H=1 Hkv=1 Nq=64 Nk=64");
 }
 
 TEST(ResolvedPlanTest, DescribesTheLaunches) {

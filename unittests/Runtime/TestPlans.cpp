@@ -15,7 +15,7 @@
 std::string samplePlanText() {
   return R"-({
   "format": "sage-launch-plan",
-  "version": 1,
+  "version": 2,
   "name": "attention",
   "ptx": "attention.ptx",
   "chip": "sm_90",
@@ -31,21 +31,21 @@ std::string samplePlanText() {
   "tiles": {"block_q": 64, "warp_q": 16, "block_k": 64, "warps": 4},
   "buffers": [
     {"name": "q", "kind": "input", "type": "f16",
-     "shape": ["B", "H", "Nq", "128"]},
+     "shape": ["B", "H", "Nq", 128]},
     {"name": "k", "kind": "input", "type": "f16",
      "shape": ["B", "Hkv", "Nk", 128]},
     {"name": "v", "kind": "input", "type": "f16",
-     "shape": ["B", "Hkv", "Nk", "128"]},
+     "shape": ["B", "Hkv", "Nk", 128]},
     {"name": "k_sum", "kind": "workspace", "type": "f32",
-     "shape": ["B", "Hkv", "128"], "init": "zero"},
+     "shape": ["B", "Hkv", 128], "init": "zero"},
     {"name": "o", "kind": "output", "type": "f16",
-     "shape": ["B", "H", "Nq", "128"]}
+     "shape": ["B", "H", "Nq", 128]}
   ],
   "kernels": [
-    {"name": "sage_quantize_k", "grid": ["cdiv(Nk,64)", "Hkv", "B"],
+    {"name": "sage_quantize_k", "grid": [{"cdiv": ["Nk", 64]}, "Hkv", "B"],
      "block": [128, 1, 1], "shared_bytes": 0,
      "params": [{"buffer": "k"}, {"buffer": "k_sum"}, {"i32": "Nk"}]},
-    {"name": "sage_attention", "grid": ["cdiv(Nq,64)", "H", "B"],
+    {"name": "sage_attention", "grid": [{"cdiv": ["Nq", 64]}, "H", "B"],
      "block": [128, 1, 1], "shared_bytes": 65536,
      "params": [{"buffer": "q"}, {"buffer": "k"}, {"buffer": "v"},
                 {"buffer": "k_sum"}, {"buffer": "o"}, {"i32": "Nq"},
@@ -72,18 +72,23 @@ std::string rankThreePlanText() {
   std::string text = samplePlanText();
   text = replaceOnce(text, R"(["batch", "heads", "tokens", "features"])",
                      R"(["batch", "tokens", "features"])");
-  text = replaceOnce(text, R"("shape": ["B", "H", "Nq", "128"]},
+  text = replaceOnce(text, R"("shape": ["B", "H", "Nq", 128]},
     {"name": "k")",
-                     R"("shape": ["B", "Nq", "128"]},
+                     R"("shape": ["B", "Nq", 128]},
     {"name": "k")");
-  text = replaceOnce(text, R"(["B", "Hkv", "Nk", 128])", R"(["B", "Nk", 128])");
-  text = replaceOnce(text, R"(["B", "Hkv", "Nk", "128"])",
-                     R"(["B", "Nk", "128"])");
+  for (const char *name : {"k", "v"})
+    text = replaceOnce(text,
+                       std::string(R"({"name": ")") + name +
+                           R"(", "kind": "input", "type": "f16",
+     "shape": ["B", "Hkv", "Nk", 128])",
+                       std::string(R"({"name": ")") + name +
+                           R"(", "kind": "input", "type": "f16",
+     "shape": ["B", "Nk", 128])");
   return replaceOnce(text, R"("type": "f16",
-     "shape": ["B", "H", "Nq", "128"]}
+     "shape": ["B", "H", "Nq", 128]}
   ],)",
                      R"("type": "f16",
-     "shape": ["B", "Nq", "128"]}
+     "shape": ["B", "Nq", 128]}
   ],)");
 }
 

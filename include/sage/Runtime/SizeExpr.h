@@ -1,14 +1,13 @@
 //===- SizeExpr.h - Size expressions of a launch plan -----------*- C++ -*-===//
 //
-// The shapes, grids and integer parameters of a launch plan are expressions
-// over the run-time sizes (docs/LaunchPlan.md):
-//
-//   expr := term (('+' | '-' | '*') term)*      left to right, no precedence
-//   term := INT | SYMBOL | 'cdiv(' expr ',' expr ')' | '(' expr ')'
-//
-// with the symbols B, H, Hkv, Nq and Nk. Arithmetic is on non-negative
-// 64-bit integers: a negative intermediate value, an overflow or a division
-// by zero is an error that names the expression and the column.
+// The shapes, grids and integer parameters of a launch plan are sizes over
+// the run-time sizes B, H, Hkv, Nq and Nk, written in the plan's JSON as
+// trees, not text (docs/LaunchPlan.md): a non-negative integer, a size
+// name, {"cdiv": [a, b]} (ceil(a / b)) or {"mul": [a, b]} of two sizes. The
+// compiler builds the same forms (lib/Conversion/SageToGPU/LaunchPlan.h),
+// so nothing is parsed. Arithmetic is on non-negative 64-bit integers: a
+// negative size, a division by zero or an overflow is an error naming the
+// expression.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +15,8 @@
 #define SAGE_RUNTIME_SIZEEXPR_H
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,24 +35,27 @@ struct SizeBindings {
   std::string toString() const;
 };
 
-/// A parsed size expression.
+/// A size of a launch plan.
 class SizeExpr {
 public:
-  /// Parses \p text into \p result. Returns an empty string on success,
-  /// otherwise a one-line message naming the expression and the column
-  /// (1-based) where parsing failed.
-  static std::string parse(std::string_view text, SizeExpr &result);
-
-  /// Returns the expression of the constant \p value (non-negative).
+  /// The constant 0.
+  SizeExpr() = default;
+  /// The constant \p value (non-negative).
   static SizeExpr constant(int64_t value);
+  /// The run-time size \p name (B, H, Hkv, Nq or Nk); none for another name.
+  static std::optional<SizeExpr> symbol(std::string_view name);
+  /// ceil(size / divisor).
+  static SizeExpr ceilDiv(SizeExpr size, SizeExpr divisor);
+  /// size * factor.
+  static SizeExpr mul(SizeExpr size, SizeExpr factor);
 
   /// Evaluates the expression with \p sizes into \p value. Returns an empty
-  /// string on success, otherwise a message naming the expression, the
-  /// column of the failing operation and the sizes.
+  /// string on success, otherwise a message naming the expression and the
+  /// sizes.
   std::string evaluate(const SizeBindings &sizes, int64_t &value) const;
 
-  /// Returns the source text (for a constant, its decimal spelling).
-  const std::string &text() const { return source; }
+  /// The expression as docs/LaunchPlan.md writes it: "cdiv(Nq,64)*64".
+  std::string text() const;
 
   /// Returns true if the expression names no symbol.
   bool isConstant() const;
@@ -60,34 +64,25 @@ public:
   /// B, H, Hkv, Nq, Nk.
   std::vector<std::string> symbols() const;
 
-  /// Returns true if the expression is the symbol \p name alone ("B",
-  /// "(B)"): how a reader checks a shape of a fixed form (the mask's).
+  /// Returns true if the expression is the symbol \p name alone: how a
+  /// reader checks a shape of a fixed form (the mask's).
   bool isSymbol(std::string_view name) const;
 
-  /// Returns true if the expression is the integer literal \p value alone.
+  /// Returns true if the expression is the integer \p value alone.
   bool isLiteral(int64_t value) const;
 
+  /// The names a symbol may have, in the order of SizeBindings.
+  static constexpr const char *kSymbolNames[] = {"B", "H", "Hkv", "Nq", "Nk"};
+
 private:
-  enum class NodeKind { Int, Symbol, CDiv, Add, Sub, Mul };
-  struct Node {
-    NodeKind kind = NodeKind::Int;
-    /// The literal of an Int; the symbol index (see SizeBindings) of a
-    /// Symbol.
-    int64_t value = 0;
-    /// Operands of CDiv and the binary operators (node indices).
-    int lhs = -1;
-    int rhs = -1;
-    /// 1-based column of the literal, symbol, 'cdiv' or operator.
-    int column = 0;
-  };
-  class Parser;
+  enum class Kind { Int, Symbol, CeilDiv, Mul };
+  void markSymbols(bool (&used)[5]) const;
 
-  std::string evaluateNode(int index, const SizeBindings &sizes,
-                           int64_t &value) const;
-
-  std::vector<Node> nodes;
-  int root = -1;
-  std::string source;
+  Kind kind = Kind::Int;
+  /// The integer, or the symbol's index in kSymbolNames.
+  int64_t value = 0;
+  /// The operands of cdiv and mul.
+  std::shared_ptr<const SizeExpr> lhs, rhs;
 };
 
 } // namespace sage::rt

@@ -60,10 +60,25 @@ SizeExpr mlir::sage::getBlockCount(StringRef symbol, int64_t block) {
   return SizeExpr::ceilDiv(SizeExpr::symbol(symbol), block);
 }
 
-static ArrayAttr getStrings(Builder &b, ArrayRef<SizeExpr> values) {
+Attribute SizeExpr::toAttribute(Builder &b) const {
+  switch (kind) {
+  case Kind::Constant:
+    return b.getI64IntegerAttr(value);
+  case Kind::Symbol:
+    return b.getStringAttr(name);
+  case Kind::CeilDiv:
+  case Kind::Mul:
+    return b.getDictionaryAttr(b.getNamedAttr(
+        kind == Kind::CeilDiv ? "cdiv" : "mul",
+        b.getArrayAttr({operand->toAttribute(b), b.getI64IntegerAttr(value)})));
+  }
+  llvm_unreachable("unknown size expression");
+}
+
+static ArrayAttr getSizes(Builder &b, ArrayRef<SizeExpr> values) {
   SmallVector<Attribute> attrs;
   for (const SizeExpr &value : values)
-    attrs.push_back(b.getStringAttr(value.str()));
+    attrs.push_back(value.toAttribute(b));
   return b.getArrayAttr(attrs);
 }
 
@@ -82,7 +97,7 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
         b.getNamedAttr("name", b.getStringAttr(buffer.name)),
         b.getNamedAttr("kind", b.getStringAttr(buffer.kind)),
         b.getNamedAttr("type", b.getStringAttr(buffer.type)),
-        b.getNamedAttr("shape", getStrings(b, buffer.shape))};
+        b.getNamedAttr("shape", getSizes(b, buffer.shape))};
     if (buffer.zeroInit)
       fields.push_back(b.getNamedAttr("init", b.getStringAttr("zero")));
     bufferAttrs.push_back(b.getDictionaryAttr(fields));
@@ -95,7 +110,7 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
           param.isBuffer ? "buffer" : "i32", b.getStringAttr(param.value))));
     launchAttrs.push_back(b.getDictionaryAttr({
         b.getNamedAttr("name", b.getStringAttr(launch.kernel)),
-        b.getNamedAttr("grid", getStrings(b, launch.grid)),
+        b.getNamedAttr("grid", getSizes(b, launch.grid)),
         b.getNamedAttr("block", b.getI64ArrayAttr({launch.blockSize, 1, 1})),
         b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(launch.sharedBytes)),
         b.getNamedAttr("params", b.getArrayAttr(params)),
@@ -103,7 +118,7 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
   }
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("format", b.getStringAttr("sage-launch-plan")),
-      b.getNamedAttr("version", b.getI64IntegerAttr(1)),
+      b.getNamedAttr("version", b.getI64IntegerAttr(2)),
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("ptx", b.getStringAttr(name + ".ptx")),
       b.getNamedAttr("chip", b.getStringAttr(chip)),

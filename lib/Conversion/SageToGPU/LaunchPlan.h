@@ -21,9 +21,9 @@
 namespace mlir::sage {
 
 /// A size of the plan over the run-time sizes B, H, Hkv, Nq and Nk: an
-/// integer, a symbol, `cdiv(e, n)` or `e * n`. The plan's JSON prints it
-/// (docs/LaunchPlan.md's expression syntax); the host launcher computes it
-/// in IR (docs/Launchers.md). One value, two readers, no parsing.
+/// integer, a symbol, `cdiv(e, n)` or `e * n`. The plan's JSON holds it as
+/// a tree (docs/LaunchPlan.md), the host launcher computes it in IR
+/// (docs/Launchers.md): one value, two readers, no parsing.
 class SizeExpr {
 public:
   /* implicit */ SizeExpr(int64_t value = 0)
@@ -33,8 +33,11 @@ public:
   static SizeExpr ceilDiv(SizeExpr size, int64_t divisor);
   SizeExpr operator*(int64_t factor) const;
 
-  /// "cdiv(Nq,64)*64".
+  /// "cdiv(Nq,64)*64", for messages and the header's comments.
   std::string str() const;
+  /// The plan's form (docs/LaunchPlan.md): an integer, a size name, or
+  /// {cdiv = [size, n]} / {mul = [size, n]}.
+  Attribute toAttribute(Builder &b) const;
   /// The value as i64 arithmetic at `b`'s insertion point; `symbol` gives
   /// each symbol's i64 value.
   Value build(OpBuilder &b, Location loc,

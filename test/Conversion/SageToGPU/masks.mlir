@@ -26,7 +26,7 @@ func.func @keep_mask(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: ten
 // plan names its unit dimension, and the kernel adds mask * log2(e) to the
 // base-2 scores.
 // CHECK-LABEL: sage.launch_plans = {additive_mask = {
-//  CHECK-SAME: {kind = "input", name = "mask", shape = ["1", "Nq", "Nk"], type = "f16"}
+//  CHECK-SAME: {kind = "input", name = "mask", shape = [1, "Nq", "Nk"], type = "f16"}
 //       CHECK: gpu.func @sage_attention(
 //       CHECK:   scf.for
 //       CHECK:     %[[M16:.*]] = llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16

@@ -193,8 +193,8 @@ func.func @attention_d96(%q: tensor<?x?x?x96xf16>, %k: tensor<?x?x?x96xf16>, %v:
 // channels of the input and write zeros past them, and the attention
 // kernel runs three 32-channel chunks per key tile.
 // CHECK-LABEL: sage.launch_plans = {attention_d80 = {
-//  CHECK-SAME: name = "k_q", shape = ["B", "Hkv", "cdiv(Nk,64)*64", "96"]
-//  CHECK-SAME: name = "q_q", shape = ["B", "H", "cdiv(Nq,64)*64", "96"]
+//  CHECK-SAME: name = "k_q", shape = ["B", "Hkv", {mul = [{cdiv = ["Nk", 64]}, 64]}, 96]
+//  CHECK-SAME: name = "q_q", shape = ["B", "H", {mul = [{cdiv = ["Nq", 64]}, 64]}, 96]
 //  CHECK-SAME: head_dim = 80
 //       CHECK: gpu.func @sage_quantize_k
 //       CHECK:   %[[INSIDE:.*]] = arith.cmpi ult, %{{.*}}, %c80_i32
@@ -272,7 +272,7 @@ func.func @top_left(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x128x64xf16>, %v: t
 // shared memory (an external array of 0 bytes) that the plan's launch
 // asks for; the other kernels need none.
 // CHECK-LABEL: module attributes {gpu.container_module, sage.launch_plans = {d256 = {
-//  CHECK-SAME: {block = [128, 1, 1], grid = ["cdiv(Nq,64)", "H", "B"], name = "sage_attention", params = [{{.*}}], shared_bytes = 75776 : i64}
+//  CHECK-SAME: {block = [128, 1, 1], grid = [{cdiv = ["Nq", 64]}, "H", "B"], name = "sage_attention", params = [{{.*}}], shared_bytes = 75776 : i64}
 //       CHECK: llvm.mlir.global external @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 //       CHECK: gpu.func @sage_attention
 func.func @d256(%q: tensor<1x1x64x256xf16>, %k: tensor<1x1x64x256xf16>, %v: tensor<1x1x64x256xf16>) -> tensor<1x1x64x256xf16> {

@@ -27,7 +27,7 @@
 // CHECK:     memref.store %[[SUM]], %[[CORRECTION]][%{{.*}}]
 
 // block-k = 128: a 128-key correction array and K quantizer of 256 threads.
-// K128: {block = [256, 1, 1], grid = ["cdiv(Nk,128)", "Hkv", "B"], name = "sage_quantize_k"
+// K128: {block = [256, 1, 1], grid = [{cdiv = ["Nk", 128]}, "Hkv", "B"], name = "sage_quantize_k"
 // K128-SAME: tiles = {block_k = 128 : i64, block_q = 64 : i64, warp_q = 16 : i64, warps = 4 : i64}
 // K128: gpu.func @sage_quantize_k({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // K128: gpu.func @sage_attention({{.*}}) workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}

@@ -9,7 +9,6 @@ valid the launch reaches the driver, which the test makes unavailable.
 """
 
 import json
-import re
 import sys
 
 sys.path.insert(0, sys.argv[4] if len(sys.argv) > 4 else ".")
@@ -18,39 +17,16 @@ from sage_attention.launcher import Launcher  # noqa: E402
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4}
 
 
-def evaluate(expr, sizes):
-    """The plan's expression syntax: left to right, no precedence."""
-    tokens = re.findall(r"cdiv|\d+|[A-Za-z]+|[()+*,-]", expr)
-    pos = 0
-
-    def term():
-        nonlocal pos
-        token = tokens[pos]
-        pos += 1
-        if token == "cdiv":
-            pos += 1  # (
-            a = expression()
-            pos += 1  # ,
-            b = expression()
-            pos += 1  # )
-            return -(-a // b)
-        if token == "(":
-            value = expression()
-            pos += 1
-            return value
-        return int(token) if token.isdigit() else sizes[token]
-
-    def expression():
-        nonlocal pos
-        value = term()
-        while pos < len(tokens) and tokens[pos] in "+-*":
-            op = tokens[pos]
-            pos += 1
-            rhs = term()
-            value = {"+": value + rhs, "-": value - rhs, "*": value * rhs}[op]
-        return value
-
-    return expression()
+def evaluate(size, sizes):
+    """A plan size (docs/LaunchPlan.md): an integer, a size name,
+    {"cdiv": [size, n]} or {"mul": [size, n]}."""
+    if isinstance(size, int):
+        return size
+    if isinstance(size, str):
+        return sizes[size]
+    (op, (inner, n)), = size.items()
+    value = evaluate(inner, sizes)
+    return -(-value // n) if op == "cdiv" else value * n
 
 
 def workspace_bytes(plan, sizes):
