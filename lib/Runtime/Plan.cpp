@@ -10,6 +10,8 @@
 #define JSON_NOEXCEPTION
 #include "sage/Runtime/Plan.h"
 
+#include "sage/Runtime/JsonSchema.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -709,8 +711,20 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
   }
   if (!reader.ok())
     return reader.error;
+  // The reader's messages name what it needs; the schema (the one the docs
+  // come from) also catches what it does not read, such as unknown fields.
+  std::string violation = validateJsonSchema(getPlanSchema(), root);
+  if (!violation.empty())
+    return violation;
   result = std::move(plan);
   return std::string();
+}
+
+const json &sage::rt::getPlanSchema() {
+  static const json schema = json::parse(
+#include "PlanSchema.inc"
+      , nullptr, /*allow_exceptions=*/false);
+  return schema;
 }
 
 std::string sage::rt::readFileBytes(const std::string &path,

@@ -203,6 +203,18 @@ TEST(PlanTest, WrongTypes) {
             "field 'kernels': expected an array, got number 7");
 }
 
+TEST(PlanTest, FollowsTheSchema) {
+  // Fields the reader does not read are still checked, against
+  // docs/launch-plan.schema.json.
+  EXPECT_EQ(
+      editedError(R"("causal": false)", R"("causal": false, "comment": "x")"),
+      "field 'comment': unknown field");
+  EXPECT_EQ(editedError(R"("init": "zero")", R"("init": "zero", "align": 8)"),
+            "field 'buffers[3].align': unknown field");
+  EXPECT_EQ(editedError(R"("warps": 4})", R"("warps": 4, "stages": 2})"),
+            "field 'tiles.stages': unknown field");
+}
+
 TEST(PlanTest, BadValues) {
   EXPECT_EQ(
       editedError(R"("format": "sage-launch-plan")", R"("format": "other")"),
