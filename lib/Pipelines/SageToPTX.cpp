@@ -118,7 +118,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
+  binary.compilationTarget = options.binaryFormat;
+  binary.toolkitPath = options.cudaToolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

@@ -90,6 +90,19 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};
+  PassOptions::Option<std::string> binaryFormat{
+      *this, "binary-format",
+      llvm::cl::desc("What each kernel module embeds: isa (PTX, which the "
+                     "driver compiles at load time), bin (a cubin; ptxas of "
+                     "the CUDA toolkit at compile time) or fatbin (the cubin "
+                     "and the PTX; ptxas and fatbinary)"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("The CUDA toolkit whose ptxas and fatbinary build "
+                     "binary-format=bin or fatbin (default: CUDA_ROOT, then "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
 };
 
 /// sage.attention -> decomposition -> GPU kernels and launch plan -> NVVM ->
