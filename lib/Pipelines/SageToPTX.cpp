@@ -55,6 +55,27 @@ struct CheckVariantPass
 
   std::string variant;
 };
+/// Fails on a binary-format that gpu-module-to-binary would refuse without
+/// saying which formats there are.
+struct CheckBinaryFormatPass
+    : public PassWrapper<CheckBinaryFormatPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckBinaryFormatPass)
+
+  explicit CheckBinaryFormatPass(std::string format)
+      : format(std::move(format)) {}
+  StringRef getArgument() const final { return "sage-check-binary-format"; }
+
+  void runOnOperation() override {
+    if (format == "isa" || format == "bin" || format == "fatbin")
+      return;
+    getOperation().emitError()
+        << "unknown binary-format '" << format
+        << "'; expected isa (PTX), bin (a cubin) or fatbin (both)";
+    signalPassFailure();
+  }
+
+  std::string format;
+};
 } // namespace
 
 /// PTX ISA version with the FP8 mma.sync (8.4) and what newer chips need.
@@ -67,6 +88,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
                                         const SageToPTXOptions &options) {
   if (!options.variant.empty())
     pm.addPass(std::make_unique<CheckVariantPass>(options.variant));
+  pm.addPass(std::make_unique<CheckBinaryFormatPass>(options.binaryFormat));
   // A whole model compiles too: its attentions move into functions of
   // their own, and only those are compiled (docs/Launchers.md).
   pm.addPass(createSageOutlineAttention());
