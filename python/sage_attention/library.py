@@ -3,7 +3,8 @@
 
 Precompiled: `python3 -m sage_attention.library --sage-launcher PATH --out
 DIR --chip CHIP` writes one `sage.attention` per configuration (head dim,
-element type, causal, memory layout, recipe) into DIR/attentions_CHIP.mlir,
+element type, causal, memory layout, recipe, mask) into
+DIR/attentions_CHIP.mlir,
 builds them with sage-launcher into DIR/libsage_attention_CHIP.so and
 writes DIR/sage_attention_CHIP.json, the index a configuration is looked up
 in. On first use: where sage is installed (sage-launcher on PATH or in
@@ -34,7 +35,12 @@ RECIPES = {"int8-fp8": '#sage.recipe<"int8-fp8">',
 # The chips the wheel carries a library for; the op picks by the device's
 # compute capability.
 CHIPS = {(8, 9): "sm_89", (9, 0): "sm_90a", (12, 0): "sm_120a"}
-KEYS = ("head_dim", "dtype", "causal", "layout", "recipe", "scale")
+# A mask is "TYPE_HEADS": TYPE i1 (keep) or the inputs' dtype (added),
+# HEADS "h1" (one mask for all heads) or "hH" (one per head); the batch dim
+# is always B. None: no mask.
+MASK_TYPES = ("i1", "f16", "bf16")
+MASK_HEADS = ("h1", "hH")
+KEYS = ("head_dim", "dtype", "causal", "layout", "recipe", "scale", "mask")
 
 
 def config_name(config):
@@ -42,6 +48,8 @@ def config_name(config):
     name = (f"sage_d{config['head_dim']}_{config['dtype']}_"
             f"{config['layout']}{'_causal' if config['causal'] else ''}_"
             f"{config['recipe'].replace('-', '_')}")
+    if config.get("mask") is not None:
+        name += "_mask_" + config["mask"]
     if config.get("scale") is not None:
         digest = hashlib.sha1(repr(float(config["scale"])).encode())
         name += "_scale_" + digest.hexdigest()[:10]
@@ -49,11 +57,21 @@ def config_name(config):
 
 
 def configurations():
-    """Every configuration of the precompiled library."""
+    """Every configuration of the precompiled library: without a mask, and
+    with one mask for all heads (a keep-mask or an additive one; PyTorch's
+    padding and causal masks), not causal, in the default recipe. Other
+    masks are compiled on first use."""
     for dim, dtype, causal, layout, recipe in itertools.product(
             HEAD_DIMS, DTYPES, (False, True), LAYOUTS, RECIPES):
         config = dict(head_dim=dim, dtype=dtype, causal=causal,
-                      layout=layout, recipe=recipe, scale=None)
+                      layout=layout, recipe=recipe, scale=None, mask=None)
+        config["name"] = config_name(config)
+        yield config
+    for dim, dtype, layout, mask_type in itertools.product(
+            HEAD_DIMS, DTYPES, LAYOUTS, ("i1", "float")):
+        mask = ("i1" if mask_type == "i1" else dtype) + "_h1"
+        config = dict(head_dim=dim, dtype=dtype, causal=False, layout=layout,
+                      recipe="int8-fp8-smooth-k", scale=None, mask=mask)
         config["name"] = config_name(config)
         yield config
 
@@ -70,8 +88,15 @@ def attention_mlir(config):
     if config["causal"]:
         attrs += ["causal",
                   "causal_alignment = #sage.causal_alignment<top_left>"]
-    lines = [f"func.func @{config['name']}(%q: {t}, %k: {t}, %v: {t}) "
-             f"-> {t} {{"]
+    mask_arg, mask_operand, mask_type = "", "", ""
+    if config.get("mask") is not None:
+        element, heads = config["mask"].split("_")
+        mask_type = (f"tensor<?x{'1' if heads == 'h1' else '?'}x?x?x"
+                     f"{element}>")
+        mask_arg, mask_operand = f", %m: {mask_type}", " mask(%m)"
+        mask_type = ", " + mask_type
+    lines = [f"func.func @{config['name']}(%q: {t}, %k: {t}, %v: {t}"
+             f"{mask_arg}) -> {t} {{"]
     names = ("q", "k", "v")
     if config["layout"] == "bnhd":
         lines += ["  %c0 = arith.constant 0 : index",
@@ -86,9 +111,9 @@ def attention_mlir(config):
                 f"  %{x}t = linalg.transpose ins(%{x} : {t}) outs(%{x}e : {t})"
                 " permutation = [0, 2, 1, 3]"]
         names = ("qt", "kt", "vt")
-    lines += [f"  %o = sage.attention %{names[0]}, %{names[1]}, %{names[2]} "
-              f"{{{', '.join(attrs)}}}",
-              f"    : ({t}, {t}, {t}) -> {t}"]
+    lines += [f"  %o = sage.attention %{names[0]}, %{names[1]}, %{names[2]}"
+              f"{mask_operand} {{{', '.join(attrs)}}}",
+              f"    : ({t}, {t}, {t}{mask_type}) -> {t}"]
     result = "%o"
     if config["layout"] == "bnhd":
         lines += [f"  %oe = tensor.empty(%qb, %qn, %qh) : {t}",
@@ -129,8 +154,10 @@ def cache_dir():
 
 
 def describe(wanted):
+    """KEY=VALUE of a configuration; no mask goes unsaid."""
     return ", ".join(f"{key}={wanted[key]}" for key in KEYS
-                     if key in wanted)
+                     if key in wanted and
+                     not (key == "mask" and wanted[key] is None))
 
 
 def _find(index_paths, wanted):
@@ -155,6 +182,7 @@ def lookup(index_paths, chip, wanted, log=None):
     LookupError saying what is missing and how to get it."""
     wanted = dict(wanted)
     wanted.setdefault("scale", None)
+    wanted.setdefault("mask", None)
     found = _find(index_paths, wanted)
     if found:
         return found

@@ -111,14 +111,50 @@ def _check_device(device):
             "process")
 
 
+def _mask_form(attn_mask, q, B, H, Nq, Nk):
+    """The mask as the kernels read it, dense [B, 1 or H, Nq, Nk], and its
+    configuration key (library.py): SDPA's broadcasting, with the batch and
+    token dims materialized (a [B, 1, 1, Nk] padding mask becomes
+    [B, 1, Nq, Nk]) and a head dim of 1 kept."""
+    if not isinstance(attn_mask, torch.Tensor):
+        raise ValueError("sage_attention: attn_mask must be a tensor")
+    if attn_mask.device != q.device:
+        raise ValueError(f"sage_attention: attn_mask is on "
+                         f"{attn_mask.device}, q on {q.device}")
+    if attn_mask.dtype == torch.bool:
+        element = "i1"
+    elif attn_mask.dtype == q.dtype:
+        element = _DTYPES[q.dtype]
+    else:
+        raise ValueError(f"sage_attention: attn_mask is {attn_mask.dtype}; "
+                         f"expected bool (keep) or q's {q.dtype} (added)")
+    if attn_mask.dim() > 4:
+        raise ValueError(f"sage_attention: attn_mask has {attn_mask.dim()} "
+                         "dims; expected at most 4, broadcast to [B, H, Nq, "
+                         "Nk]")
+    mask = attn_mask.reshape((1,) * (4 - attn_mask.dim()) +
+                             tuple(attn_mask.shape))
+    for dim, (size, full) in enumerate(zip(mask.shape, (B, H, Nq, Nk))):
+        if size not in (1, full):
+            raise ValueError(
+                f"sage_attention: attn_mask of shape "
+                f"{tuple(attn_mask.shape)} does not broadcast to [B, H, Nq, "
+                f"Nk] = [{B}, {H}, {Nq}, {Nk}]")
+    heads = "h1" if mask.shape[1] == 1 else "hH"
+    mask = mask.expand(B, mask.shape[1], Nq, Nk).contiguous()
+    return mask, f"{element}_{heads}"
+
+
 @torch.library.custom_op("sage::attention", mutates_args=())
 def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                  attn_mask: Optional[torch.Tensor], mask: Optional[str],
                   is_causal: bool, recipe: str, scale: Optional[float],
                   layout: str) -> torch.Tensor:
     _check_device(q.device)
     launcher = _get_launcher(q.device, head_dim=q.shape[-1],
                              dtype=_DTYPES[q.dtype], causal=is_causal,
-                             layout=layout, recipe=recipe, scale=scale)
+                             layout=layout, recipe=recipe, scale=scale,
+                             mask=mask)
     B, H, Nq, _ = q.shape
     Hkv, Nk = k.shape[1], k.shape[2]
     o = _empty_output(q, v, layout)
@@ -132,10 +168,14 @@ def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
 
     try:
         with torch.cuda.device(q.device):
+            # Inputs in the header's order (q, k, v, then the mask, which
+            # is [B, 1 or H, Nq, Nk] in every layout), then the output.
+            masks = ([] if attn_mask is None else
+                     [attn_mask.data_ptr(), list(attn_mask.stride())])
             launcher.launch(
                 torch.cuda.current_stream(q.device).cuda_stream,
                 q.data_ptr(), strides(q), k.data_ptr(), strides(k),
-                v.data_ptr(), strides(v), o.data_ptr(), strides(o),
+                v.data_ptr(), strides(v), *masks, o.data_ptr(), strides(o),
                 workspace.data_ptr(), workspace_bytes, B, H, Hkv, Nq, Nk)
     except LauncherError as error:
         raise RuntimeError(f"sage_attention: {error}") from None
@@ -143,7 +183,7 @@ def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
 
 
 @_attention_op.register_fake
-def _(q, k, v, is_causal, recipe, scale, layout):
+def _(q, k, v, attn_mask, mask, is_causal, recipe, scale, layout):
     return _empty_output(q, v, layout)
 
 
@@ -153,7 +193,11 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
     `scaled_dot_product_attention` computes it, through sage's quantized
     kernels. Q, K and V may be dense [B, H, N, D] tensors or transposes of
     dense [B, N, H, D] ones (all three alike; O comes back the same way).
-    `is_causal` is top-left aligned, as in PyTorch. `recipe`:
+    `is_causal` is top-left aligned, as in PyTorch. `attn_mask` is a bool
+    keep-mask or an additive mask of q's dtype that broadcasts to [B, H,
+    Nq, Nk], as in SDPA; it is materialized as [B, 1 or H, Nq, Nk] (no copy
+    when it is that already), and a query row it masks whole gives 0 (SDPA
+    gives NaN). `recipe`:
     "int8-fp8-smooth-k" (INT8 Q K^T with K smoothed, FP8 P V: the official
     SageAttention2 sm_90 recipe, 2.4x faster than the next on the H200),
     "int8-fp8" (Q smoothed too: the dialect's default, for inputs whose
@@ -174,10 +218,6 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
     if k.dtype != q.dtype or v.dtype != q.dtype:
         raise ValueError("sage_attention: q, k and v must have one dtype, "
                          f"got {q.dtype}, {k.dtype}, {v.dtype}")
-    if attn_mask is not None:
-        raise NotImplementedError(
-            "sage_attention: attn_mask is not in the precompiled library "
-            "yet (the compiler lowers masks: docs/LaunchPlan.md)")
     D = q.shape[-1]
     # The default scale is the precompiled one; another is compiled on
     # first use where sage is installed.
@@ -210,11 +250,18 @@ def attention(q, k, v, attn_mask=None, is_causal=False, scale=None,
                              f"{name} {sorted(fits)}"
                              for name, fits in zip("qkv", layouts)))
     layout = "bhnd" if "bhnd" in shared else "bnhd"
+    mask = None
+    if attn_mask is not None:
+        if is_causal:
+            raise ValueError("sage_attention: pass attn_mask or is_causal, "
+                             "not both (as scaled_dot_product_attention)")
+        attn_mask, mask = _mask_form(attn_mask, q, B, H, Nq, k.shape[2])
     if recipe not in RECIPES:
         raise ValueError(f"sage_attention: unknown recipe {recipe!r}; "
                          f"expected one of {list(RECIPES)}")
     if recipe == "auto":
         recipe = "int8-fp8-smooth-k"
-    return torch.ops.sage.attention(q, k, v, is_causal, recipe,
+    return torch.ops.sage.attention(q, k, v, attn_mask, mask, is_causal,
+                                    recipe,
                                     None if scale is None else float(scale),
                                     layout)

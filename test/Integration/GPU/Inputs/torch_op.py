@@ -35,16 +35,31 @@ def inputs(B, H, Hkv, Nq, Nk, D, dtype, bnhd, seed, outliers=False):
     return make(H, Nq), make(Hkv, Nk), make(Hkv, Nk)
 
 
+def padding_mask(B, Nq, Nk, dtype=torch.bool):
+    """[B, 1, 1, Nk]: batch b keeps its first Nk - b * Nk / (2 B) keys (at
+    least half); as an additive mask of `dtype`, 0 or -inf plus a small
+    bias, [B, 1, Nq, Nk]."""
+    keep = torch.arange(Nk, device=dev)[None, :] < torch.tensor(
+        [Nk - b * (Nk // (2 * B)) for b in range(B)], device=dev)[:, None]
+    if dtype == torch.bool:
+        return keep[:, None, None, :]
+    g = torch.Generator(device=dev).manual_seed(5)
+    bias = 0.5 * torch.randn(B, 1, Nq, Nk, generator=g, device=dev)
+    return bias.masked_fill(~keep[:, None, None, :], float("-inf")).to(dtype)
+
+
 def check(label, B=2, H=4, Hkv=4, Nq=333, Nk=700, D=128,
           dtype=torch.float16, bnhd=False, causal=False, recipe="auto",
-          outliers=False):
+          outliers=False, mask=None):
     q, k, v = inputs(B, H, Hkv, Nq, Nk, D, dtype, bnhd, 1, outliers)
-    o = attention(q, k, v, is_causal=causal, enable_gqa=Hkv != H,
-                  recipe=recipe)
+    o = attention(q, k, v, attn_mask=mask, is_causal=causal,
+                  enable_gqa=Hkv != H, recipe=recipe)
     torch.cuda.synchronize()
+    ref_mask = mask if mask is None or mask.dtype == torch.bool else \
+        mask.double()
     ref = torch.nn.functional.scaled_dot_product_attention(
-        q.double(), k.double(), v.double(), is_causal=causal,
-        enable_gqa=Hkv != H)
+        q.double(), k.double(), v.double(), attn_mask=ref_mask,
+        is_causal=causal, enable_gqa=Hkv != H)
     a, r = o.double().flatten(), ref.flatten()
     cos = torch.nn.functional.cosine_similarity(a, r, dim=0).item()
     rel = ((a - r).abs().sum() / r.abs().sum()).item()
@@ -74,6 +89,11 @@ check("bnhd causal q+k smoothing outliers", bnhd=True, causal=True,
 # A decode step with one K/V head in [B, N, H, D] memory: Q and K fit both
 # orders (a dim of extent 1), V only one.
 check("bnhd decode mqa", bnhd=True, Nq=1, H=8, Hkv=1)
+# SDPA's masks: a bool padding mask [B, 1, 1, Nk] (materialized as
+# [B, 1, Nq, Nk]) and an additive one in [B, N, H, D] memory with GQA.
+check("bool padding mask", mask=padding_mask(2, 333, 700))
+check("additive mask bnhd bf16 d64 gqa", D=64, dtype=torch.bfloat16,
+      bnhd=True, H=8, Hkv=2, mask=padding_mask(2, 333, 700, torch.bfloat16))
 
 # torch.compile (the fake implementation) and a CUDA graph replay give the
 # eager result bit for bit.
@@ -97,9 +117,15 @@ print("cuda graph:", "PASS" if torch.equal(captured, eager) else "FAIL")
 
 # What the op refuses.
 q, k, v = inputs(1, 2, 2, 64, 64, 128, torch.float16, False, 4)
+keep = torch.ones(1, 2, 64, 64, dtype=torch.bool, device=dev)
 refusals = [
-    ("mask", lambda: attention(q, k, v, attn_mask=torch.ones(64, 64,
-                                                             device=dev))),
+    ("float32 mask", lambda: attention(q, k, v, attn_mask=torch.ones(
+        64, 64, device=dev))),
+    ("mask shape", lambda: attention(q, k, v, attn_mask=keep[..., :32])),
+    ("mask and causal", lambda: attention(q, k, v, attn_mask=keep,
+                                          is_causal=True)),
+    # One mask per head is compiled on first use, where sage is installed.
+    ("per-head mask", lambda: attention(q, k, v, attn_mask=keep)),
     ("scale", lambda: attention(q, k, v, scale=0.5)),
     ("strided", lambda: attention(q[..., ::2], k[..., ::2], v[..., ::2])),
     ("head dim", lambda: attention(q[..., :96].contiguous(),
