@@ -30,14 +30,14 @@ def _check(result):
 
 def evaluate(size, sizes):
     """Evaluates a plan size (docs/LaunchPlan.md): an integer, a size name,
-    {"cdiv": [size, n]} or {"mul": [size, n]}."""
+    {"cdiv": [a, b]} or {"mul": [a, b]} of sizes."""
     if isinstance(size, int):
         return size
     if isinstance(size, str):
         return sizes[size]
-    (op, (inner, n)), = size.items()
-    value = evaluate(inner, sizes)
-    return -(-value // n) if op == "cdiv" else value * n
+    (op, (a, b)), = size.items()
+    a, b = evaluate(a, sizes), evaluate(b, sizes)
+    return -(-a // b) if op == "cdiv" else a * b
 
 
 class Plan:

@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#define JSON_NOEXCEPTION
 #include "sage/Runtime/Plan.h"
 
 #include "sage/Runtime/JsonSchema.h"
@@ -718,13 +717,6 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
     return violation;
   result = std::move(plan);
   return std::string();
-}
-
-const json &sage::rt::getPlanSchema() {
-  static const json schema = json::parse(
-#include "PlanSchema.inc"
-      , nullptr, /*allow_exceptions=*/false);
-  return schema;
 }
 
 std::string sage::rt::readFileBytes(const std::string &path,

@@ -120,6 +120,8 @@ std::string SizeExpr::evaluate(const SizeBindings &sizes,
   switch (kind) {
   case Kind::Int:
     result = value;
+    if (result < 0)
+      return failure("is negative");
     return std::string();
   case Kind::Symbol:
     result = symbolValue(sizes, value);

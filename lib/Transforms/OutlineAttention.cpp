@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::sage {
 #define GEN_PASS_DEF_SAGEOUTLINEATTENTION
@@ -101,6 +103,8 @@ static void resolveDims(func::FuncOp func) {
   }
 }
 
+static void trimUnrebuildable(Cluster &cluster);
+
 /// The attention's operands and results with the layout ops that move
 /// with it. Transposes move only when Q, K, V and the result all cross one
 /// (the kernels take one memory order for all four); the mask crosses
@@ -118,6 +122,9 @@ static Cluster getCluster(AttentionOp op) {
     for (OpResult result : op->getResults())
       cluster.results.push_back(
           traceLayoutUsers(result, allowSwap && result.getResultNumber() == 0));
+    // What the new function cannot rebuild stays in the model, before the
+    // transposes are counted.
+    trimUnrebuildable(cluster);
     return cluster;
   };
   Cluster cluster = trace(/*allowSwap=*/true);
@@ -192,25 +199,15 @@ static void trimUnrebuildable(Cluster &cluster) {
   for (LayoutChain &chain : cluster.results)
     chain.ops.erase(llvm::find_if(chain.ops, isUninferableExpand),
                     chain.ops.end());
+  for (LayoutChain &chain :
+       llvm::concat<LayoutChain>(cluster.operands, cluster.results))
+    chain.swapped = llvm::any_of(
+        chain.ops, [](Operation *op) { return isa<linalg::TransposeOp>(op); });
 }
 
 /// The value a result chain hands to the model.
 static Value getChainEnd(const LayoutChain &chain) {
   return chain.ops.empty() ? chain.source : chain.ops.back()->getResult(0);
-}
-
-/// Whether `func` computes one attention and nothing else: it compiles as
-/// it stands (convert-sage-to-gpu reads its arguments and results).
-static bool isAttentionFunction(func::FuncOp func) {
-  int attentions = 0;
-  for (Operation &op : func.getBody().getOps()) {
-    if (isa<AttentionOp>(op))
-      ++attentions;
-    else if (!isLayoutOp(&op) && !isa<tensor::DimOp, tensor::EmptyOp,
-                                      arith::ConstantOp, func::ReturnOp>(op))
-      return false;
-  }
-  return attentions == 1;
 }
 
 /// A symbol name made of C identifier characters, so that the launchers'
@@ -295,13 +292,16 @@ static func::FuncOp outline(Cluster &cluster, func::FuncOp parent,
   dead.push_back(op);
   for (const LayoutChain &chain : cluster.operands)
     dead.append(chain.ops.begin(), chain.ops.end());
-  // Erase what moved, then what only fed it (inits, dims, constants).
-  SmallVector<Operation *> feeders;
-  for (Operation *deadOp : dead) {
+  // Erase what moved (users first), then what only fed it (inits, dims,
+  // constants): a feeder is an op outside `dead`, visited once.
+  llvm::SmallPtrSet<Operation *, 16> moved(dead.begin(), dead.end());
+  llvm::SetVector<Operation *> feeders;
+  for (Operation *deadOp : dead)
     for (Value operand : deadOp->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        feeders.push_back(def);
-    deadOp->dropAllUses();
+      if (Operation *def = operand.getDefiningOp(); def && !moved.count(def))
+        feeders.insert(def);
+  for (Operation *deadOp : dead) {
+    assert(deadOp->use_empty() && "a moved op is still used in the model");
     deadOp->erase();
   }
   while (!feeders.empty()) {
@@ -310,7 +310,7 @@ static func::FuncOp outline(Cluster &cluster, func::FuncOp parent,
       continue;
     for (Value operand : feeder->getOperands())
       if (Operation *def = operand.getDefiningOp())
-        feeders.push_back(def);
+        feeders.insert(def);
     feeder->erase();
   }
   return callee;
@@ -324,16 +324,17 @@ struct SageOutlineAttentionPass
     SymbolTable symbols(module);
     for (auto func :
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
-      if (func.isExternal() || isAttentionFunction(func))
+      if (func.isExternal() || isAttentionOnlyFunction(func))
         continue;
-      resolveDims(func);
       SmallVector<AttentionOp> attentions;
       func.walk([&](AttentionOp op) { attentions.push_back(op); });
+      if (attentions.empty())
+        continue;
+      resolveDims(func);
       // The new functions follow their model's, in the order of the calls.
       Operation *after = func;
       for (auto [index, op] : llvm::enumerate(attentions)) {
         Cluster cluster = getCluster(op);
-        trimUnrebuildable(cluster);
         after = outline(cluster, func, index, after, symbols);
       }
     }

@@ -21,17 +21,6 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-/// Whether `func` computes an attention that sage compiles.
-static bool holdsAttention(func::FuncOp func) {
-  return func
-      .walk([](Operation *op) {
-        return isa<AttentionOp, QuantizedAttentionOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// The C functions of the launcher library that run `func`
 /// (convert-sage-to-gpu names them after it).
 static DictionaryAttr getLauncherNames(func::FuncOp func) {
@@ -61,7 +50,14 @@ struct SageSplitLaunchersPass
     for (Operation &op :
          llvm::make_early_inc_range(module.getBody()->getOperations())) {
       auto func = dyn_cast<func::FuncOp>(op);
-      bool launcher = func && !func.isExternal() && holdsAttention(func);
+      bool launcher = func && isAttentionOnlyFunction(func);
+      // Neither half may lose the model's ops or the attention.
+      if (func && !launcher && holdsAttention(func)) {
+        func.emitOpError() << "holds an attention among other ops; run "
+                              "sage-outline-attention first, which moves each "
+                              "sage.attention into a function of its own";
+        return signalPassFailure();
+      }
       if (keep == "launchers") {
         if (!launcher)
           op.erase();

@@ -7,6 +7,8 @@
 // CHECK-LABEL: func.func @layer
 //  CHECK-SAME: (%[[Q:.*]]: tensor<?x?x4x64xf16>, %[[K:.*]]: tensor<?x?x4x64xf16>, %[[V:.*]]: tensor<?x?x4x64xf16>)
 //   CHECK-NOT: linalg.transpose
+//   CHECK-NOT: tensor.empty
+//   CHECK-NOT: tensor.dim
 //       CHECK: %[[O:.*]] = call @layer_attention_0(%[[Q]], %[[K]], %[[V]]) : (tensor<?x?x4x64xf16>, tensor<?x?x4x64xf16>, tensor<?x?x4x64xf16>) -> tensor<?x?x4x64xf16>
 //       CHECK: %[[NEG:.*]] = arith.negf %[[O]]
 //       CHECK: return %[[NEG]]
@@ -176,4 +178,50 @@ func.func @"model.block"(%x: tensor<8x16x32xf16>, %n: index) -> tensor<8x16x32xf
 }
 func.func @model_block_attention_0(%x: tensor<8x16x32xf16>) -> tensor<8x16x32xf16> {
   return %x : tensor<8x16x32xf16>
+}
+
+// -----
+
+// The result's reshape back to [B, H, N, D] has two dynamic sizes in one
+// group, so the new function cannot rebuild it and the result keeps its
+// transpose in the model; then no transpose moves, Q's, K's and V's stay
+// too (the kernels take one memory order for all four), and only the
+// collapses move in.
+// CHECK-LABEL: func.func @result_cut(
+//       CHECK: %[[QT:.*]] = linalg.transpose ins(%arg0
+//       CHECK: %[[KT:.*]] = linalg.transpose ins(%arg1
+//       CHECK: %[[VT:.*]] = linalg.transpose ins(%arg2
+//       CHECK: %[[O:.*]] = call @result_cut_attention_0(%[[QT]], %[[KT]], %[[VT]])
+//       CHECK: %[[OX:.*]] = tensor.expand_shape %[[O]]
+//       CHECK: %[[OT:.*]] = linalg.transpose ins(%[[OX]]
+//       CHECK: arith.negf %[[OT]]
+// CHECK-LABEL: func.func @result_cut_attention_0(
+//  CHECK-SAME: tensor<?x4x?x64xf16> {sage.buffer = "q"}
+//   CHECK-NOT: linalg.transpose
+//       CHECK: tensor.collapse_shape %arg0
+//       CHECK: sage.attention
+//  CHECK-SAME: -> tensor<?x?x64xf16>
+//       CHECK: return
+func.func @result_cut(%q: tensor<?x?x4x64xf16>, %k: tensor<?x?x4x64xf16>,
+    %v: tensor<?x?x4x64xf16>, %b: index, %h: index) -> tensor<?x?x?x64xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bq = tensor.dim %q, %c0 : tensor<?x?x4x64xf16>
+  %nq = tensor.dim %q, %c1 : tensor<?x?x4x64xf16>
+  %nk = tensor.dim %k, %c1 : tensor<?x?x4x64xf16>
+  %qe = tensor.empty(%bq, %nq) : tensor<?x4x?x64xf16>
+  %qt = linalg.transpose ins(%q : tensor<?x?x4x64xf16>) outs(%qe : tensor<?x4x?x64xf16>) permutation = [0, 2, 1, 3]
+  %ke = tensor.empty(%bq, %nk) : tensor<?x4x?x64xf16>
+  %kt = linalg.transpose ins(%k : tensor<?x?x4x64xf16>) outs(%ke : tensor<?x4x?x64xf16>) permutation = [0, 2, 1, 3]
+  %vt = linalg.transpose ins(%v : tensor<?x?x4x64xf16>) outs(%ke : tensor<?x4x?x64xf16>) permutation = [0, 2, 1, 3]
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<?x4x?x64xf16> into tensor<?x?x64xf16>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<?x4x?x64xf16> into tensor<?x?x64xf16>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<?x4x?x64xf16> into tensor<?x?x64xf16>
+  %o = sage.attention %q3, %k3, %v3 {layout = #sage.layout<[batch, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}
+      : (tensor<?x?x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> tensor<?x?x64xf16>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [%b, %h, %nq, 64] : tensor<?x?x64xf16> into tensor<?x?x?x64xf16>
+  %oe = tensor.empty(%b, %nq, %h) : tensor<?x?x?x64xf16>
+  %ot = linalg.transpose ins(%o4 : tensor<?x?x?x64xf16>) outs(%oe : tensor<?x?x?x64xf16>) permutation = [0, 2, 1, 3]
+  %n = arith.negf %ot : tensor<?x?x?x64xf16>
+  return %n : tensor<?x?x?x64xf16>
 }

@@ -100,8 +100,8 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<std::string> cudaToolkit{
       *this, "cuda-toolkit",
       llvm::cl::desc("The CUDA toolkit whose ptxas and fatbinary build "
-                     "binary-format=bin or fatbin (default: CUDA_ROOT, then "
-                     "/usr/local/cuda)"),
+                     "binary-format=bin or fatbin (default: where MLIR's "
+                     "NVPTX target looks, e.g. /usr/local/cuda)"),
       llvm::cl::init("")};
 };
 

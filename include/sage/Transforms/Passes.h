@@ -13,6 +13,7 @@ class ArithDialect;
 } // namespace arith
 namespace func {
 class FuncDialect;
+class FuncOp;
 } // namespace func
 namespace gpu {
 class GPUDialect;
@@ -32,6 +33,15 @@ class ScheduleTable;
 
 #define GEN_PASS_DECL
 #include "sage/Transforms/Passes.h.inc"
+
+/// Whether `func` computes one attention (sage.attention, or the decomposed
+/// steps around sage.quantized_attention) and nothing else but the layout
+/// ops, sizes and constants around it: it compiles as it stands, and
+/// sage-outline-attention leaves it alone (docs/Launchers.md).
+bool isAttentionOnlyFunction(func::FuncOp func);
+
+/// Whether `func` holds a sage.attention or sage.quantized_attention.
+bool holdsAttention(func::FuncOp func);
 
 /// Adds the patterns that raise upstream attention forms into sage.attention
 /// with `recipe`.

@@ -77,8 +77,10 @@ def SageOutlineAttention : Pass<"sage-outline-attention", "::mlir::ModuleOp"> {
     layout the kernels take. Its arguments carry `sage.buffer` (`q`, `k`,
     `v`, `mask`) and its results `o` and `lse`: the buffers of the C ABI.
 
-    `tensor.dim` of the attention's results becomes `tensor.dim` of the
-    operands it equals, so the model keeps no use of the moved values.
+    `tensor.dim` of the values that move (the attention's results, the
+    layout ops' results) first reads the size where it was given (an
+    init's size, an expand_shape's output shape, the query's dims), so the
+    model keeps no use of them.
     A function that already computes one attention and nothing else is
     left as it is: it compiles as it stands.
   }];
@@ -96,13 +98,16 @@ def SageSplitLaunchers : Pass<"sage-split-launchers", "::mlir::ModuleOp"> {
     and the attention functions they call. sage compiles the second half,
     the frontend's compiler the first:
 
-    * `keep=launchers` erases every top-level op but the functions holding
-      a `sage.attention` (what `--sage-to-ptx` and `--sage-to-llvm` do
-      first);
-    * `keep=model` turns each function holding a `sage.attention` into a
-      private declaration with a `sage.launcher` dictionary naming the C
-      functions that run it (`launch`, `workspace_size`, `last_error`;
+    * `keep=launchers` erases every top-level op but the attention
+      functions (one attention and only its layout ops, sizes and
+      constants; what `--sage-to-ptx` and `--sage-to-llvm` do first);
+    * `keep=model` turns each attention function into a private
+      declaration with a `sage.launcher` dictionary naming the C functions
+      that run it (`launch`, `workspace_size`, `last_error`;
       docs/Launchers.md), and leaves every other op alone.
+
+    A function holding an attention among other ops is an error in either
+    mode: neither half may drop the model's ops or the attention.
   }];
   let options = [
     Option<"keep", "keep", "std::string", /*default=*/"\"launchers\"",
