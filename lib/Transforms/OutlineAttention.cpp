@@ -324,7 +324,7 @@ struct SageOutlineAttentionPass
     SymbolTable symbols(module);
     for (auto func :
          llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
-      if (func.isExternal() || isAttentionOnlyFunction(func))
+      if (isAttentionOnlyFunction(func))
         continue;
       SmallVector<AttentionOp> attentions;
       func.walk([&](AttentionOp op) { attentions.push_back(op); });

@@ -40,6 +40,18 @@ static Value getLayoutInput(Operation *op) {
   return op->getOperand(0);
 }
 
+/// Adds layout op `op` to `chain`, unless it is a second transpose or a
+/// transpose where none is allowed.
+static bool extend(LayoutChain &chain, Operation *op, bool allowSwap) {
+  if (isTokensHeadsSwap(op)) {
+    if (chain.swapped || !allowSwap)
+      return false;
+    chain.swapped = true;
+  }
+  chain.ops.push_back(op);
+  return true;
+}
+
 LayoutChain mlir::sage::traceLayoutChain(Value value, Value stop,
                                          bool allowSwap, bool singleUse) {
   LayoutChain chain;
@@ -47,12 +59,8 @@ LayoutChain mlir::sage::traceLayoutChain(Value value, Value stop,
     Operation *op = value.getDefiningOp();
     if (!op || !isLayoutOp(op) || (singleUse && !value.hasOneUse()))
       break;
-    if (isTokensHeadsSwap(op)) {
-      if (chain.swapped || !allowSwap)
-        break;
-      chain.swapped = true;
-    }
-    chain.ops.push_back(op);
+    if (!extend(chain, op, allowSwap))
+      break;
     value = getLayoutInput(op);
   }
   chain.source = value;
@@ -66,12 +74,8 @@ LayoutChain mlir::sage::traceLayoutUsers(Value value, bool allowSwap) {
     Operation *user = *value.getUsers().begin();
     if (!isLayoutOp(user) || getLayoutInput(user) != value)
       break;
-    if (isTokensHeadsSwap(user)) {
-      if (chain.swapped || !allowSwap)
-        break;
-      chain.swapped = true;
-    }
-    chain.ops.push_back(user);
+    if (!extend(chain, user, allowSwap))
+      break;
     value = user->getResult(0);
   }
   return chain;
