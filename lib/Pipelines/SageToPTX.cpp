@@ -78,12 +78,6 @@ struct CheckBinaryFormatPass
 };
 } // namespace
 
-/// PTX ISA version with the FP8 mma.sync (8.4) and what newer chips need.
-static std::string getPtxFeatures(StringRef chip) {
-  std::optional<Chip> target = parseChip(chip);
-  return target && target->sm >= 100 ? "+ptx87" : "+ptx84";
-}
-
 void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
                                         const SageToPTXOptions &options) {
   if (!options.variant.empty())
@@ -122,6 +116,12 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.warpgroupTurns = options.warpgroupTurns;
   gpu.tuningTable = options.tuningTable;
   pm.addPass(createConvertSageToGPU(gpu));
+  // The PTX ISA version follows from the MMA rows the kernels use, so the
+  // target is attached while their sage ops are there.
+  SageAttachNVVMTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createSageAttachNVVMTarget(target));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertSageToNVVM());
@@ -134,11 +134,6 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = getPtxFeatures(options.chip);
-  target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.binaryFormat;
   binary.toolkitPath = options.cudaToolkit;

@@ -5,6 +5,7 @@
 #include "sage/Reference/Formats.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace sage::ref;
 
@@ -32,8 +33,9 @@ void F16DelayedAccumulator::addChunk(double chunkSum) {
 }
 
 void F16DelayedAccumulator::flush() {
-  // f16 -> f32 is exact; the f32 add rounds once.
-  buffer = buffer + partial;
+  // f16 -> f32 is exact; the fma rounds once (an add when rescale is 1).
+  buffer = std::fma(buffer, rescale, partial);
+  rescale = 1.0f;
   partial = 0.0f;
   pending = 0;
 }

@@ -314,10 +314,13 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
     case PVFormat::E4M3:
     case PVFormat::E5M2:
       if (recipe.accumulator == PVAccumulator::F16Delayed) {
-        // f16 MMA accumulator flushed into O every f16FlushEvery MMAs.
+        // f16 MMA accumulator flushed into O every f16FlushEvery MMAs; the
+        // first flush rescales O by alpha in the same fma, as the kernel's
+        // sage.accumulate does.
         F16DelayedAccumulator acc;
         acc.flushEvery = recipe.f16FlushEvery;
-        acc.buffer = scaled;
+        acc.buffer = o[d];
+        acc.rescale = alpha;
         for (int64_t k = 0; k < colCount; k += kFp8MmaK)
           acc.addChunk(
               chunkDot(p + k, 1, v + k, 1, std::min(kFp8MmaK, colCount - k)));

@@ -88,6 +88,14 @@ private:
                  ? std::string()
                  : fail(path, "expected at least " + argument.dump() +
                                   ", got " + value.dump());
+    if (keyword == "exclusiveMinimum")
+      return !argument.is_number()
+                 ? fail(path, "the schema's exclusiveMinimum is not a number")
+             : !value.is_number() ||
+                     value.get<double>() > argument.get<double>()
+                 ? std::string()
+                 : fail(path, "expected more than " + argument.dump() +
+                                  ", got " + value.dump());
     if ((keyword == "minLength" || keyword == "minItems" ||
          keyword == "maxItems") &&
         !argument.is_number_unsigned())

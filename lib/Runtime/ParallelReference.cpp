@@ -230,6 +230,10 @@ std::string sage::rt::recipeForPlan(const LaunchPlan &plan,
   recipe.smoothV = plan.smooth.v;
   recipe.causal = plan.causal;
   recipe.scale = plan.scale;
+  if (plan.probRange)
+    recipe.pRange = float(*plan.probRange);
+  if (plan.valueRange)
+    recipe.vRange = float(*plan.valueRange);
   std::optional<sage::ref::ElementFormat> output =
       getReferenceFormat(plan.outputType);
   if (!output)

@@ -682,6 +682,14 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
       !(plan.scale >= 0.0 && std::isfinite(plan.scale)))
     reader.fail("scale",
                 "expected a non-negative number, got " + root["scale"].dump());
+  if (root.contains("ranges"))
+    if (const json *ranges = reader.readObject(root, "", "ranges")) {
+      double p = 0, v = 0;
+      if (reader.readNumber(*ranges, "ranges", "p", p))
+        plan.probRange = p;
+      if (reader.readNumber(*ranges, "ranges", "v", v))
+        plan.valueRange = v;
+    }
   if (const json *smooth = reader.readObject(root, "", "smooth")) {
     reader.readBool(*smooth, "smooth", "q", plan.smooth.q);
     reader.readBool(*smooth, "smooth", "k", plan.smooth.k);

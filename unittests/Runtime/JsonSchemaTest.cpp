@@ -43,6 +43,15 @@ TEST(JsonSchemaTest, Keywords) {
             "field 'list': expected at most 2 items, got 3");
 }
 
+TEST(JsonSchemaTest, ExclusiveMinimum) {
+  const char *schema = R"({"type": "number", "exclusiveMinimum": 0})";
+  EXPECT_EQ(validate(schema, "0.5"), "");
+  EXPECT_EQ(validate(schema, "0"),
+            "field '(plan)': expected more than 0, got 0");
+  EXPECT_EQ(validate(schema, "-2"),
+            "field '(plan)': expected more than 0, got -2");
+}
+
 TEST(JsonSchemaTest, OneOfMatchesExactlyOne) {
   const char *schema =
       R"({"oneOf": [{"type": "integer"}, {"type": "number"}]})";

@@ -84,6 +84,22 @@ TEST(ParallelReferenceTest, RecipeFollowsThePlan) {
   EXPECT_DOUBLE_EQ(recipe.scale, 0.08838834764831845);
   EXPECT_EQ(recipe.outputFormat, ref::ElementFormat::F32);
 
+  // The plan's ranges replace the variant's (SageAttention2++ with the
+  // official code's P_r = 448, V_r = 2.25 instead of 224 and 4.5).
+  std::string official = replaceOnce(
+      replaceOnce(samplePlanText(), R"("variant": "int8-fp8")",
+                  R"("variant": "int8-fp8-f16acc")"),
+      R"("scale": 0.08838834764831845)",
+      R"("scale": 0.08838834764831845, "ranges": {"p": 448, "v": 2.25})");
+  LaunchPlan f16acc;
+  ASSERT_EQ(parsePlan(official, f16acc), "");
+  ref::Recipe delayed;
+  ASSERT_EQ(recipeForPlan(f16acc, delayed), "");
+  EXPECT_EQ(delayed.accumulator, ref::PVAccumulator::F16Delayed);
+  EXPECT_EQ(delayed.f16FlushEvery, 2);
+  EXPECT_EQ(delayed.pRange, 448.0f);
+  EXPECT_EQ(delayed.vRange, 2.25f);
+
   plan.variant = "int2-fp8";
   EXPECT_EQ(recipeForPlan(plan, recipe),
             "the cpu model has no variant 'int2-fp8' (expected int8-fp8, "

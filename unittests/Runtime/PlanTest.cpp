@@ -181,6 +181,12 @@ TEST(PlanTest, WrongTypes) {
             "field 'scale': expected a number, got string \"x\"");
   EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)", R"("scale": -1)"),
             "field 'scale': expected a non-negative number, got -1");
+  EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)",
+                        R"("scale": 0.1, "ranges": {"p": 0, "v": 4.5})"),
+            "field 'ranges.p': expected more than 0, got 0");
+  EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)",
+                        R"("scale": 0.1, "ranges": {"p": 224})"),
+            "field 'ranges.v': missing");
   EXPECT_EQ(editedError(R"("smooth": {"q": true, "k": true, "v": false})",
                         R"("smooth": [true])"),
             "field 'smooth': expected an object, got array");

@@ -131,4 +131,29 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
   ];
 }
 
+def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Attach each kernel module's NVVM target, at the PTX ISA "
+                "version its MMA instructions need";
+  let description = [{
+    Gives every `gpu.module` an `#nvvm.target` for `chip`, whose PTX ISA
+    version is the lowest that both the chip's default (8.4, the first with
+    FP8 `mma.sync`; 8.7 for sm_100 and newer) and every instruction that
+    the module's `sage.warp_mma` / `sage.warpgroup_mma` ops name in the MMA
+    table (docs/Mma.md) accept: the f16-accumulator FP8 `mma.sync` of
+    SageAttention2++ needs PTX ISA 8.7, which LLVM does not check. Runs
+    while the sage ops are still there (before `convert-sage-to-nvvm`).
+    An instruction the chip cannot run is an error naming both.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_89\"",
+           "The chip the kernels are compiled for (sm_80 ... sm_120a)">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "Optimization level of the PTX backend">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
 #endif // SAGE_CONVERSION_PASSES_TD

@@ -13,7 +13,9 @@
 //  - F16DelayedAccumulator: mma.sync m16n8k32 .f16.e4m3.e4m3.f16 with
 //    SageAttention2++'s delayed FP32 buffering: after each k-chunk,
 //    acc16 = f16(acc16 + chunk) (RNE); every `flushEvery` MMAs the f16
-//    accumulator is added into an f32 buffer and reset.
+//    accumulator is added into an f32 buffer and reset. The first flush
+//    of a K/V block also rescales the buffer by the online softmax's
+//    alpha, in one fma (sage.accumulate).
 //  - F32Accumulator: an MMA with a true f32 accumulator: after each chunk,
 //    acc = f32(acc + chunk) (RNE).
 //
@@ -55,6 +57,10 @@ struct F16DelayedAccumulator {
   int flushEvery = 2;
   /// The f32 buffer the f16 partial sums are flushed into.
   float buffer = 0.0f;
+  /// What the next flush multiplies the buffer by before adding (alpha for
+  /// a K/V block's first flush, then 1): buffer = fma(buffer, rescale,
+  /// partial), rounded once.
+  float rescale = 1.0f;
   /// The f16 accumulator (a value on the f16 grid, possibly inf).
   float partial = 0.0f;
   /// MMAs accumulated in `partial` since the last flush.

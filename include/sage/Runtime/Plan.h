@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,6 +123,8 @@ struct LaunchPlan {
   sage::ref::Causal causal = sage::ref::Causal::None;
   /// Softmax scale; 0 stands for 1/sqrt(head_dim).
   double scale = 0.0;
+  /// P_r and V_r from `ranges`; absent, the variant's.
+  std::optional<double> probRange, valueRange;
   PlanSmooth smooth;
   PlanTiles tiles;
   std::vector<PlanBuffer> buffers;

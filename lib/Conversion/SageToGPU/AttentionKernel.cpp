@@ -348,8 +348,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   MLIRContext *ctx = km.builder.getContext();
   MmaAttr queryKeyMma =
       getWarpMma(ctx, km.builder.getI8Type(), km.builder.getI32Type());
+  // P V accumulates in f32, or (SageAttention2++) in f16 flushed into O
+  // every pvAccum.every MMAs.
   MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
-                                    km.builder.getF32Type());
+                                    config.pvAccum.getAccType());
   // wgmma: the warpgroup's products, B from the stage; A (Q_hat) from its
   // tile in shared memory, then (P) from registers.
   MmaAttr queryKeyGroupMma, probValueGroupMma;
@@ -1022,13 +1024,32 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     return issueWarpgroupMmas(kb, probValueGroupMma, probFragments, descriptors,
                               fenced);
   };
+  auto accumulateTile = [&](SoftmaxState &state, Value rescale, int64_t dt,
+                            const MmaAcc &partial) {
+    Value buffer = kb.f32Vector(state.out[dt]);
+    Value out = AccumulateOp::create(
+        kb.b, kb.loc, buffer.getType(),
+        vector::FromElementsOp::create(
+            kb.b, kb.loc, VectorType::get({4}, config.pvAccum.getAccType()),
+            partial),
+        buffer, rescale, config.pvAccum, probValueMma);
+    SmallVector<Value> outValues = kb.elements(out);
+    state.out[dt] = {outValues[0], outValues[1], outValues[2], outValues[3]};
+  };
   // mma.sync: channel tile dt, each V^T row read a layout group of keys at
-  // a time.
+  // a time, its MMAs flushed into O every `every` of them (f16) or once
+  // (f32); the block's first flush rescales O by alpha, the others add.
   int64_t valueGroup = vLayout.getGroupSize(),
           valueLaneBytes = vLayout.getLaneBytes();
-  auto warpValueTile = [&](Value keyOffset, ArrayRef<Value> probFragments,
-                           int64_t dt) {
-    MmaAcc partial = {kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)};
+  int64_t flushEvery = config.pvAccum.getAccType().isF16()
+                           ? int64_t(config.pvAccum.getEvery())
+                           : keyChunks;
+  auto warpValueTile = [&](SoftmaxState &state, Value alpha, Value keyOffset,
+                           ArrayRef<Value> probFragments, int64_t dt) {
+    Value zero = arith::ConstantOp::create(
+        kb.b, kb.loc, kb.b.getZeroAttr(config.pvAccum.getAccType()));
+    MmaAcc partial = {zero, zero, zero, zero};
+    Value rescale = alpha;
     Value channel = kb.add(kb.i32(dt * 8), lane.g);
     Value rowOffset =
         kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
@@ -1038,19 +1059,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           words,
           kb.loadSharedWords(staging, kb.add(rowOffset, kb.i32(g * valueGroup)),
                              valueLaneBytes / 4));
-    for (int64_t c = 0; c < keyChunks; ++c)
+    for (int64_t c = 0; c < keyChunks; ++c) {
       partial = emitWarpMma(kb, probValueMma, probFragments[c],
                             {words[2 * c], words[2 * c + 1]}, partial);
-    return partial;
-  };
-  auto accumulateTile = [&](SoftmaxState &state, Value alpha, int64_t dt,
-                            const MmaAcc &partial) {
-    Value buffer = kb.f32Vector(state.out[dt]);
-    Value out = AccumulateOp::create(
-        kb.b, kb.loc, buffer.getType(), kb.f32Vector(partial), buffer, alpha,
-        AccumAttr::get(ctx, kb.f32Type(), /*every=*/0), probValueMma);
-    SmallVector<Value> outValues = kb.elements(out);
-    state.out[dt] = {outValues[0], outValues[1], outValues[2], outValues[3]};
+      if ((c + 1) % flushEvery != 0)
+        continue;
+      accumulateTile(state, rescale, dt, partial);
+      partial = {zero, zero, zero, zero};
+      rescale = kb.f32Vector({kb.f32(1), kb.f32(1)});
+    }
   };
   auto accumulateOut = [&](SoftmaxState &state, Value alpha,
                            ArrayRef<MmaAcc> partials) {
@@ -1105,8 +1122,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value keyOffset = kb.add(kb.add(view.stage, kb.i32(layout.valueStart)),
                                kb.mul(lane.t, kb.i32(valueLaneBytes)));
       for (int64_t dt = 0; dt < valueDim / 8; ++dt)
-        accumulateTile(state, alpha, dt,
-                       warpValueTile(keyOffset, probFragments, dt));
+        warpValueTile(state, alpha, keyOffset, probFragments, dt);
     }
     releaseStage(keyBlock);
     return state.flatten();

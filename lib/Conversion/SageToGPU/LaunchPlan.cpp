@@ -130,6 +130,11 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
       b.getNamedAttr("output_type", b.getStringAttr(outputType)),
       b.getNamedAttr("causal", b.getBoolAttr(causal)),
       b.getNamedAttr("scale", b.getF64FloatAttr(scale)),
+      b.getNamedAttr("ranges",
+                     b.getDictionaryAttr({
+                         b.getNamedAttr("p", b.getF64FloatAttr(probRange)),
+                         b.getNamedAttr("v", b.getF64FloatAttr(valueRange)),
+                     })),
       b.getNamedAttr("smooth", b.getDictionaryAttr({
                                    b.getNamedAttr("q", b.getBoolAttr(smoothQ)),
                                    b.getNamedAttr("k", b.getBoolAttr(smoothK)),

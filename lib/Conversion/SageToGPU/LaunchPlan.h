@@ -93,6 +93,8 @@ struct LaunchPlan {
   std::string inputType, outputType;
   bool causal = false, causalTopLeft = false;
   double scale = 0;
+  // P_r and V_r, the static ranges P and V are quantized to.
+  double probRange = 0, valueRange = 0;
   bool smoothQ = false, smoothK = false, smoothV = false;
   int64_t blockQ = 0, warpQ = 0, blockK = 0, warps = 0;
   std::vector<PlanBuffer> buffers;

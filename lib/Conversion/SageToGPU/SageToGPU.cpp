@@ -191,12 +191,22 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if (!queryQuant.getElementType().isSignlessInteger(8))
     return op.emitOpError() << "the GPU lowering implements INT8 Q/K, not "
                             << queryQuant.getElementType();
-  if (!op.getPvAccum().getAccType().isF32())
-    return op.emitOpError() << "the GPU lowering implements the f32 PV "
-                               "accumulator, not "
-                            << op.getPvAccum();
+  // SageAttention2++'s f16 accumulator (docs/Algorithm.md section 4) is an
+  // mma.sync row; each flush sums `every` MMAs of 32 keys of one block.
+  AccumAttr pvAccum = op.getPvAccum();
+  if (pvAccum.getAccType().isF16() && choices.scope != MmaScope::Warp)
+    return op.emitOpError()
+           << "the wgmma kernel implements the f32 P V accumulator; " << pvAccum
+           << " (SageAttention2++) is lowered to mma.sync: pass "
+              "mma-scope=warp";
+  if (pvAccum.getAccType().isF16() && blockK % (32 * pvAccum.getEvery()) != 0)
+    return op.emitOpError()
+           << pvAccum << " flushes every " << pvAccum.getEvery()
+           << " MMAs of 32 keys, which must tile the K/V block; got block-k = "
+           << blockK;
   AttentionConfig config;
   config.scope = choices.scope;
+  config.pvAccum = pvAccum;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -647,7 +657,11 @@ struct ConvertSageToGPUPass
     LaunchPlan plan;
     plan.name = func.getSymName().str();
     plan.chip = chip;
-    plan.variant = "int8-fp8";
+    // The recipe the config implements (its ranges below).
+    plan.variant =
+        config->pvAccum.getAccType().isF16() ? "int8-fp8-f16acc" : "int8-fp8";
+    plan.probRange = config->pRange;
+    plan.valueRange = config->vRange;
     if (rank == 3)
       plan.layout = {"batch", "tokens", "features"};
     else if (config->io.tokensBeforeHeads)

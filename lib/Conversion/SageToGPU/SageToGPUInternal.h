@@ -122,6 +122,8 @@ struct AttentionConfig {
   double scale = 0;
   double pRange = 448, vRange = 448, qkRange = 127;
   QuantAttr probQuant; // P's format and range (pRange)
+  // How P V is summed: f32, or f16 flushed every N MMAs (mma.sync only).
+  AccumAttr pvAccum;
   // Who issues the MMAs: each warp (mma.sync) or each warpgroup of four
   // warps (wgmma, K and V^T read from shared memory).
   MmaScope scope = MmaScope::Warp;

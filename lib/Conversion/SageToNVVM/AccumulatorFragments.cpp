@@ -194,6 +194,12 @@ struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
     MmaAttr mma = *op.getFragment();
     F32Builder f{rewriter, op.getLoc()};
     SmallVector<Value> partial = f.elements(op.getPartial());
+    // An f16 partial (one flush of SageAttention2++'s delayed buffering)
+    // widens exactly, so the fma still rounds once.
+    for (Value &value : partial)
+      if (value.getType().isF16())
+        value = arith::ExtFOp::create(rewriter, op.getLoc(),
+                                      rewriter.getF32Type(), value);
     SmallVector<Value> buffer = f.elements(op.getBuffer());
     SmallVector<Value> rescale = f.elements(op.getRescale());
     SmallVector<Value> result;

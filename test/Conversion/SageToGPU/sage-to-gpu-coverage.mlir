@@ -153,22 +153,6 @@ func.func @negative_mixed_layouts(%x: tensor<1x64x1x64xf16>, %k: tensor<1x1x64x6
 
 // -----
 
-// The two-level f16 accumulation is not lowered yet.
-func.func @negative_f16_accumulator(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64x64xf16>, %v: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
-  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>
-  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>
-  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>
-  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering implements the f32 PV accumulator, not #sage.accum<f16, every = 2>}}
-  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
-      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
-      pv_accum = #sage.accum<f16, every = 2>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
-      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel, range = 2.0>}
-    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf16>
-  return %o : tensor<1x1x64x64xf16>
-}
-
-// -----
-
 // Kernels exist for head dimensions that are multiples of 16 from 32 to 256.
 func.func @negative_head_dim(%q: tensor<1x1x64x16xf16>, %k: tensor<1x1x64x16xf16>, %v: tensor<1x1x64x16xf16>) -> tensor<1x1x64x16xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<1x1x64x16xf16> -> tensor<1x1x64x16xi8>, tensor<1x1x4x1xf32>

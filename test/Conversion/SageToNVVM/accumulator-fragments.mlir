@@ -73,6 +73,22 @@ func.func @accumulate(%r: vector<4xf32>, %o: vector<4xf32>, %a: vector<2xf32>) -
   return %o1 : vector<4xf32>
 }
 
+// One flush of an f16 accumulator (SageAttention2++): R widened exactly,
+// then the same single-rounding fma.
+// CHECK-LABEL: func @accumulate_f16
+//  CHECK-SAME: (%[[R:.*]]: vector<4xf16>, %[[O:.*]]: vector<4xf32>, %[[A:.*]]: vector<2xf32>)
+//   CHECK-DAG:   %[[O3:.*]] = vector.extract %[[O]][3]
+//   CHECK-DAG:   %[[R3:.*]] = vector.extract %[[R]][3] : f16 from vector<4xf16>
+//   CHECK-DAG:   %[[W3:.*]] = arith.extf %[[R3]] : f16 to f32
+//   CHECK-DAG:   %[[A1:.*]] = vector.extract %[[A]][1]
+//       CHECK:   %[[SUM:.*]] = llvm.intr.fma(%[[O3]], %[[A1]], %[[W3]]) : (f32, f32, f32) -> f32
+//       CHECK:   vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %[[SUM]] : vector<4xf32>
+#e4m3f16 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f16, scales = none>
+func.func @accumulate_f16(%r: vector<4xf16>, %o: vector<4xf32>, %a: vector<2xf32>) -> vector<4xf32> {
+  %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f16, every = 2>, fragment = #e4m3f16} : vector<4xf16>, vector<2xf32> -> vector<4xf32>
+  return %o1 : vector<4xf32>
+}
+
 // Key j of the lane's element: key_offset + 8 * tile + 2t + column; -inf
 // past the last key and, with causal, right of row g (+ 8) + Nk - Nq.
 // CHECK-LABEL: func @mask

@@ -75,7 +75,7 @@ func.func @negative_rows(%s: vector<32xf32>, %m: vector<4xf32>) {
 
 #e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
 func.func @negative_f16_scheme(%r: vector<4xf16>, %o: vector<4xf32>, %a: vector<2xf32>) {
-  // expected-error@+1 {{'sage.accumulate' op #sage.accum<f16, every = 2> is not lowered on fragments yet}}
+  // expected-error@+1 {{'sage.accumulate' op expected the fragment of an MMA accumulating in 'f16' for #sage.accum<f16, every = 2>, got #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>}}
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f16, every = 2>, fragment = #e4m3} : vector<4xf16>, vector<2xf32> -> vector<4xf32>
   return
 }

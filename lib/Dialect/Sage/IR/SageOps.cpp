@@ -721,8 +721,13 @@ LogicalResult AccumulateOp::verify() {
                          << getScheme() << ", got "
                          << partialType.getElementType();
   if (auto buffer = dyn_cast<VectorType>(bufferType)) {
-    if (!accType.isF32())
-      return emitOpError() << getScheme() << " is not lowered on fragments yet";
+    // On fragments, one op is one flush: `partial` is the accumulator of
+    // the MMAs since the last one.
+    if (getFragment()->getAcc() != accType)
+      return emitOpError() << "expected the fragment of an MMA accumulating "
+                              "in "
+                           << accType << " for " << getScheme() << ", got "
+                           << *getFragment();
     return failure(failed(verifyAccumulatorFragment(*this, getFragment(),
                                                     "buffer", buffer)) ||
                    failed(verifyFragmentRows(*this, *getFragment(), "rescale",

@@ -607,7 +607,11 @@ def Sage_AccumulateOp : Sage_Op<"accumulate",
 
     On fragments (vectors, docs/Levels.md, L4), `fragment` names the MMA
     whose accumulator layout `partial` and `buffer` have, as for
-    `sage.online_softmax`; `rescale` holds the lane's `m / 8` rows.
+    `sage.online_softmax`, and accumulates in the scheme's type; `rescale`
+    holds the lane's `m / 8` rows. There one op is one flush: with
+    `#sage.accum<f16, every = N>` the kernel sums N MMAs in `partial`, and
+    a K/V block's later flushes pass a `rescale` of ones. Either way each
+    element is one fma, rounded once.
 
     Example:
 

@@ -1,0 +1,79 @@
+//===- AttachTarget.cpp - the sage-attach-nvvm-target pass ----------------===//
+//
+// The PTX ISA version of a kernel module follows from the instructions its
+// MMA ops name: the MMA table (docs/Mma.md) records each one's version,
+// which LLVM's NVPTX backend does not check for every instruction (it
+// emits the f16-accumulator FP8 mma.sync under any version, and ptxas
+// then refuses the PTX).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/MmaInstructions.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <algorithm>
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGEATTACHNVVMTARGET
+#include "sage/Conversion/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// PTX ISA version x 10 that the kernels of `chip` start from: 8.4, the
+/// first with FP8 mma.sync, or 8.7 for sm_100 and newer.
+static int getDefaultPtxIsa(Chip chip) { return chip.sm >= 100 ? 87 : 84; }
+
+namespace {
+struct SageAttachNVVMTargetPass
+    : public sage::impl::SageAttachNVVMTargetBase<SageAttachNVVMTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<Chip> target = parseChip(chip);
+    if (!target) {
+      getOperation().emitError()
+          << "unknown chip '" << chip << "'; expected sm_<version>[a]";
+      return signalPassFailure();
+    }
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+      if (failed(attach(module, *target)))
+        return signalPassFailure();
+  }
+
+  LogicalResult attach(gpu::GPUModuleOp module, Chip target) {
+    int ptxIsa = getDefaultPtxIsa(target);
+    WalkResult walk = module.walk([&](Operation *op) {
+      MmaAttr mma;
+      if (auto warp = dyn_cast<WarpMmaOp>(op))
+        mma = warp.getMma();
+      else if (auto group = dyn_cast<WarpgroupMmaOp>(op))
+        mma = group.getMma();
+      else
+        return WalkResult::advance();
+      const MmaInstruction &row = *mma.getInstruction();
+      std::string reason = row.getUnavailableReason(target);
+      if (!reason.empty()) {
+        op->emitOpError() << row.getPtx(mma.getN()) << " " << reason
+                          << "; the kernels are compiled for " << chip;
+        return WalkResult::interrupt();
+      }
+      ptxIsa = std::max(ptxIsa, row.ptxIsa);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    std::string features = "+ptx" + std::to_string(ptxIsa);
+    module.setTargetsAttr(ArrayAttr::get(
+        &getContext(),
+        {NVVM::NVVMTargetAttr::get(&getContext(), optLevel,
+                                   "nvptx64-nvidia-cuda", chip, features)}));
+    return success();
+  }
+};
+} // namespace
