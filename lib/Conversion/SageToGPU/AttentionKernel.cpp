@@ -113,7 +113,7 @@ struct KVStaging {
         bulkCopies(config.layouts.queryKey.getOperandTiling() ==
                    OperandTiling::CoreMatrices),
         releases(config.releasesStages()), stages(config.kvStages),
-        keyRow(config.paddedHeadDim + (coreMatrices ? 0 : 16)),
+        keyRow(config.getQueryKeyRowBytes() + (coreMatrices ? 0 : 16)),
         valueRow(config.blockK + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow),
@@ -304,7 +304,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                  {"Hkv", false}});
   // Q_hat and K_hat rows hold paddedDim channels (zeros past D); dS and
   // qbar use the D channels of Q and K.
+  // (queryKeyRowBytes of them: INT4 values are two a byte.)
   int64_t dim = config.headDim, paddedDim = config.paddedHeadDim,
+          queryKeyRowBytes = config.getQueryKeyRowBytes(),
           valueDim = config.valueDim;
   int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
   KernelFunc kernel =
@@ -347,7 +349,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     computeLane.emplace(kb, kb.threadId());
   MLIRContext *ctx = km.builder.getContext();
   MmaAttr queryKeyMma =
-      getWarpMma(ctx, km.builder.getI8Type(), km.builder.getI32Type());
+      getWarpMma(ctx, config.queryKeyType, km.builder.getI32Type());
   // P V accumulates in f32, or (SageAttention2++) in f16 flushed into O
   // every pvAccum.every MMAs.
   MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
@@ -440,7 +442,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                             keyTile.getBytes() + valueTile.getBytes());
     kb.copyBulk(staging, stage, kernel.arg(kKeyInt),
                 OperandRow(kb, OperandTiling::CoreMatrices, kvHead, paddedKeys,
-                           firstKey, kb.i32(paddedDim), keyTile)
+                           firstKey, kb.i32(queryKeyRowBytes), keyTile)
                     .getOffset(kb.i32(0)),
                 keyTile.getBytes(), barrier);
     kb.copyBulk(staging, kb.add(stage, kb.i32(layout.valueStart)),
@@ -566,11 +568,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   OperandLayoutAttrInterface qkLayout = config.layouts.queryKey;
   int64_t group = qkLayout.getGroupSize(),
           groupChunks = group / qkLayout.getMmaK(),
+          groupBytes = group * config.queryKeyType.getIntOrFloatBitWidth() / 8,
           laneBytes = qkLayout.getLaneBytes();
   Value groupOffset = kb.toI64(kb.mul(lane.t, kb.i32(laneBytes)));
   auto loadRowWords = [&](Value buffer, Value rowStart,
                           int64_t g) -> SmallVector<Value> {
-    Value offset = kb.add(rowStart, kb.add(kb.i64(g * group), groupOffset));
+    Value offset =
+        kb.add(rowStart, kb.add(kb.i64(g * groupBytes), groupOffset));
     return kb.loadWords(buffer, offset, laneBytes / 4);
   };
   SmallVector<MmaA> queryFragments;
@@ -582,7 +586,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         words[row] =
             loadRowWords(kernel.arg(kQueryInt),
                          linearOffset(kb, queryHead, paddedQueries, rows[row],
-                                      kb.i32(paddedDim), kb.i32(0)),
+                                      kb.i32(queryKeyRowBytes), kb.i32(0)),
                          g);
       for (int64_t c = 0; c < groupChunks; ++c)
         queryFragments.push_back({words[0][2 * c], words[1][2 * c],
@@ -669,11 +673,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                       copy);
         }
       };
-      copyRows(config.blockK, paddedDim, layout.keyRow, 0, kernel.arg(kKeyInt),
-               [&](Value row) {
+      copyRows(config.blockK, queryKeyRowBytes, layout.keyRow, 0,
+               kernel.arg(kKeyInt), [&](Value row) {
                  return linearOffset(kb, kvHead, paddedKeys,
-                                     kb.add(firstKey, row), kb.i32(paddedDim),
-                                     kb.i32(0));
+                                     kb.add(firstKey, row),
+                                     kb.i32(queryKeyRowBytes), kb.i32(0));
                });
       copyRows(valueDim, config.blockK, layout.valueRow, layout.valueStart,
                kernel.arg(kValueFp8), [&](Value channel) {
@@ -699,8 +703,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.arriveExpectingBytes(staging, barrier, queryTile.getBytes());
         kb.copyBulk(staging, queryStart, kernel.arg(kQueryInt),
                     OperandRow(kb, OperandTiling::CoreMatrices, queryHead,
-                               paddedQueries, firstQuery, kb.i32(paddedDim),
-                               queryTile)
+                               paddedQueries, firstQuery,
+                               kb.i32(queryKeyRowBytes), queryTile)
                         .getOffset(kb.i32(0)),
                     queryTile.getBytes(), barrier);
       });
@@ -714,7 +718,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           Value column = kb.divu(chunk, kb.i32(config.blockQ));
           Value query = kb.add(firstQuery, row);
           OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
-                            paddedQueries, query, kb.i32(paddedDim), queryTile);
+                            paddedQueries, query, kb.i32(queryKeyRowBytes),
+                            queryTile);
           Value sourceOffset = source.getOffset(kb.mul(column, kb.i32(16)));
           Value destination = kb.add(queryStart, kb.mul(chunk, kb.i32(16)));
           kb.copyAsync16(staging, destination, kernel.arg(kQueryInt),
@@ -879,7 +884,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       for (int64_t g = 0; g < paddedDim / group; ++g) {
         SmallVector<Value> words = kb.loadSharedWords(
             staging,
-            kb.add(rowStart, kb.add(kb.i32(g * group),
+            kb.add(rowStart, kb.add(kb.i32(g * groupBytes),
                                     kb.mul(lane.t, kb.i32(laneBytes)))),
             laneBytes / 4);
         for (int64_t c = 0; c < groupChunks; ++c)

@@ -396,11 +396,17 @@ Value KernelBuilder::packE4M3x4(Value x0, Value x1, Value x2, Value x3) {
   return bitOr(pair(x0, x1), shl(pair(x2, x3), 16));
 }
 
-Value KernelBuilder::packI8x4(Value x0, Value x1, Value x2, Value x3) {
-  Value packed = bitAnd(x0, 0xff);
-  packed = bitOr(packed, shl(bitAnd(x1, 0xff), 8));
-  packed = bitOr(packed, shl(bitAnd(x2, 0xff), 16));
-  return bitOr(packed, shl(x3, 24));
+Value KernelBuilder::packInts(ArrayRef<Value> values, int64_t bits) {
+  assert(int64_t(values.size()) * bits == 32 && "one word of values");
+  int64_t mask = (int64_t(1) << bits) - 1;
+  Value packed = bitAnd(values[0], mask);
+  for (int64_t i = 1; i < int64_t(values.size()); ++i) {
+    // The top field needs no mask: the shift drops the sign bits above.
+    Value field =
+        i + 1 == int64_t(values.size()) ? values[i] : bitAnd(values[i], mask);
+    packed = bitOr(packed, shl(field, i * bits));
+  }
+  return packed;
 }
 
 SmallVector<Value> KernelBuilder::forLoop(

@@ -179,8 +179,9 @@ public:
 
   /// Packs four E4M3 values (x0 in the lowest byte) into an i32.
   Value packE4M3x4(Value x0, Value x1, Value x2, Value x3);
-  /// Packs four i32 values in [-128, 127] into an i32 (x0 lowest).
-  Value packI8x4(Value x0, Value x1, Value x2, Value x3);
+  /// Packs 32 / bits i32 values of `bits` bits (two's complement, 8 or 4)
+  /// into an i32, values[0] in the lowest bits, as mma.sync reads them.
+  Value packInts(ArrayRef<Value> values, int64_t bits);
 
   // Control flow.
   /// scf.for over i32 bounds; `body` gets the induction variable and the

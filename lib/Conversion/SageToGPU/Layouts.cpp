@@ -14,17 +14,16 @@ using namespace mlir::sage;
 
 /// Whether `layout` stores each lane's registers of a group as the kernels
 /// load them: lane t's bytes of group g start at g * group + t * laneBytes
-/// and hold, word by word, halves h = 0, 1 of chunks c = 0, 1, ... (8-bit
-/// elements: one byte each).
+/// (in elements: 4-bit ones are two a byte) and hold, word by word, halves
+/// h = 0, 1 of chunks c = 0, 1, ...
 static bool hasLaneLoads(OperandLayoutAttrInterface layout, int64_t extent) {
   int64_t k = layout.getMmaK(), group = layout.getGroupSize();
-  int64_t perWord = k / 8;
+  int64_t perWord = k / 8, laneElements = layout.getLaneBytes() * perWord / 4;
   for (int64_t position = 0; position < extent; ++position) {
     int64_t g = position / group, inGroup = position % group;
     int64_t c = inGroup / k, kk = inGroup % k;
     int64_t h = kk / (k / 2), t = kk % (k / 2) / perWord, i = kk % perWord;
-    int64_t expected =
-        g * group + t * layout.getLaneBytes() + perWord * (2 * c + h) + i;
+    int64_t expected = g * group + t * laneElements + perWord * (2 * c + h) + i;
     if (layout.getStorageIndex(position) != expected)
       return false;
   }
@@ -91,11 +90,13 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
   // words of a group at once; wgmma reads Q, K and V^T rows through shared
   // memory descriptors, which take the MMA positions in order.
   int64_t paddedDim = layouts.queryKey.getPaddedExtent(headDim);
-  // The quantizer packs four adjacent channels into one 32-bit store.
-  bool fourTogether = true;
-  for (int64_t c = 0; c < paddedDim && fourTogether; c += 4)
-    for (int64_t i = 1; i < 4; ++i)
-      fourTogether &= getStoredIndex(layouts.queryKey, c + i) ==
+  // The quantizer packs a word's adjacent channels (four of 8 bits, eight
+  // of 4) into one 32-bit store.
+  int64_t perWord = layouts.queryKey.getMmaK() / 8;
+  bool wordTogether = true;
+  for (int64_t c = 0; c < paddedDim && wordTogether; c += perWord)
+    for (int64_t i = 1; i < perWord; ++i)
+      wordTogether &= getStoredIndex(layouts.queryKey, c + i) ==
                       getStoredIndex(layouts.queryKey, c) + i;
   if (scope == MmaScope::Warpgroup) {
     // `layout` stores the `extent` positions of `operands` as the
@@ -116,7 +117,7 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
     if (failed(
             expectInOrder(layouts.queryKey, paddedDim, "Q and K", "Q and K")))
       return failure();
-    if (!fourTogether)
+    if (!wordTogether)
       return op.emitOpError()
              << "expected a Q and K layout that keeps four adjacent channels "
                 "together (their quantizer stores them at once), got "
@@ -132,12 +133,13 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
                   "core_matrices is for mma-scope=warpgroup), got "
                << layout;
     // The attention kernel loads each lane's words of a group at once.
-    bool storable = fourTogether && hasLaneLoads(layouts.queryKey, paddedDim);
+    bool storable = wordTogether && hasLaneLoads(layouts.queryKey, paddedDim);
     if (!storable)
       return op.emitOpError()
-             << "expected a Q and K layout that keeps four adjacent channels "
-                "together (their quantizer stores them at once) and each "
-                "lane's words of a group adjacent, got "
+             << "expected a Q and K layout that keeps "
+             << (perWord == 4 ? "four" : "eight")
+             << " adjacent channels together (their quantizer stores them at "
+                "once) and each lane's words of a group adjacent, got "
              << layouts.queryKey;
     if (!hasLaneLoads(layouts.value, blockK))
       return op.emitOpError()

@@ -116,25 +116,29 @@ struct TokenPart {
               [&] { kb.storeShared(max, maxima, row); });
   }
 
-  /// Quantizes `values` with `delta` and stores them as packed INT8 at
-  /// token `row` of the [head, paddedTokens, dim] buffer, in `layout` (its
-  /// rows placed in `tile`s where it says so).
-  void storeInt8(KernelBuilder &kb, ArrayRef<Value> values, Value delta,
-                 double qmax, Value buffer, Value head, Value paddedTokens,
-                 Value token, int64_t dim, OperandLayoutAttrInterface layout,
-                 OperandTile tile) const {
+  /// Quantizes `values` with `delta` and stores them as packed integers
+  /// of `bits` (8, or 4: two a byte) at token `row` of the [head,
+  /// paddedTokens, rowBytes] buffer, in `layout` (its rows placed in
+  /// `tile`s where it says so).
+  void storeInts(KernelBuilder &kb, ArrayRef<Value> values, Value delta,
+                 double qmax, int64_t bits, Value buffer, Value head,
+                 Value paddedTokens, Value token, int64_t rowBytes,
+                 OperandLayoutAttrInterface layout, OperandTile tile) const {
     OperandRow stored(kb, layout.getOperandTiling(), head, paddedTokens, token,
-                      kb.i32(dim), tile);
-    for (int64_t c = 0; c < channels; c += 4) {
-      Value packed = kb.packI8x4(quantizeToInt(kb, values[c], delta, qmax),
-                                 quantizeToInt(kb, values[c + 1], delta, qmax),
-                                 quantizeToInt(kb, values[c + 2], delta, qmax),
-                                 quantizeToInt(kb, values[c + 3], delta, qmax));
-      // This thread's channels start at part * channels; 4 consecutive
-      // channels stay together in the layout (getOperandLayouts checks it).
+                      kb.i32(rowBytes), tile);
+    int64_t perWord = 32 / bits;
+    for (int64_t c = 0; c < channels; c += perWord) {
+      SmallVector<Value, 8> word;
+      for (int64_t i = 0; i < perWord; ++i)
+        word.push_back(quantizeToInt(kb, values[c + i], delta, qmax));
+      Value packed = kb.packInts(word, bits);
+      // This thread's channels start at part * channels; a word's
+      // consecutive channels stay together in the layout
+      // (getOperandLayouts checks it).
       SmallVector<int64_t, 8> positions;
       for (int64_t p = 0; p < parts; ++p)
-        positions.push_back(getStoredIndex(layout, p * channels + c));
+        positions.push_back(getStoredIndex(layout, p * channels + c) * bits /
+                            8);
       Value position = selectConstant(kb, part, positions);
       kb.store(packed, buffer, stored.getOffset(position), 4);
     }
@@ -231,9 +235,11 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     Value offset = linearOffset(kb, head, blocks, block, kb.i32(4), group);
     kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
   });
-  thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kKeyInt), head,
+  thread.storeInts(kb, values, delta, config.qkRange,
+                   config.queryKeyType.getIntOrFloatBitWidth(),
+                   kernel.arg(kKeyInt), head,
                    kb.mul(blocks, kb.i32(config.blockK)), token,
-                   config.paddedHeadDim, config.layouts.queryKey,
+                   config.getQueryKeyRowBytes(), config.layouts.queryKey,
                    config.getKeyTile());
   km.addLaunch("sage_quantize_k", params,
                {getBlockCount("Nk", config.blockK), SizeExpr::symbol("Hkv"),
@@ -348,9 +354,11 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
         kb.f32Type(), delta, kernel.arg(kQueryScale),
         linearOffset(kb, head, blocks, block, kb.i32(groupsPerBlock), group));
   });
-  thread.storeInt8(kb, values, delta, config.qkRange, kernel.arg(kQueryInt),
-                   head, kb.mul(blocks, kb.i32(config.blockQ)), token,
-                   config.paddedHeadDim, config.layouts.queryKey,
+  thread.storeInts(kb, values, delta, config.qkRange,
+                   config.queryKeyType.getIntOrFloatBitWidth(),
+                   kernel.arg(kQueryInt), head,
+                   kb.mul(blocks, kb.i32(config.blockQ)), token,
+                   config.getQueryKeyRowBytes(), config.layouts.queryKey,
                    config.getQueryTile());
   km.addLaunch("sage_quantize_q", params,
                {getBlockCount("Nq", config.blockQ), SizeExpr::symbol("H"),
@@ -457,7 +465,7 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       for (int64_t i = 0; i < 4; ++i)
         bytes.push_back(kb.loadSharedByte(
             tile, kb.add(kb.i32(tokenAt[s + i] * rowBytes), tid)));
-      words.push_back(kb.packI8x4(bytes[0], bytes[1], bytes[2], bytes[3]));
+      words.push_back(kb.packInts(bytes, 8));
     }
     // 16 stored positions are adjacent in either tiling (docs/Layouts.md).
     kb.storeWords(kernel.arg(kValueFp8),

@@ -188,9 +188,13 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << "the GPU lowering implements K/V blocks of block-k = 32, 64 or "
               "128 tokens; got block-k = "
            << blockK << " (" << keyQuant << ")";
-  if (!queryQuant.getElementType().isSignlessInteger(8))
-    return op.emitOpError() << "the GPU lowering implements INT8 Q/K, not "
-                            << queryQuant.getElementType();
+  // INT4 Q/K (int4-fp8) is the m16n8k64 s4 mma.sync row; wgmma has none.
+  // (The op's verifier admits i8 and i4 only.)
+  Type queryKeyType = queryQuant.getElementType();
+  if (queryKeyType.isSignlessInteger(4) && choices.scope != MmaScope::Warp)
+    return op.emitOpError()
+           << "wgmma has no INT4 operands; INT4 Q/K is lowered to the "
+              "m16n8k64 mma.sync: pass mma-scope=warp";
   // SageAttention2++'s f16 accumulator (docs/Algorithm.md section 4) is an
   // mma.sync row; each flush sums `every` MMAs of 32 keys of one block.
   AccumAttr pvAccum = op.getPvAccum();
@@ -207,6 +211,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   AttentionConfig config;
   config.scope = choices.scope;
   config.pvAccum = pvAccum;
+  config.queryKeyType = queryKeyType;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -362,7 +367,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
 static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
                                           int64_t rank) {
   using namespace buffers;
-  SizeExpr d = config.headDim, paddedD = config.paddedHeadDim,
+  // Q_hat and K_hat rows are bytes: INT4 values two a byte.
+  SizeExpr d = config.headDim, paddedD = config.getQueryKeyRowBytes(),
            dv = config.valueDim;
   SizeExpr batch = SizeExpr::symbol("B"), heads = SizeExpr::symbol("H"),
            kvHeads = SizeExpr::symbol("Hkv");
@@ -659,7 +665,9 @@ struct ConvertSageToGPUPass
     plan.chip = chip;
     // The recipe the config implements (its ranges below).
     plan.variant =
-        config->pvAccum.getAccType().isF16() ? "int8-fp8-f16acc" : "int8-fp8";
+        (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4" : "int8") +
+         "-fp8" + (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
+            .str();
     plan.probRange = config->pRange;
     plan.valueRange = config->vRange;
     if (rank == 3)

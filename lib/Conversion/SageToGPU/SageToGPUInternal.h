@@ -107,6 +107,7 @@ struct AttentionConfig {
   int64_t paddedHeadDim = 0; // D as Q_hat and K_hat are stored (whole
                              // layout groups, zeros past D)
   int64_t valueDim = 0;      // D of V and O
+  Type queryKeyType;         // i8, or i4 (two a byte, low nibble first)
   Type inputType;            // f16, bf16 or f32
   Type outputType;
   IoLayout io;
@@ -160,8 +161,12 @@ struct AttentionConfig {
   int64_t kernelThreads() const {
     return threads() + (warpSpecialized ? 128 : 0);
   }
-  OperandTile getQueryTile() const { return {blockQ, paddedHeadDim}; }
-  OperandTile getKeyTile() const { return {blockK, paddedHeadDim}; }
+  /// Bytes of a Q_hat or K_hat row: paddedHeadDim values of 8 or 4 bits.
+  int64_t getQueryKeyRowBytes() const {
+    return paddedHeadDim * queryKeyType.getIntOrFloatBitWidth() / 8;
+  }
+  OperandTile getQueryTile() const { return {blockQ, getQueryKeyRowBytes()}; }
+  OperandTile getKeyTile() const { return {blockK, getQueryKeyRowBytes()}; }
   OperandTile getValueTile() const { return {valueDim, blockK}; }
 };
 
