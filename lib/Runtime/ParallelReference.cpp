@@ -230,6 +230,7 @@ std::string sage::rt::recipeForPlan(const LaunchPlan &plan,
   recipe.smoothV = plan.smooth.v;
   recipe.causal = plan.causal;
   recipe.scale = plan.scale;
+  recipe.granularity = plan.queryKeyGranularity;
   if (plan.probRange)
     recipe.pRange = float(*plan.probRange);
   if (plan.valueRange)

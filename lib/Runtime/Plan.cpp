@@ -682,6 +682,14 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
       !(plan.scale >= 0.0 && std::isfinite(plan.scale)))
     reader.fail("scale",
                 "expected a non-negative number, got " + root["scale"].dump());
+  if (root.contains("qk_granularity")) {
+    std::string granularity;
+    if (reader.readString(root, "", "qk_granularity", granularity))
+      plan.queryKeyGranularity =
+          granularity == "per_block"  ? sage::ref::Granularity::PerBlock
+          : granularity == "per_warp" ? sage::ref::Granularity::PerWarp
+                                      : sage::ref::Granularity::PerThread;
+  }
   if (root.contains("ranges"))
     if (const json *ranges = reader.readObject(root, "", "ranges")) {
       double p = 0, v = 0;

@@ -99,6 +99,19 @@ TEST(ParallelReferenceTest, RecipeFollowsThePlan) {
   EXPECT_EQ(delayed.f16FlushEvery, 2);
   EXPECT_EQ(delayed.pRange, 448.0f);
   EXPECT_EQ(delayed.vRange, 2.25f);
+  EXPECT_EQ(delayed.granularity, ref::Granularity::PerThread);
+
+  // One Q and one K scale a block.
+  LaunchPlan blocked;
+  ASSERT_EQ(
+      parsePlan(replaceOnce(samplePlanText(), R"("scale": 0.08838834764831845)",
+                            R"("scale": 0.08838834764831845, )"
+                            R"("qk_granularity": "per_block")"),
+                blocked),
+      "");
+  ref::Recipe perBlock;
+  ASSERT_EQ(recipeForPlan(blocked, perBlock), "");
+  EXPECT_EQ(perBlock.granularity, ref::Granularity::PerBlock);
 
   plan.variant = "int2-fp8";
   EXPECT_EQ(recipeForPlan(plan, recipe),

@@ -13,6 +13,7 @@
 #define SAGE_RUNTIME_PLAN_H
 
 #include "sage/Reference/Problem.h"
+#include "sage/Reference/Quantize.h"
 #include "sage/Runtime/SizeExpr.h"
 
 #include <array>
@@ -123,6 +124,9 @@ struct LaunchPlan {
   sage::ref::Causal causal = sage::ref::Causal::None;
   /// Softmax scale; 0 stands for 1/sqrt(head_dim).
   double scale = 0.0;
+  /// Q/K scale groups from `qk_granularity` (per_thread when absent).
+  sage::ref::Granularity queryKeyGranularity =
+      sage::ref::Granularity::PerThread;
   /// P_r and V_r from `ranges`; absent, the variant's.
   std::optional<double> probRange, valueRange;
   PlanSmooth smooth;

@@ -594,12 +594,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     }
   }
 
-  // Rows g and g + 8 of a warp segment share one delta_Q (per-thread).
-  Value queryScale =
-      kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryScale),
-                   linearOffset(kb, queryHead, queryBlocks, block,
-                                kb.i32(config.blockQ / config.warpQ * 8),
-                                kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
+  // Rows g and g + 8 of a warp segment share one delta_Q (per_thread), or
+  // the whole block does (per_block).
+  Value queryScale = kb.loadAsF32(
+      kb.f32Type(), kernel.arg(kQueryScale),
+      linearOffset(kb, queryHead, queryBlocks, block,
+                   kb.i32(config.getQueryScalesPerBlock()),
+                   config.perBlockScales()
+                       ? kb.i32(0)
+                       : kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
 
   Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
@@ -819,10 +822,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     else if (config.smoothQ)
       computeBarrier();
 
-    // S = Q_hat K_hat^T with one delta_K per thread: group t of the block.
+    // S = Q_hat K_hat^T with one delta_K per thread: group t of the block
+    // (per_thread), or the block's (per_block).
     Value keyScale = kb.loadAsF32(
         kb.f32Type(), kernel.arg(kKeyScale),
-        linearOffset(kb, kvHead, keyBlocks, keyBlock, kb.i32(4), lane.t));
+        linearOffset(kb, kvHead, keyBlocks, keyBlock,
+                     kb.i32(config.getKeyScalesPerBlock()),
+                     config.perBlockScales() ? kb.i32(0) : lane.t));
     Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
     // Without dS or a mask bias to add, the scores stay the MMA's integers
     // and sage.online_softmax applies the factor, in the fma that also

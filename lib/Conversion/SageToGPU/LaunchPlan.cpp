@@ -130,6 +130,7 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
       b.getNamedAttr("output_type", b.getStringAttr(outputType)),
       b.getNamedAttr("causal", b.getBoolAttr(causal)),
       b.getNamedAttr("scale", b.getF64FloatAttr(scale)),
+      b.getNamedAttr("qk_granularity", b.getStringAttr(queryKeyGranularity)),
       b.getNamedAttr("ranges",
                      b.getDictionaryAttr({
                          b.getNamedAttr("p", b.getF64FloatAttr(probRange)),

@@ -93,6 +93,8 @@ struct LaunchPlan {
   std::string inputType, outputType;
   bool causal = false, causalTopLeft = false;
   double scale = 0;
+  // Which Q and K elements share a scale (per_thread, per_block).
+  std::string queryKeyGranularity = "per_thread";
   // P_r and V_r, the static ranges P and V are quantized to.
   double probRange = 0, valueRange = 0;
   bool smoothQ = false, smoothK = false, smoothV = false;

@@ -154,6 +154,14 @@ static Value maxOfShared(KernelBuilder &kb, Value shared,
   return result;
 }
 
+/// Rows 0 .. rows - 1 of a block: a per_block group's members.
+static SmallVector<Value> getBlockRows(KernelBuilder &kb, int64_t rows) {
+  SmallVector<Value> result;
+  for (int64_t row = 0; row < rows; ++row)
+    result.push_back(kb.i32(row));
+  return result;
+}
+
 void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                                         const AttentionConfig &config) {
   using namespace buffers;
@@ -212,19 +220,26 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                                  : function_ref<Value(Value)>());
 
   // Per-thread groups of K (operand b): tokens 8k + 2t and 8k + 2t + 1 of
-  // the block share delta_K, t = (r mod 8) / 2.
+  // the block share delta_K, t = (r mod 8) / 2; per_block: every token.
   Value tokenMaxima = kernel.shared[0];
   thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
   kb.barrier();
-  Value group = kb.divu(kb.remu(thread.row, kb.i32(8)), kb.i32(2));
+  Value group = config.perBlockScales()
+                    ? kb.i32(0)
+                    : kb.divu(kb.remu(thread.row, kb.i32(8)), kb.i32(2));
   SmallVector<Value> members;
-  for (int64_t k = 0; k < config.blockK / 8; ++k)
-    for (int64_t e = 0; e < 2; ++e)
-      members.push_back(kb.add(kb.mul(group, kb.i32(2)), kb.i32(8 * k + e)));
+  if (config.perBlockScales())
+    members = getBlockRows(kb, config.blockK);
+  else
+    for (int64_t k = 0; k < config.blockK / 8; ++k)
+      for (int64_t e = 0; e < 2; ++e)
+        members.push_back(kb.add(kb.mul(group, kb.i32(2)), kb.i32(8 * k + e)));
   Value delta =
       kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
-  // The first thread of token 2t writes group t's scale.
-  Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.row, kb.i32(8));
+  // The first thread of token 2t writes group t's scale (per_block: of
+  // token 0).
+  Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.row,
+                        kb.i32(config.perBlockScales() ? 1 : 8));
   writer = arith::AndIOp::create(
       kb.b, kb.loc, writer,
       kb.cmp(arith::CmpIPredicate::eq, kb.bitAnd(thread.row, 1), kb.i32(0)));
@@ -232,7 +247,8 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
       kb.b, kb.loc, writer,
       kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0)));
   kb.ifThen(writer, [&] {
-    Value offset = linearOffset(kb, head, blocks, block, kb.i32(4), group);
+    Value offset = linearOffset(kb, head, blocks, block,
+                                kb.i32(config.getKeyScalesPerBlock()), group);
     kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kKeyScale), offset);
   });
   thread.storeInts(kb, values, delta, config.qkRange,
@@ -337,22 +353,29 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   // r mod 8, i.e. rows 16w + g and 16w + g + 8.
   thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
   kb.barrier();
+  // per_block: every row of the block; its first thread writes the scale.
   Value warp = kb.divu(thread.row, kb.i32(config.warpQ));
   Value g = kb.remu(thread.row, kb.i32(8));
   Value top = kb.add(kb.mul(warp, kb.i32(config.warpQ)), g);
   Value bottom = kb.add(top, kb.i32(8));
-  Value delta = kb.divf(maxOfShared(kb, tokenMaxima, {top, bottom}),
-                        kb.f32(config.qkRange));
-  int64_t groupsPerBlock = config.blockQ / config.warpQ * 8;
+  SmallVector<Value> members = {top, bottom};
+  if (config.perBlockScales())
+    members = getBlockRows(kb, config.blockQ);
+  Value delta =
+      kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
   Value writer = arith::AndIOp::create(
       kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0)),
-      kb.cmp(arith::CmpIPredicate::ult, kb.remu(thread.row, kb.i32(16)),
-             kb.i32(8)));
+      kb.cmp(arith::CmpIPredicate::ult,
+             config.perBlockScales() ? thread.row
+                                     : kb.remu(thread.row, kb.i32(16)),
+             kb.i32(config.perBlockScales() ? 1 : 8)));
   kb.ifThen(writer, [&] {
-    Value group = kb.add(kb.mul(warp, kb.i32(8)), g);
-    kb.storeFromF32(
-        kb.f32Type(), delta, kernel.arg(kQueryScale),
-        linearOffset(kb, head, blocks, block, kb.i32(groupsPerBlock), group));
+    Value group = config.perBlockScales() ? kb.i32(0)
+                                          : kb.add(kb.mul(warp, kb.i32(8)), g);
+    kb.storeFromF32(kb.f32Type(), delta, kernel.arg(kQueryScale),
+                    linearOffset(kb, head, blocks, block,
+                                 kb.i32(config.getQueryScalesPerBlock()),
+                                 group));
   });
   thread.storeInts(kb, values, delta, config.qkRange,
                    config.queryKeyType.getIntOrFloatBitWidth(),

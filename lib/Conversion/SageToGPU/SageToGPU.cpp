@@ -153,15 +153,21 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const AttentionSources &sources,
                                             const KernelChoices &choices) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
-  bool perThread = queryQuant.getGranularity() == Granularity::PerThread &&
-                   keyQuant.getGranularity() == Granularity::PerThread;
-  if (!perThread)
+  // per_warp Q groups say nothing of the CTA's Q block, which the lowering
+  // takes from the groups; per_token scales differ between a lane's rows.
+  Granularity granularity = queryQuant.getGranularity();
+  if ((granularity != Granularity::PerThread &&
+       granularity != Granularity::PerBlock) ||
+      keyQuant.getGranularity() != granularity)
     return op.emitOpError()
-           << "the GPU lowering implements per_thread Q/K scales; got "
+           << "the GPU lowering implements per_thread or per_block Q/K "
+              "scales (both alike); got "
            << queryQuant << " and " << keyQuant;
   // The groups are the tiles: a Q block is one CTA of block-q / 16 warps
   // of 16 rows, a K group's block is the K/V block of one loop step.
-  int64_t blockQ = queryQuant.getBlock(), warpQ = queryQuant.getWarp(),
+  bool perThread = granularity == Granularity::PerThread;
+  int64_t blockQ = queryQuant.getBlock(),
+          warpQ = perThread ? queryQuant.getWarp() : 16,
           blockK = keyQuant.getBlock();
   if (warpQ != 16 || (blockQ != 64 && blockQ != 128 && blockQ != 192))
     return op.emitOpError()
@@ -212,6 +218,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.scope = choices.scope;
   config.pvAccum = pvAccum;
   config.queryKeyType = queryKeyType;
+  config.scaleGranularity = granularity;
   config.blockQ = blockQ;
   config.warpQ = warpQ;
   config.warps = blockQ / warpQ;
@@ -387,7 +394,7 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   SizeExpr paddedQ = queryBlocks * config.blockQ;
   SizeExpr keyBlocks = getBlockCount("Nk", config.blockK);
   SizeExpr paddedK = keyBlocks * config.blockK;
-  SizeExpr queryGroups = queryBlocks * (config.blockQ / config.warpQ * 8);
+  SizeExpr queryGroups = queryBlocks * config.getQueryScalesPerBlock();
   std::vector<PlanBuffer> result = {
       {kQuery, "input", input, io("H", "Nq", d)},
       {kKey, "input", input, io("Hkv", "Nk", d)},
@@ -404,7 +411,10 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   result.push_back(
       {kKeyInt, "workspace", "i8", {batch, kvHeads, paddedK, paddedD}});
   result.push_back(
-      {kKeyScale, "workspace", "f32", {batch, kvHeads, keyBlocks * 4}});
+      {kKeyScale,
+       "workspace",
+       "f32",
+       {batch, kvHeads, keyBlocks * config.getKeyScalesPerBlock()}});
   result.push_back(
       {kQueryInt, "workspace", "i8", {batch, heads, paddedQ, paddedD}});
   result.push_back(
@@ -668,6 +678,8 @@ struct ConvertSageToGPUPass
         (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4" : "int8") +
          "-fp8" + (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
             .str();
+    plan.queryKeyGranularity =
+        stringifyGranularity(config->scaleGranularity).str();
     plan.probRange = config->pRange;
     plan.valueRange = config->vRange;
     if (rank == 3)

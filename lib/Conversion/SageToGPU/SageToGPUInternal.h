@@ -108,7 +108,10 @@ struct AttentionConfig {
                              // layout groups, zeros past D)
   int64_t valueDim = 0;      // D of V and O
   Type queryKeyType;         // i8, or i4 (two a byte, low nibble first)
-  Type inputType;            // f16, bf16 or f32
+  // Q and K scale groups (docs/Algorithm.md section 2): per_thread (the
+  // MMA fragments' rows and column pairs) or per_block (one a tile).
+  Granularity scaleGranularity = Granularity::PerThread;
+  Type inputType; // f16, bf16 or f32
   Type outputType;
   IoLayout io;
   bool smoothQ = false, smoothK = false, smoothV = false;
@@ -161,6 +164,15 @@ struct AttentionConfig {
   int64_t kernelThreads() const {
     return threads() + (warpSpecialized ? 128 : 0);
   }
+  bool perBlockScales() const {
+    return scaleGranularity == Granularity::PerBlock;
+  }
+  /// delta_Q values a Q block: per_thread, 8 row classes a warp.
+  int64_t getQueryScalesPerBlock() const {
+    return perBlockScales() ? 1 : blockQ / warpQ * 8;
+  }
+  /// delta_K values a K/V block: per_thread, 4 column pairs.
+  int64_t getKeyScalesPerBlock() const { return perBlockScales() ? 1 : 4; }
   /// Bytes of a Q_hat or K_hat row: paddedHeadDim values of 8 or 4 bits.
   int64_t getQueryKeyRowBytes() const {
     return paddedHeadDim * queryKeyType.getIntOrFloatBitWidth() / 8;
