@@ -1,6 +1,7 @@
 // Q and K scales per block (one delta_Q a Q block, one delta_K a K/V
-// block) instead of per thread: the attentions of benchmarks/kernels.mlir
-// with `qk = per_block`. Compiled by the `sage-kernels` target for sm_90
+// block) or per warp (one delta_Q a warp's 16 rows, one delta_K a K/V
+// block) instead of per thread: attentions of benchmarks/kernels.mlir with
+// `qk = per_block` or `qk = per_warp`. Compiled by the `sage-kernels` target for sm_90
 // (mma.sync) and sm_90a (wgmma).
 
 func.func @per_block_d64_f16(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
@@ -19,4 +20,16 @@ func.func @per_block_d128_bf16(%q: tensor<?x?x?x128xbf16>, %k: tensor<?x?x?x128x
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", qk = per_block>}
     : (tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>) -> tensor<?x?x?x128xbf16>
   return %o : tensor<?x?x?x128xbf16>
+}
+
+func.func @per_warp_d64_f16(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", qk = per_warp>}
+    : (tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>, tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}
+
+func.func @per_warp_d128_f16_causal_k_smoothing(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8", qk = per_warp, smooth = [k]>, causal}
+    : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
 }

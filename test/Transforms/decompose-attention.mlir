@@ -31,7 +31,7 @@ func.func @bhnd_default_recipe(%q: tensor<2x8x?x128xf16>, %k: tensor<2x4x?x128xf
 // CHECK-LABEL: func @rank3_smooth_v_f16acc
 //       CHECK: %[[Q4:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] {{.*}} into tensor<4x1x100x64xbf16>
 //   CHECK-NOT: sage.smooth %[[Q4]]
-//       CHECK: sage.quantize {{.*}} {quant = #sage.quant<i8, per_warp, warp = 16>}
+//       CHECK: sage.quantize {{.*}} {quant = #sage.quant<i8, per_warp, block = 64, warp = 16>}
 //       CHECK: %{{.*}}, %[[VM:.*]] = sage.smooth
 //       CHECK: sage.quantize {{.*}} {quant = #sage.quant<f8E4M3FN, per_channel, range = 4.5>}
 //       CHECK: sage.quantized_attention {{.*}} v_smooth(%[[VM]])

@@ -594,15 +594,16 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     }
   }
 
-  // Rows g and g + 8 of a warp segment share one delta_Q (per_thread), or
-  // the whole block does (per_block).
+  // Rows g and g + 8 of a warp segment share one delta_Q (per_thread), the
+  // warp's rows do (per_warp), or the whole block does (per_block).
+  Value queryGroup = config.perBlockScales() ? kb.i32(0)
+                     : config.perThreadScales()
+                         ? kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)
+                         : lane.warp;
   Value queryScale = kb.loadAsF32(
       kb.f32Type(), kernel.arg(kQueryScale),
       linearOffset(kb, queryHead, queryBlocks, block,
-                   kb.i32(config.getQueryScalesPerBlock()),
-                   config.perBlockScales()
-                       ? kb.i32(0)
-                       : kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)));
+                   kb.i32(config.getQueryScalesPerBlock()), queryGroup));
 
   Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
@@ -828,7 +829,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         kb.f32Type(), kernel.arg(kKeyScale),
         linearOffset(kb, kvHead, keyBlocks, keyBlock,
                      kb.i32(config.getKeyScalesPerBlock()),
-                     config.perBlockScales() ? kb.i32(0) : lane.t));
+                     config.perThreadScales() ? lane.t : kb.i32(0)));
     Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
     // Without dS or a mask bias to add, the scores stay the MMA's integers
     // and sage.online_softmax applies the factor, in the fma that also

@@ -153,21 +153,31 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const AttentionSources &sources,
                                             const KernelChoices &choices) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
-  // per_warp Q groups say nothing of the CTA's Q block, which the lowering
-  // takes from the groups; per_token scales differ between a lane's rows.
+  // per_thread, per_warp (K: per_block, a K block is read by every warp)
+  // or per_block; per_token scales differ between a lane's rows, which one
+  // dequantization factor a lane cannot express.
   Granularity granularity = queryQuant.getGranularity();
+  Granularity keyGranularity =
+      granularity == Granularity::PerWarp ? Granularity::PerBlock : granularity;
   if ((granularity != Granularity::PerThread &&
+       granularity != Granularity::PerWarp &&
        granularity != Granularity::PerBlock) ||
-      keyQuant.getGranularity() != granularity)
+      keyQuant.getGranularity() != keyGranularity)
     return op.emitOpError()
-           << "the GPU lowering implements per_thread or per_block Q/K "
-              "scales (both alike); got "
+           << "the GPU lowering implements per_thread, per_warp (K per_block) "
+              "or per_block Q/K scales; got "
            << queryQuant << " and " << keyQuant;
   // The groups are the tiles: a Q block is one CTA of block-q / 16 warps
   // of 16 rows, a K group's block is the K/V block of one loop step.
-  bool perThread = granularity == Granularity::PerThread;
+  // per_warp groups name the Q block their warps tile.
+  if (granularity == Granularity::PerWarp && !queryQuant.getBlock())
+    return op.emitOpError()
+           << "per_warp Q scales need the Q block their warps tile (the "
+              "CTA's), as 'block'; got "
+           << queryQuant;
+  bool perBlock = granularity == Granularity::PerBlock;
   int64_t blockQ = queryQuant.getBlock(),
-          warpQ = perThread ? queryQuant.getWarp() : 16,
+          warpQ = perBlock ? 16 : queryQuant.getWarp(),
           blockK = keyQuant.getBlock();
   if (warpQ != 16 || (blockQ != 64 && blockQ != 128 && blockQ != 192))
     return op.emitOpError()

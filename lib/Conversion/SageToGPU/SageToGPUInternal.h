@@ -109,7 +109,8 @@ struct AttentionConfig {
   int64_t valueDim = 0;      // D of V and O
   Type queryKeyType;         // i8, or i4 (two a byte, low nibble first)
   // Q and K scale groups (docs/Algorithm.md section 2): per_thread (the
-  // MMA fragments' rows and column pairs) or per_block (one a tile).
+  // MMA fragments' rows and column pairs), per_warp (Q: a warp's rows; K:
+  // its block) or per_block (one a tile).
   Granularity scaleGranularity = Granularity::PerThread;
   Type inputType; // f16, bf16 or f32
   Type outputType;
@@ -164,15 +165,19 @@ struct AttentionConfig {
   int64_t kernelThreads() const {
     return threads() + (warpSpecialized ? 128 : 0);
   }
+  bool perThreadScales() const {
+    return scaleGranularity == Granularity::PerThread;
+  }
   bool perBlockScales() const {
     return scaleGranularity == Granularity::PerBlock;
   }
-  /// delta_Q values a Q block: per_thread, 8 row classes a warp.
+  /// delta_Q values a Q block: per_thread, 8 row classes a warp; per_warp,
+  /// one a warp.
   int64_t getQueryScalesPerBlock() const {
-    return perBlockScales() ? 1 : blockQ / warpQ * 8;
+    return perBlockScales() ? 1 : blockQ / warpQ * (perThreadScales() ? 8 : 1);
   }
-  /// delta_K values a K/V block: per_thread, 4 column pairs.
-  int64_t getKeyScalesPerBlock() const { return perBlockScales() ? 1 : 4; }
+  /// delta_K values a K/V block: per_thread, 4 column pairs, else one.
+  int64_t getKeyScalesPerBlock() const { return perThreadScales() ? 4 : 1; }
   /// Bytes of a Q_hat or K_hat row: paddedHeadDim values of 8 or 4 bits.
   int64_t getQueryKeyRowBytes() const {
     return paddedHeadDim * queryKeyType.getIntOrFloatBitWidth() / 8;

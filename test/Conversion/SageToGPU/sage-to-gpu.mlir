@@ -93,15 +93,31 @@ func.func @attention_k_smoothing(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf
 
 // -----
 
-// per_warp Q scales (and per_token) are refused, naming both.
+// per_warp Q scales must name the Q block (the CTA tile) their warps tile.
 func.func @negative_per_warp(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_block, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_warp, warp = 16>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
-  // expected-error@+1 {{the GPU lowering implements per_thread or per_block Q/K scales (both alike); got #sage.quant<i8, per_warp, warp = 16> and #sage.quant<i8, per_block, block = 64>}}
+  // expected-error@+1 {{per_warp Q scales need the Q block their warps tile (the CTA's), as 'block'; got #sage.quant<i8, per_warp, warp = 16>}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_block, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_warp, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
+  return %o : tensor<1x1x?x64xf16>
+}
+
+// -----
+
+// per_token scales are refused, naming both.
+func.func @negative_per_token(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_token>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_token>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{the GPU lowering implements per_thread, per_warp (K per_block) or per_block Q/K scales; got #sage.quant<i8, per_token> and #sage.quant<i8, per_token>}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_token>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_token>,
       scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
     : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
   return %o : tensor<1x1x?x64xf16>

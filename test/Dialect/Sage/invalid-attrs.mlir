@@ -37,6 +37,11 @@
 
 // -----
 
+// expected-error@+1 {{per_warp 'block' (the tile its warps are in) must be a multiple of 'warp', got block = 72, warp = 16}}
+"test.op"() {attr = #sage.quant<i8, per_warp, block = 72, warp = 16>} : () -> ()
+
+// -----
+
 // expected-error@+1 {{'warp' does not apply to per_block}}
 "test.op"() {attr = #sage.quant<i8, per_block, block = 64, warp = 32>} : () -> ()
 

@@ -170,8 +170,15 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    (isPerThread && operand == MmaOperand::A);
   if (operand && !isPerThread)
     return emitError() << "'operand' applies to per_thread only, got " << name;
-  if (block && !takesBlock)
+  // per_warp may name the block its warps tile (the kernels' Q tile); the
+  // groups are `warp` tokens either way.
+  bool mayTakeBlock = granularity == Granularity::PerWarp;
+  if (block && !takesBlock && !mayTakeBlock)
     return emitError() << "'block' does not apply to " << name;
+  if (mayTakeBlock && block && warp && block % warp != 0)
+    return emitError() << "per_warp 'block' (the tile its warps are in) must "
+                          "be a multiple of 'warp', got block = "
+                       << block << ", warp = " << warp;
   if (warp && !takesWarp)
     return emitError() << "'warp' does not apply to " << name
                        << (isPerThread ? " operand b" : "");
@@ -543,7 +550,7 @@ QuantAttr RecipeAttr::getQueryQuant(int64_t block, int64_t warp) const {
   case Granularity::PerBlock:
     return QuantAttr::get(elementType, Granularity::PerBlock, block);
   case Granularity::PerWarp:
-    return QuantAttr::get(elementType, Granularity::PerWarp, 0, warp);
+    return QuantAttr::get(elementType, Granularity::PerWarp, block, warp);
   case Granularity::Microscale:
     return getNvFp4Quant(getContext());
   default:

@@ -49,7 +49,7 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     | `per_token`  | token                                          |                       |
     | `per_channel`| feature column, over all tokens (V)            |                       |
     | `per_block`  | `block` consecutive tokens                     | `block`               |
-    | `per_warp`   | `warp` consecutive tokens                      | `warp`                |
+    | `per_warp`   | `warp` consecutive tokens                      | `warp`, optionally `block` (the tile its warps are in) |
     | `per_thread` | operand `a` (Q): tokens of one warp's rows with the same `r mod 8`; operand `b` (K): tokens `8k+2t`, `8k+2t+1` of one block | `operand`, `block`, `warp` (a) |
     | `microscale` | `block` consecutive features of one token      | `block`, `scale`      |
 
