@@ -33,6 +33,8 @@ def spell(node, defs):
     kind = node.get("type", "")
     if "minimum" in node:
         return f"{kind} >= {node['minimum']}"
+    if "exclusiveMinimum" in node:
+        return f"{kind} > {node['exclusiveMinimum']}"
     if kind == "array":
         return "[" + spell(node.get("items", {}), defs) + ", ...]"
     return kind

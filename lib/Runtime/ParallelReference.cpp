@@ -230,7 +230,10 @@ std::string sage::rt::recipeForPlan(const LaunchPlan &plan,
   recipe.smoothV = plan.smooth.v;
   recipe.causal = plan.causal;
   recipe.scale = plan.scale;
-  recipe.granularity = plan.queryKeyGranularity;
+  if (plan.queryKeyGranularity)
+    recipe.granularity = *plan.queryKeyGranularity;
+  if (plan.f16FlushEvery)
+    recipe.f16FlushEvery = int(*plan.f16FlushEvery);
   if (plan.probRange)
     recipe.pRange = float(*plan.probRange);
   if (plan.valueRange)

@@ -690,6 +690,11 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
           : granularity == "per_warp" ? sage::ref::Granularity::PerWarp
                                       : sage::ref::Granularity::PerThread;
   }
+  if (root.contains("f16_flush_every")) {
+    int64_t every = 0;
+    if (reader.readInt(root, "", "f16_flush_every", 1, every))
+      plan.f16FlushEvery = every;
+  }
   if (root.contains("ranges"))
     if (const json *ranges = reader.readObject(root, "", "ranges")) {
       double p = 0, v = 0;

@@ -90,13 +90,14 @@ TEST(ParallelReferenceTest, RecipeFollowsThePlan) {
       replaceOnce(samplePlanText(), R"("variant": "int8-fp8")",
                   R"("variant": "int8-fp8-f16acc")"),
       R"("scale": 0.08838834764831845)",
-      R"("scale": 0.08838834764831845, "ranges": {"p": 448, "v": 2.25})");
+      R"("scale": 0.08838834764831845, "ranges": {"p": 448, "v": 2.25}, )"
+      R"("f16_flush_every": 1)");
   LaunchPlan f16acc;
   ASSERT_EQ(parsePlan(official, f16acc), "");
   ref::Recipe delayed;
   ASSERT_EQ(recipeForPlan(f16acc, delayed), "");
   EXPECT_EQ(delayed.accumulator, ref::PVAccumulator::F16Delayed);
-  EXPECT_EQ(delayed.f16FlushEvery, 2);
+  EXPECT_EQ(delayed.f16FlushEvery, 1);
   EXPECT_EQ(delayed.pRange, 448.0f);
   EXPECT_EQ(delayed.vRange, 2.25f);
   EXPECT_EQ(delayed.granularity, ref::Granularity::PerThread);

@@ -124,9 +124,11 @@ struct LaunchPlan {
   sage::ref::Causal causal = sage::ref::Causal::None;
   /// Softmax scale; 0 stands for 1/sqrt(head_dim).
   double scale = 0.0;
-  /// Q/K scale groups from `qk_granularity` (per_thread when absent).
-  sage::ref::Granularity queryKeyGranularity =
-      sage::ref::Granularity::PerThread;
+  /// Q/K scale groups from `qk_granularity`; absent, the variant's.
+  std::optional<sage::ref::Granularity> queryKeyGranularity;
+  /// MMAs an f16 P V accumulator sums before a flush, from
+  /// `f16_flush_every`; absent, the variant's.
+  std::optional<int64_t> f16FlushEvery;
   /// P_r and V_r from `ranges`; absent, the variant's.
   std::optional<double> probRange, valueRange;
   PlanSmooth smooth;

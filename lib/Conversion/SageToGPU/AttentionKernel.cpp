@@ -824,7 +824,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       computeBarrier();
 
     // S = Q_hat K_hat^T with one delta_K per thread: group t of the block
-    // (per_thread), or the block's (per_block).
+    // (per_thread), or the block's (per_warp, per_block).
     Value keyScale = kb.loadAsF32(
         kb.f32Type(), kernel.arg(kKeyScale),
         linearOffset(kb, kvHead, keyBlocks, keyBlock,

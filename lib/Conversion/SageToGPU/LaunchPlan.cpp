@@ -151,6 +151,9 @@ DictionaryAttr LaunchPlan::toAttribute(MLIRContext *ctx) const {
       b.getNamedAttr("buffers", b.getArrayAttr(bufferAttrs)),
       b.getNamedAttr("kernels", b.getArrayAttr(launchAttrs)),
   };
+  if (f16FlushEvery)
+    attrs.push_back(
+        b.getNamedAttr("f16_flush_every", b.getI64IntegerAttr(f16FlushEvery)));
   if (causal)
     attrs.push_back(b.getNamedAttr(
         "causal_alignment",

@@ -93,8 +93,10 @@ struct LaunchPlan {
   std::string inputType, outputType;
   bool causal = false, causalTopLeft = false;
   double scale = 0;
-  // Which Q and K elements share a scale (per_thread, per_block).
+  // Which Q and K elements share a scale (per_thread, per_warp, per_block).
   std::string queryKeyGranularity = "per_thread";
+  // The MMAs an f16 P V accumulator sums before each flush; 0 for f32.
+  int64_t f16FlushEvery = 0;
   // P_r and V_r, the static ranges P and V are quantized to.
   double probRange = 0, valueRange = 0;
   bool smoothQ = false, smoothK = false, smoothV = false;

@@ -3,12 +3,13 @@
 // One CTA per (block, head, batch). Q and K blocks: a few consecutive
 // threads a token (about 32 channels each, so that the values stay in
 // registers without limiting the CTAs an SM); they find the token's max |x|
-// with shuffles, the CTA reduces the token maxima over each per-thread group
-// in shared memory (docs/Algorithm.md section 2), and each thread writes its
-// INT8 values. V: one thread a channel; the block's E4M3 values go through
-// shared memory so that V is read token by token and V_hat^T written
-// channel by channel, [D, Nk] in the key order of the V layout, which the
-// P V MMA reads. docs/Quantizers.md says why, and what each costs.
+// with shuffles, the CTA reduces the token maxima over each scale group
+// (per thread, warp or block) in shared memory (docs/Algorithm.md section
+// 2), and each thread writes its INT8 or INT4 values. V: one thread a channel;
+// the block's E4M3 values go through shared memory so that V is read token by
+// token and V_hat^T written channel by channel, [D, Nk] in the key order of the
+// V layout, which the P V MMA reads. docs/Quantizers.md says why, and what each
+// costs.
 //
 //===----------------------------------------------------------------------===//
 

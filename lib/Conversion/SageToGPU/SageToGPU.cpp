@@ -690,6 +690,8 @@ struct ConvertSageToGPUPass
             .str();
     plan.queryKeyGranularity =
         stringifyGranularity(config->scaleGranularity).str();
+    if (config->pvAccum.getAccType().isF16())
+      plan.f16FlushEvery = config->pvAccum.getEvery();
     plan.probRange = config->pRange;
     plan.valueRange = config->vRange;
     if (rank == 3)
