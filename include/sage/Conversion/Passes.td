@@ -16,11 +16,13 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     function itself is removed: its host side is the plan, executed by
     `sage-run` or any CUDA Driver API client.
 
-    Kernels: token sums for the K / V means, the V channel maxima, INT8
-    per-thread quantization of K and Q (with Q block means), E4M3 V
+    Kernels: token sums for the K / V means, the V channel maxima, INT8 or
+    INT4 quantization of K and Q with per_thread, per_warp or per_block
+    scales (with Q block means), E4M3 V
     transposed into the key order of the PV mma.sync, and the attention
-    kernel (`sage.warp_mma` of the m16n8k32 s8 row for Q K^T and of the
-    e4m3 row with an f32 accumulator for P V, FP32 buffer per K/V block;
+    kernel (`sage.warp_mma` of the m16n8k32 s8 or m16n8k64 s4 row for
+    Q K^T and of the e4m3 row with an f32 accumulator for P V, FP32 buffer
+    per K/V block, or with an f16 accumulator flushed every `every` MMAs;
     `convert-sage-to-nvvm` emits the instructions); with
     `mma-scope=warpgroup` (sm_90a) both products are `sage.warpgroup_mma`
     (wgmma) reading K and V^T from shared memory through matrix
@@ -30,7 +32,8 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     bulk copy on an mbarrier (`kv-staging=auto` or `bulk`;
     docs/Layouts.md), or row after row by cp.async (`kv-staging=cp-async`). A mask is the plan's
     `mask` input, added to the scores in the loop. What is not implemented
-    yet (INT4, f16 accumulation, other granularities) is an error naming it.
+    (docs/Recipes.md: INT4 or the f16 accumulator on wgmma, per_token
+    scales, nvfp4) is an error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
