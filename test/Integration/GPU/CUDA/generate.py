@@ -198,68 +198,54 @@ def main():
         with open(os.path.join(here, name), "w") as f:
             f.write(text)
     # One Q and one K scale a block (benchmarks/kernels_granularity.mlir),
-    # mma.sync (sm_90) and wgmma (sm_90a).
-    per_block = [f"per_block_{kernel}{chip}"
-                 for kernel in ("d64_f16", "d128_f16_causal", "d128_bf16")
-                 for chip in ("", "_sm90a")]
-    per_block += [f"per_warp_{kernel}{chip}"
-                  for kernel in ("d64_f16", "d128_f16_causal_k_smoothing")
-                  for chip in ("", "_sm90a")]
-    for plan in per_block:
-        header = PER_BLOCK_HEADER if plan.startswith("per_block") \
-            else PER_WARP_HEADER
-        text = header.format(name=plan) + "\n"
-        cases = [(1, 2, 2, n, n) for n in (1, 17, 128, 1000)]
-        cases += [(2, 4, 2, nq, nk)
-                  for nq, nk in ((100, 333), (333, 100), (1000, 3000))]
-        cases += [(1, 4, 4, 4096, 4096)]
-        for case in cases:
-            for dist in ("randn", "outliers"):
-                text += run(plan, *case, dist, bars=PER_BLOCK_BARS)
-        name = plan.replace("_", "-") + ".test"
-        with open(os.path.join(here, name), "w") as f:
-            f.write(text)
+    # mma.sync (sm_90) and wgmma (sm_90a); one delta_Q a warp likewise.
+    for kernel in ("d64_f16", "d128_f16_causal", "d128_bf16"):
+        for chip in ("", "_sm90a"):
+            plan = f"per_block_{kernel}{chip}"
+            write_recipe_test(here, plan, PER_BLOCK_HEADER.format(name=plan),
+                              bars=PER_BLOCK_BARS)
+    for kernel in ("d64_f16", "d128_f16_causal_k_smoothing"):
+        for chip in ("", "_sm90a"):
+            plan = f"per_warp_{kernel}{chip}"
+            write_recipe_test(here, plan, PER_WARP_HEADER.format(name=plan),
+                              bars=PER_BLOCK_BARS)
     # SageAttention2++ (benchmarks/kernels_f16acc.mlir, sm_89 PTX): D 64 and
     # 128, causal and not, f16 and bf16, sage's ranges and the official's.
-    f16acc = ["f16acc_d64_f16", "f16acc_d64_f16_causal", "f16acc_d128_f16",
-              "f16acc_d128_bf16_causal", "f16acc_d128_f16_official"]
-    for plan in f16acc:
-        text = F16ACC_HEADER.format(name=plan, model_tol=F16ACC_MODEL_TOL,
-                                    measured=F16ACC_MEASURED) + "\n"
-        cases = [(1, 2, 2, n, n) for n in (1, 17, 128, 1000)]
-        cases += [(2, 4, 2, nq, nk)
-                  for nq, nk in ((100, 333), (333, 100), (1000, 3000))]
-        cases += [(1, 4, 4, 4096, 4096)]
-        for case in cases:
-            for dist in ("randn", "outliers"):
-                text += run(plan, *case, dist, model_tol=F16ACC_MODEL_TOL)
-        name = plan.replace("_", "-") + ".test"
-        with open(os.path.join(here, name), "w") as f:
-            f.write(text)
+    for plan in ("f16acc_d64_f16", "f16acc_d64_f16_causal", "f16acc_d128_f16",
+                 "f16acc_d128_bf16_causal", "f16acc_d128_f16_official"):
+        header = F16ACC_HEADER.format(name=plan, model_tol=F16ACC_MODEL_TOL,
+                                      measured=F16ACC_MEASURED)
+        write_recipe_test(here, plan, header, model_tol=F16ACC_MODEL_TOL)
     # INT4 Q/K (benchmarks/kernels_int4.mlir, sm_89 PTX).
-    int4 = ["int4_d64_f16", "int4_d64_f16_causal", "int4_d128_f16",
-            "int4_d128_bf16_causal", "int4_d96_f16", "int4_f16acc_d128_f16"]
     b = INT4_BARS
-    for plan in int4:
+    for plan in ("int4_d64_f16", "int4_d64_f16_causal", "int4_d128_f16",
+                 "int4_d128_bf16_causal", "int4_d96_f16",
+                 "int4_f16acc_d128_f16"):
         recipe = "int4-fp8-f16acc" if "f16acc" in plan else "int4-fp8"
-        text = INT4_HEADER.format(
+        header = INT4_HEADER.format(
             name=plan, recipe=recipe, cos_randn=b["randn"][0],
             rel_randn=b["randn"][1], cos_out=b["outliers"][0],
             rel_out=b["outliers"][1],
             short=(f"{b['randn'][2]} / {b['randn'][3]} and "
                    f"{b['outliers'][2]} / {b['outliers'][3]}"),
-            measured=INT4_MEASURED) + "\n"
-        cases = [(1, 2, 2, n, n) for n in (1, 17, 128, 1000)]
-        cases += [(2, 4, 2, nq, nk)
-                  for nq, nk in ((100, 333), (333, 100), (1000, 3000))]
-        cases += [(1, 4, 4, 4096, 4096)]
-        for case in cases:
-            for dist in ("randn", "outliers"):
-                text += run(plan, *case, dist, bars=INT4_BARS)
-        name = plan.replace("_", "-") + ".test"
-        with open(os.path.join(here, name), "w") as f:
-            f.write(text)
+            measured=INT4_MEASURED)
+        write_recipe_test(here, plan, header, bars=INT4_BARS)
 
+
+def write_recipe_test(here, plan, header, **checks):
+    """A recipe's test file: 8 cases (N 1 to 4096, GQA with Nq != Nk) on
+    randn and outliers, each against FP64 and the CPU model."""
+    cases = [(1, 2, 2, n, n) for n in (1, 17, 128, 1000)]
+    cases += [(2, 4, 2, nq, nk)
+              for nq, nk in ((100, 333), (333, 100), (1000, 3000))]
+    cases += [(1, 4, 4, 4096, 4096)]
+    text = header + "\n"
+    for case in cases:
+        for dist in ("randn", "outliers"):
+            text += run(plan, *case, dist, **checks)
+    name = plan.replace("_", "-") + ".test"
+    with open(os.path.join(here, name), "w") as f:
+        f.write(text)
 
 if __name__ == "__main__":
     main()
