@@ -39,7 +39,7 @@ struct CheckVariantPass
       getOperation().emitError()
           << "unknown variant '" << variant
           << "'; expected int8-fp8, int4-fp8, int8-fp8-f16acc, "
-             "int4-fp8-f16acc or nvfp4";
+             "int4-fp8-f16acc, nvfp4 or int8-fp16";
       return signalPassFailure();
     }
     getOperation().walk([&](AttentionOp op) {

@@ -26,6 +26,12 @@ std::optional<Recipe> sage::ref::recipeFromVariantName(std::string_view name) {
     recipe.f16FlushEvery = 2;
     return recipe;
   }
+  if (name == "int8-fp16") {
+    recipe.pvFormat = PVFormat::Fp16;
+    recipe.pRange = 1.0f;
+    recipe.vRange = 1.0f;
+    return recipe;
+  }
   if (name == "nvfp4") {
     recipe.qkFormat = QKFormat::NvFp4;
     recipe.granularity = Granularity::Microscale;

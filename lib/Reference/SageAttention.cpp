@@ -296,15 +296,11 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
       // Integer MMA: exact int32 sum, converted exactly to f32.
       o[d] = scaled + static_cast<float>(chunkDot(p, 1, v, 1, colCount));
       break;
-    case PVFormat::Fp16: {
-      // f16 MMA with f32 accumulator: accumulates straight into O.
-      F32Accumulator acc{scaled};
-      for (int64_t k = 0; k < colCount; k += kF16MmaK)
-        acc.addChunk(
-            chunkDot(p + k, 1, v + k, 1, std::min(kF16MmaK, colCount - k)));
-      o[d] = acc.value;
+    case PVFormat::Fp16:
+      // The block's f16 MMAs summed in f32, then O * alpha + R rounded once,
+      // as the kernel's fma (sage.accumulate).
+      o[d] = std::fma(o[d], alpha, dotF32(p, 1, v, 1, colCount, kF16MmaK));
       break;
-    }
     case PVFormat::NvFp4: {
       // Fresh f32 accumulator per block, rescaled by the per-row P scale.
       float r = dotF32(p, 1, v, 1, colCount, kFp4MmaK);

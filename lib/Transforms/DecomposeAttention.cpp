@@ -96,15 +96,19 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
                               withShape(type, meanShape, rewriter.getF32Type()),
                               input, blockAttr);
     };
+    // Scales are measured, except for f16 (int8-fp16's V), which is
+    // rounded with the unit scale: a bound equal to its range.
     auto quantize = [&](Value input, QuantAttr quant) {
       auto type = cast<RankedTensorType>(input.getType());
+      FloatAttr bound;
+      if (quant.getElementType().isF16())
+        bound = rewriter.getF64FloatAttr(quant.getRangeValue());
       return QuantizeOp::create(
           rewriter, loc,
           withShape(type, type.getShape(), quant.getElementType()),
           withShape(type, quant.getScaleShape(type.getShape()),
                     quant.getScaleType()),
-          input, quant, /*bound=*/FloatAttr(), /*layout=*/nullptr,
-          /*fragment=*/nullptr);
+          input, quant, bound, /*layout=*/nullptr, /*fragment=*/nullptr);
     };
 
     // K: gamma(K) = K - mean(K); the mean is softmax-invariant (section 1).
@@ -127,7 +131,8 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     QuantizeOp quantQuery = quantize(
         quantQueryInput, recipe.getQueryQuant(tiles.blockQ, tiles.warpQ));
 
-    // V: optional mean removal (O = P gamma(V) + mean(V)), then E4M3.
+    // V: optional mean removal (O = P gamma(V) + mean(V)), then E4M3 (f16
+    // for int8-fp16).
     Value valueMean, quantValueInput = value;
     if (recipe.getSmoothV()) {
       SmoothOp smoothed = smooth(value, std::nullopt);

@@ -12,7 +12,14 @@ TEST(RecipeTest, Presets) {
     ASSERT_TRUE(recipe.has_value()) << name;
     EXPECT_EQ(validateRecipe(*recipe), "") << name;
   }
-  EXPECT_FALSE(recipeFromVariantName("int8-fp16").has_value());
+  EXPECT_FALSE(recipeFromVariantName("int8-fp16-f16acc").has_value());
+
+  // int8-fp16 (sm_80): INT8 Q/K as int8-fp8, P and V rounded to f16.
+  Recipe fp16 = *recipeFromVariantName("int8-fp16");
+  EXPECT_EQ(fp16.qkFormat, QKFormat::Int8);
+  EXPECT_EQ(fp16.pvFormat, PVFormat::Fp16);
+  EXPECT_EQ(fp16.pRange, 1.0f);
+  EXPECT_EQ(fp16.accumulator, PVAccumulator::F32PerBlock);
 
   Recipe int8 = *recipeFromVariantName("int8-fp8");
   EXPECT_EQ(int8.qkFormat, QKFormat::Int8);

@@ -117,7 +117,8 @@ TEST(ParallelReferenceTest, RecipeFollowsThePlan) {
   plan.variant = "int2-fp8";
   EXPECT_EQ(recipeForPlan(plan, recipe),
             "the cpu model has no variant 'int2-fp8' (expected int8-fp8, "
-            "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4)");
+            "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, "
+            "int8-fp16)");
   plan.variant = "int8-fp8";
   plan.tiles.warpQ = 24;
   EXPECT_EQ(recipeForPlan(plan, recipe),

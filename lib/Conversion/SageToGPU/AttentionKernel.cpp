@@ -90,7 +90,7 @@ static constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
 namespace {
 /// Where a K/V block sits in shared memory: K_hat (blockK rows of padded D
-/// bytes), then V_hat^T (Dv rows of blockK bytes); after the stages and
+/// bytes), then V_hat^T (Dv rows of blockK values); after the stages and
 /// their barriers, for wgmma, the CTA's Q_hat tile.
 ///  * mma.sync: row after row, each padded by 16 bytes so that the 16-byte
 ///    fragment loads of the eight rows g = 0..7 of a tile hit distinct
@@ -114,7 +114,7 @@ struct KVStaging {
                    OperandTiling::CoreMatrices),
         releases(config.releasesStages()), stages(config.kvStages),
         keyRow(config.getQueryKeyRowBytes() + (coreMatrices ? 0 : 16)),
-        valueRow(config.blockK + (coreMatrices ? 0 : 16)),
+        valueRow(config.getValueTile().columns + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow),
         queryBytes(coreMatrices ? config.getQueryTile().getBytes() : 0) {}
@@ -284,10 +284,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   SmallVector<KernelParam> params = {{kQueryInt, true}, {kQueryScale, true}};
   if (config.smoothQ)
     params.append({{kQueryMean, true}, {kKey, true}});
-  params.append({{kKeyInt, true},
-                 {kKeyScale, true},
-                 {kValueFp8, true},
-                 {kValueAbsMax, true}});
+  params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueFp8, true}});
+  if (!config.hasF16Values())
+    params.push_back({kValueAbsMax, true});
   if (config.smoothV)
     params.push_back({kValueSum, true});
   if (config.maskType)
@@ -308,7 +307,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   int64_t dim = config.headDim, paddedDim = config.paddedHeadDim,
           queryKeyRowBytes = config.getQueryKeyRowBytes(),
           valueDim = config.valueDim;
-  int64_t keyTiles = config.blockK / 8, keyChunks = config.blockK / 32;
+  // P V consumes a K/V block in chunks of the MMA's k keys (32 for E4M3,
+  // 16 for f16).
+  int64_t keyTiles = config.blockK / 8,
+          keyChunks = config.blockK / config.layouts.value.getMmaK();
   KernelFunc kernel =
       km.addKernel("sage_attention", params, config.kernelThreads(),
                    /*sharedF32=*/{dim, getCorrectionLength(config)});
@@ -352,8 +354,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       getWarpMma(ctx, config.queryKeyType, km.builder.getI32Type());
   // P V accumulates in f32, or (SageAttention2++) in f16 flushed into O
   // every pvAccum.every MMAs.
-  MmaAttr probValueMma = getWarpMma(ctx, km.builder.getType<Float8E4M3FNType>(),
-                                    config.pvAccum.getAccType());
+  MmaAttr probValueMma =
+      getWarpMma(ctx, config.valueType, config.pvAccum.getAccType());
   // wgmma: the warpgroup's products, B from the stage; A (Q_hat) from its
   // tile in shared memory, then (P) from registers.
   MmaAttr queryKeyGroupMma, probValueGroupMma;
@@ -361,9 +363,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     queryKeyGroupMma =
         getWarpgroupMma(ctx, km.builder.getI8Type(), km.builder.getI32Type(),
                         config.blockK, OperandSource::Shared);
-    probValueGroupMma = getWarpgroupMma(
-        ctx, km.builder.getType<Float8E4M3FNType>(), km.builder.getF32Type(),
-        valueDim, OperandSource::Registers);
+    probValueGroupMma =
+        getWarpgroupMma(ctx, config.valueType, km.builder.getF32Type(),
+                        valueDim, OperandSource::Registers);
   }
   Value queries = kernel.arg("Nq"), keys = kernel.arg("Nk");
   Value staging =
@@ -683,10 +685,12 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                      kb.add(firstKey, row),
                                      kb.i32(queryKeyRowBytes), kb.i32(0));
                });
-      copyRows(valueDim, config.blockK, layout.valueRow, layout.valueStart,
+      int64_t valueBytes = config.getValueBytes();
+      copyRows(valueDim, valueTile.columns, layout.valueRow, layout.valueStart,
                kernel.arg(kValueFp8), [&](Value channel) {
                  return linearOffset(kb, kvHead, kb.i32(valueDim), channel,
-                                     paddedKeys, firstKey);
+                                     kb.mul(paddedKeys, kb.i32(valueBytes)),
+                                     kb.mul(firstKey, kb.i32(valueBytes)));
                });
     });
     kb.commitAsyncCopies();
@@ -1002,14 +1006,18 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         queryKeyMma);
     return std::make_pair(alpha, probQuant.getValues());
   };
+  // Register r of a chunk of k keys holds `perRegister` elements (four
+  // E4M3, two f16): MMA positions (k / 2) (r / 2) + perRegister t + i.
+  int64_t valueK = vLayout.getMmaK(), perRegister = valueK / 8;
   auto getProbOperands = [&](Value quantizedProbs) {
     SmallVector<Value> probFragments;
     for (int64_t c = 0; c < keyChunks; ++c) {
       SmallVector<int64_t> positions;
       for (int64_t r = 0; r < 4; ++r)
-        for (int64_t i = 0; i < 4; ++i) {
+        for (int64_t i = 0; i < perRegister; ++i) {
           // Lane t = 0's key; lane t's is 2t further, in the same tile.
-          int64_t key = vLayout.getIndexAt(32 * c + 16 * (r / 2) + i);
+          int64_t key =
+              vLayout.getIndexAt(valueK * c + valueK / 2 * (r / 2) + i);
           positions.push_back(4 * (key / 8) + 2 * (r % 2) + key % 8);
         }
       probFragments.push_back(vector::ShuffleOp::create(
@@ -1066,10 +1074,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     Value rowOffset =
         kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
     SmallVector<Value> words;
+    int64_t groupBytes = valueGroup * config.getValueBytes();
     for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
       llvm::append_range(
           words,
-          kb.loadSharedWords(staging, kb.add(rowOffset, kb.i32(g * valueGroup)),
+          kb.loadSharedWords(staging, kb.add(rowOffset, kb.i32(g * groupBytes)),
                              valueLaneBytes / 4));
     for (int64_t c = 0; c < keyChunks; ++c) {
       partial = emitWarpMma(kb, probValueMma, probFragments[c],
@@ -1264,9 +1273,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     for (int64_t pair = 0; pair < 2; ++pair) {
       Value channel = kb.add(kb.i32(dt * 8 + pair), quad2);
       Value channelOffset = getChannelOffset(kb, kvHead, valueDim, channel);
-      factors[dt][pair] = kb.divf(loadValueDelta(kb, kernel.arg(kValueAbsMax),
-                                                 channelOffset, config.vRange),
-                                  kb.f32(config.pRange));
+      // f16 V is unscaled (delta_V = 1, P_r = 1).
+      factors[dt][pair] =
+          config.hasF16Values()
+              ? kb.f32(1 / config.pRange)
+              : kb.divf(loadValueDelta(kb, kernel.arg(kValueAbsMax),
+                                       channelOffset, config.vRange),
+                        kb.f32(config.pRange));
       if (config.smoothV)
         means[dt][pair] = loadChannelMean(kb, kernel.arg(kValueSum),
                                           channelOffset, kb.sitofp(keys));

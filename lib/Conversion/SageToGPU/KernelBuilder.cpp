@@ -352,6 +352,12 @@ Value KernelBuilder::loadSharedByte(Value sharedBase, Value byteOffset) {
   return arith::ExtUIOp::create(b, loc, i32Type(), byte);
 }
 
+Value KernelBuilder::loadSharedHalfWord(Value sharedBase, Value byteOffset) {
+  Value half = LLVM::LoadOp::create(b, loc, i16Type(),
+                                    sharedPointer(sharedBase, byteOffset), 2);
+  return arith::ExtUIOp::create(b, loc, i32Type(), half);
+}
+
 Value KernelBuilder::loadShared(Value memref, Value index) {
   Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
   return memref::LoadOp::create(b, loc, memref, ValueRange{idx});
@@ -394,6 +400,15 @@ Value KernelBuilder::packE4M3x4(Value x0, Value x1, Value x2, Value x3) {
     return arith::ExtUIOp::create(b, loc, i32Type(), packed);
   };
   return bitOr(pair(x0, x1), shl(pair(x2, x3), 16));
+}
+
+Value KernelBuilder::packF16x2(Value low, Value high) {
+  auto bits = [&](Value x) -> Value {
+    Value half = arith::TruncFOp::create(b, loc, b.getF16Type(), x);
+    Value word = arith::BitcastOp::create(b, loc, i16Type(), half);
+    return arith::ExtUIOp::create(b, loc, i32Type(), word);
+  };
+  return bitOr(bits(low), shl(bits(high), 16));
 }
 
 Value KernelBuilder::packInts(ArrayRef<Value> values, int64_t bits) {

@@ -162,6 +162,9 @@ public:
   /// Loads the byte at a byte offset (i32) of shared memory, zero-extended
   /// to an i32.
   Value loadSharedByte(Value sharedBase, Value byteOffset);
+  /// Loads the 16 bits at an even byte offset (i32) of shared memory,
+  /// zero-extended to an i32.
+  Value loadSharedHalfWord(Value sharedBase, Value byteOffset);
   // Shared memory (workgroup memrefs), indexed by i32.
   Value loadShared(Value memref, Value index);
   void storeShared(Value value, Value memref, Value index);
@@ -179,6 +182,8 @@ public:
 
   /// Packs four E4M3 values (x0 in the lowest byte) into an i32.
   Value packE4M3x4(Value x0, Value x1, Value x2, Value x3);
+  /// Packs two f32 values rounded to f16 (low in the low half) into an i32.
+  Value packF16x2(Value low, Value high);
   /// Packs 32 / bits i32 values of `bits` bits (two's complement, 8 or 4)
   /// into an i32, values[0] in the lowest bits, as mma.sync reads them.
   Value packInts(ArrayRef<Value> values, int64_t bits);

@@ -73,8 +73,13 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
     return op.emitOpError() << "expected the Q and K layout along features, "
                                "got "
                             << layouts.queryKey;
-  layouts.value = getLayout(value, DimRole::Tokens, blockK,
-                            FragmentOrder::Accumulator, scope, tiling);
+  // An 8-bit P takes V's tokens in the accumulator order; a 16-bit one
+  // (m16n8k16) is the accumulator's own order.
+  FragmentOrder valueOrder = value.getQuant().getMmaK() == 32
+                                 ? FragmentOrder::Accumulator
+                                 : FragmentOrder::Natural;
+  layouts.value =
+      getLayout(value, DimRole::Tokens, blockK, valueOrder, scope, tiling);
   if (layouts.value.getContractionAxis() != DimRole::Tokens)
     return op.emitOpError() << "expected the V layout along tokens (P V "
                                "contracts over keys), got "
@@ -149,13 +154,15 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
   }
 
   // P's A fragment is packed from the Q K^T accumulator, where lane t holds
-  // columns 2t and 2t + 1 of each 8-column tile: position 16h + 4t + i of a
-  // chunk must hold lane 0's key of position 16h + i moved by 2t, one of
-  // those two columns (the attention kernel packs P so).
+  // columns 2t and 2t + 1 of each 8-column tile: position (k / 2) h + e t +
+  // i of a chunk (e elements a register) must hold lane 0's key of
+  // position (k / 2) h + i moved by 2t, one of those two columns (the
+  // attention kernel packs P so).
+  int64_t valueK = layouts.value.getMmaK(), perRegister = valueK / 8;
   bool fromAccumulator = true;
   for (int64_t position = 0; position < blockK && fromAccumulator; ++position) {
-    int64_t t = position % 16 / 4;
-    int64_t laneZero = layouts.value.getIndexAt(position - 4 * t);
+    int64_t t = position % (valueK / 2) / perRegister;
+    int64_t laneZero = layouts.value.getIndexAt(position - perRegister * t);
     fromAccumulator = laneZero % 8 < 2 &&
                       layouts.value.getIndexAt(position) == laneZero + 2 * t;
   }

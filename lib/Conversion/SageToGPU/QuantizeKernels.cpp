@@ -402,23 +402,33 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
 void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                                           const AttentionConfig &config) {
   using namespace buffers;
+  // E4M3 V_hat is scaled per channel by delta_V; f16 V (int8-fp16) is only
+  // rounded.
+  bool f16 = config.hasF16Values();
+  int64_t elementBytes = config.getValueBytes();
   SmallVector<KernelParam> params = {{kValue, true}};
   if (config.smoothV)
     params.push_back({kValueSum, true});
-  params.append(
-      {{kValueAbsMax, true}, {kValueFp8, true}, {"Nk", false}, {"Hkv", false}});
-  // One thread a channel; the block's E4M3 values pass through shared
-  // memory, token by token in, channel by channel out, so that both the
-  // loads of V and the stores of V_hat^T are whole 16-byte vectors.
+  if (!f16)
+    params.push_back({kValueAbsMax, true});
+  params.append({{kValueFp8, true}, {"Nk", false}, {"Hkv", false}});
+  // One thread a channel; the block's values pass through shared memory,
+  // token by token in, channel by channel out, so that both the loads of V
+  // and the stores of V_hat^T are whole 16-byte vectors.
   int64_t dim = config.valueDim, blockK = config.blockK;
   assert(dim % 8 == 0 && blockK % 16 == 0 && "whole 16-byte vectors");
   KernelFunc kernel = km.addKernel("sage_quantize_v", params, dim);
   KernelBuilder kb(km.builder, km.loc);
-  // Rows of a token's D bytes, D + 16 apart. (The stores below are linear
-  // in the thread index, so rows of D bytes would do, and would avoid the
-  // 2-way bank conflicts this padding causes at D <= 96: to change with a
-  // GPU run.)
-  int64_t rowBytes = dim + 16;
+  // Rows of a token's D values, D + 16 bytes apart. (The stores below are
+  // linear in the thread index, so unpadded rows would do, and would avoid
+  // the 2-way bank conflicts this padding causes at D <= 96: to change
+  // with a GPU run.)
+  int64_t rowBytes = dim * elementBytes + 16;
+  // The byte offset of `elements` values.
+  auto bytesOf = [&](Value elements) {
+    return elementBytes == 1 ? elements
+                             : kb.mul(elements, kb.i32(elementBytes));
+  };
   Value tile =
       km.addSharedBytes(kb, kernel, "sage_quantize_v_tile", blockK * rowBytes);
   Value tid = kb.threadId();
@@ -430,7 +440,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
 
   // In: thread t loads channels 8 (t mod D/8) ... + 7 of tokens t / (D/8),
   // + 8, + 16, ... of the block (consecutive threads, consecutive vectors)
-  // and writes them to the tile as E4M3 of (V - mean) / delta_V.
+  // and writes them to the tile as E4M3 of (V - mean) / delta_V, or as f16
+  // of V - mean.
   int64_t vectorsPerToken = dim / 8;
   Value firstChannel = kb.mul(kb.remu(tid, kb.i32(vectorsPerToken)), kb.i32(8));
   Value firstToken = kb.divu(tid, kb.i32(vectorsPerToken));
@@ -438,10 +449,13 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
   for (int64_t i = 0; i < 8; ++i) {
     Value channelOffset =
         getChannelOffset(kb, head, dim, kb.add(firstChannel, kb.i32(i)));
-    Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
-                                 config.vRange);
-    zeroDeltas.push_back(kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0)));
-    deltas.push_back(kb.select(zeroDeltas.back(), kb.f32(1), delta));
+    if (!f16) {
+      Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
+                                   config.vRange);
+      zeroDeltas.push_back(
+          kb.cmpf(arith::CmpFPredicate::OEQ, delta, kb.f32(0)));
+      deltas.push_back(kb.select(zeroDeltas.back(), kb.f32(1), delta));
+    }
     if (config.smoothV)
       means.push_back(loadChannelMean(kb, kernel.arg(kValueSum), channelOffset,
                                       kb.sitofp(tokens)));
@@ -467,19 +481,27 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       Value x = values[i];
       if (config.smoothV)
         x = kb.subf(x, means[i]);
-      x = kb.divf(x, deltas[i]);
-      scaled.push_back(
-          kb.select(valid, kb.select(zeroDeltas[i], kb.f32(0), x), kb.f32(0)));
+      if (!f16)
+        x = kb.select(zeroDeltas[i], kb.f32(0), kb.divf(x, deltas[i]));
+      scaled.push_back(kb.select(valid, x, kb.f32(0)));
     }
+    SmallVector<Value> words;
+    for (int64_t i = 0; i < 8; i += 4)
+      if (f16) {
+        words.push_back(kb.packF16x2(scaled[i], scaled[i + 1]));
+        words.push_back(kb.packF16x2(scaled[i + 2], scaled[i + 3]));
+      } else {
+        words.push_back(kb.packE4M3x4(scaled[i], scaled[i + 1], scaled[i + 2],
+                                      scaled[i + 3]));
+      }
     kb.storeSharedWords(
-        tile, kb.add(kb.mul(inBlock, kb.i32(rowBytes)), firstChannel),
-        {kb.packE4M3x4(scaled[0], scaled[1], scaled[2], scaled[3]),
-         kb.packE4M3x4(scaled[4], scaled[5], scaled[6], scaled[7])});
+        tile, kb.add(kb.mul(inBlock, kb.i32(rowBytes)), bytesOf(firstChannel)),
+        words);
   }
   kb.barrier();
 
-  // Out: thread t writes channel t's row of the block, 16 stored key
-  // positions a vector. Stored position s holds MMA position p (s =
+  // Out: thread t writes channel t's row of the block, 16 bytes of stored
+  // key positions a vector. Stored position s holds MMA position p (s =
   // getStorageIndex(p)), which is the block's token getIndexAt(p).
   SmallVector<int64_t> tokenAt(blockK, -1);
   for (int64_t position = 0; position < blockK; ++position) {
@@ -491,18 +513,23 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
   Value paddedTokens = kb.mul(kb.ceilDiv(tokens, blockK), kb.i32(blockK));
   OperandRow stored(kb, config.layouts.value.getOperandTiling(), head,
                     kb.i32(dim), tid, paddedTokens, config.getValueTile());
-  for (int64_t first = 0; first < blockK; first += 16) {
+  int64_t perWord = 4 / elementBytes, perVector = 4 * perWord;
+  Value channelBytes = bytesOf(tid);
+  for (int64_t first = 0; first < blockK; first += perVector) {
     SmallVector<Value> words;
-    for (int64_t s = first; s < first + 16; s += 4) {
-      SmallVector<Value> bytes;
-      for (int64_t i = 0; i < 4; ++i)
-        bytes.push_back(kb.loadSharedByte(
-            tile, kb.add(kb.i32(tokenAt[s + i] * rowBytes), tid)));
-      words.push_back(kb.packInts(bytes, 8));
+    for (int64_t s = first; s < first + perVector; s += perWord) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < perWord; ++i) {
+        Value offset = kb.add(kb.i32(tokenAt[s + i] * rowBytes), channelBytes);
+        elements.push_back(f16 ? kb.loadSharedHalfWord(tile, offset)
+                               : kb.loadSharedByte(tile, offset));
+      }
+      words.push_back(kb.packInts(elements, 8 * elementBytes));
     }
-    // 16 stored positions are adjacent in either tiling (docs/Layouts.md).
+    // 16 stored bytes are adjacent in either tiling (docs/Layouts.md).
     kb.storeWords(kernel.arg(kValueFp8),
-                  stored.getOffset(kb.add(blockStart, kb.i32(first))), words);
+                  stored.getOffset(bytesOf(kb.add(blockStart, kb.i32(first)))),
+                  words);
   }
   km.addLaunch("sage_quantize_v", params,
                {getBlockCount("Nk", blockK), SizeExpr::symbol("Hkv"),

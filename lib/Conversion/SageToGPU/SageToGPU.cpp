@@ -64,7 +64,9 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
   if (!quantize)
     return op.emitOpError()
            << "expected the " << name << " values to come from sage.quantize";
-  if (quantize.getBound())
+  // f16 values are rounded with the unit scale, which their bound states
+  // (the op's verifier).
+  if (quantize.getBound() && !quantize.getQuant().getElementType().isF16())
     return op.emitOpError() << "the GPU lowering measures the " << name
                             << " scales; a static bound is not lowered";
   Value input = quantize.getInput();
@@ -224,8 +226,16 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << pvAccum << " flushes every " << pvAccum.getEvery()
            << " MMAs of 32 keys, which must tile the K/V block; got block-k = "
            << blockK;
+  // int8-fp16's P V is the f16 m16n8k16 mma.sync row.
+  Type valueType = op.getVValues().getType().getElementType();
+  if (valueType.isF16() && choices.scope != MmaScope::Warp)
+    return op.emitOpError()
+           << "the wgmma kernel implements E4M3 P and V; f16 P and V "
+              "(int8-fp16) are lowered to the m16n8k16 mma.sync: pass "
+              "mma-scope=warp";
   AttentionConfig config;
   config.scope = choices.scope;
+  config.valueType = valueType;
   config.pvAccum = pvAccum;
   config.queryKeyType = queryKeyType;
   config.scaleGranularity = granularity;
@@ -416,8 +426,9 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   if (config.smoothV)
     result.push_back(
         {kValueSum, "workspace", "f32", {batch, kvHeads, dv}, true});
-  result.push_back(
-      {kValueAbsMax, "workspace", "f32", {batch, kvHeads, dv}, true});
+  if (!config.hasF16Values())
+    result.push_back(
+        {kValueAbsMax, "workspace", "f32", {batch, kvHeads, dv}, true});
   result.push_back(
       {kKeyInt, "workspace", "i8", {batch, kvHeads, paddedK, paddedD}});
   result.push_back(
@@ -432,8 +443,10 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   if (config.smoothQ)
     result.push_back(
         {kQueryMean, "workspace", "f32", {batch, heads, queryBlocks, d}});
-  result.push_back(
-      {kValueFp8, "workspace", "f8E4M3FN", {batch, kvHeads, dv, paddedK}});
+  result.push_back({kValueFp8,
+                    "workspace",
+                    getTypeName(config.valueType),
+                    {batch, kvHeads, dv, paddedK}});
   if (config.maskType) {
     std::vector<SizeExpr> shape = {config.maskPerBatch ? batch : SizeExpr(1)};
     if (rank == 4)
@@ -611,9 +624,13 @@ struct ConvertSageToGPUPass
         return other.emitOpError("is not part of the attention; the GPU "
                                  "lowering compiles functions that only "
                                  "compute attention");
-    if (sm < 89)
-      return op.emitOpError() << "needs FP8 (e4m3) mma.sync for P*V, which "
-                              << chip << " lacks; use sm_89 or newer";
+    // P V: FP8 mma.sync from sm_89; f16 (int8-fp16) from sm_80.
+    bool f16Values = op.getVQuant().getElementType().isF16();
+    if (sm < (f16Values ? 80 : 89))
+      return op.emitOpError() << "needs " << (f16Values ? "f16" : "FP8 (e4m3)")
+                              << " mma.sync for P*V, which " << chip
+                              << " lacks; use sm_" << (f16Values ? "80" : "89")
+                              << " or newer (int8-fp16 for sm_80/86)";
 
     AttentionSources sources;
     std::array<bool, 3> swapped;
@@ -685,9 +702,12 @@ struct ConvertSageToGPUPass
     plan.chip = chip;
     // The recipe the config implements (its ranges below).
     plan.variant =
-        (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4" : "int8") +
-         "-fp8" + (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
-            .str();
+        config->hasF16Values()
+            ? "int8-fp16"
+            : (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4"
+                                                               : "int8") +
+               "-fp8" + (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
+                  .str();
     plan.queryKeyGranularity =
         stringifyGranularity(config->scaleGranularity).str();
     if (config->pvAccum.getAccType().isF16())
@@ -727,7 +747,8 @@ struct ConvertSageToGPUPass
       launchSumTokens(km, kKey, kKeySum, "Nk", "Hkv");
     if (config->smoothV)
       launchSumTokens(km, kValue, kValueSum, "Nk", "Hkv");
-    buildValueAbsMaxKernel(km, *config);
+    if (!config->hasF16Values())
+      buildValueAbsMaxKernel(km, *config);
     buildQuantizeKeyKernel(km, *config);
     buildQuantizeValueKernel(km, *config);
     buildQuantizeQueryKernel(km, *config);

@@ -108,6 +108,9 @@ struct AttentionConfig {
                              // layout groups, zeros past D)
   int64_t valueDim = 0;      // D of V and O
   Type queryKeyType;         // i8, or i4 (two a byte, low nibble first)
+  // V_hat's format: E4M3 scaled per channel, or (int8-fp16) f16 unscaled,
+  // with P in the same format.
+  Type valueType;
   // Q and K scale groups (docs/Algorithm.md section 2): per_thread (the
   // MMA fragments' rows and column pairs), per_warp (Q: a warp's rows; K:
   // its block) or per_block (one a tile).
@@ -184,7 +187,15 @@ struct AttentionConfig {
   }
   OperandTile getQueryTile() const { return {blockQ, getQueryKeyRowBytes()}; }
   OperandTile getKeyTile() const { return {blockK, getQueryKeyRowBytes()}; }
-  OperandTile getValueTile() const { return {valueDim, blockK}; }
+  /// Whether P and V are f16 (int8-fp16): no delta_V, P_r = 1.
+  bool hasF16Values() const { return valueType.isF16(); }
+  /// Bytes of a V_hat^T element.
+  int64_t getValueBytes() const {
+    return valueType.getIntOrFloatBitWidth() / 8;
+  }
+  OperandTile getValueTile() const {
+    return {valueDim, blockK * getValueBytes()};
+  }
 };
 
 /// A kernel parameter: a buffer of the plan (a global pointer) or a size

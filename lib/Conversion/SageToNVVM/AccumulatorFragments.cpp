@@ -290,6 +290,19 @@ struct QuantizeOnFragments : OpRewritePattern<QuantizeOp> {
     Value factor = f.constant(ratio);
     auto scaled = [&](Value x) { return ratio == 1 ? x : f.mul(x, factor); };
     SmallVector<Value> input = f.elements(op.getInput());
+    Value scale = f.vector({f.constant(bound / op.getQuant().getRangeValue())});
+    auto valuesType = cast<VectorType>(op.getValues().getType());
+    // f16: a rounding of each element.
+    if (valuesType.getElementType().isF16()) {
+      SmallVector<Value> halves;
+      for (Value x : input)
+        halves.push_back(arith::TruncFOp::create(
+            rewriter, loc, rewriter.getF16Type(), scaled(x)));
+      rewriter.replaceOp(op, {vector::FromElementsOp::create(
+                                  rewriter, loc, valuesType, halves),
+                              scale});
+      return success();
+    }
     SmallVector<Value> pairs;
     for (size_t i = 0; i < input.size(); i += 2) {
       Value low = scaled(input[i]), high = scaled(input[i + 1]);
@@ -303,9 +316,7 @@ struct QuantizeOnFragments : OpRewritePattern<QuantizeOp> {
     Value packed = vector::FromElementsOp::create(
         rewriter, loc,
         VectorType::get({int64_t(pairs.size())}, rewriter.getI16Type()), pairs);
-    Value values = vector::BitCastOp::create(
-        rewriter, loc, cast<VectorType>(op.getValues().getType()), packed);
-    Value scale = f.vector({f.constant(bound / op.getQuant().getRangeValue())});
+    Value values = vector::BitCastOp::create(rewriter, loc, valuesType, packed);
     rewriter.replaceOp(op, {values, scale});
     return success();
   }

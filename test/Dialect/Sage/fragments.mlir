@@ -148,7 +148,7 @@ func.func @negative_quantize_layout(%p: vector<32xf32>) {
 
 #s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
 func.func @negative_quantize_int8(%p: vector<32xf32>) {
-  // expected-error@+1 {{'sage.quantize' op on fragments lowers E4M3 only yet, not 'i8'}}
+  // expected-error@+1 {{'sage.quantize' op on fragments lowers E4M3 and f16 only yet, not 'i8'}}
   %v, %s = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<i8, per_tensor>, fragment = #s8} : vector<32xf32> -> vector<32xi8>, vector<1xf32>
   return
 }

@@ -2,7 +2,12 @@
 
 // One case per attribute verifier rule and parser error.
 
-// expected-error@+1 {{unsupported element type 'f16'; expected i8, i4, f8E4M3FN, f8E5M2 or f4E2M1FN}}
+// expected-error@+1 {{unsupported element type 'bf16'; expected i8, i4, f8E4M3FN, f8E5M2, f4E2M1FN or f16}}
+"test.op"() {attr = #sage.quant<bf16, per_token>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{f16 takes per_tensor scales only, got per_token}}
 "test.op"() {attr = #sage.quant<f16, per_token>} : () -> ()
 
 // -----
@@ -152,7 +157,7 @@
 
 // -----
 
-// expected-error@+1 {{unknown variant 'int16-fp8'; expected "int8-fp8", "int4-fp8", "int8-fp8-f16acc", "int4-fp8-f16acc" or "nvfp4"}}
+// expected-error@+1 {{unknown variant 'int16-fp8'; expected "int8-fp8", "int4-fp8", "int8-fp8-f16acc", "int4-fp8-f16acc", "nvfp4" or "int8-fp16"}}
 "test.op"() {attr = #sage.recipe<"int16-fp8">} : () -> ()
 
 // -----
@@ -164,6 +169,11 @@
 
 // expected-error@+1 {{p_range and v_range apply to the FP8 variants, not nvfp4}}
 "test.op"() {attr = #sage.recipe<nvfp4, p_range = 448.0>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{p_range and v_range apply to the FP8 variants; int8-fp16 rounds P and V to f16 unscaled}}
+"test.op"() {attr = #sage.recipe<"int8-fp16", v_range = 4.5>} : () -> ()
 
 // -----
 

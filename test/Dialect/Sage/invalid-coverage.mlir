@@ -310,3 +310,30 @@ func.func @negative_mask_keys(%qv: tensor<1x2x64x64xi8>, %qs: tensor<1x2x1x1xf32
     : (tensor<1x2x64x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x32x64xf8E4M3FN>, tensor<1x2x1x64xf32>, tensor<1x1x64x1xi1>) -> tensor<1x2x64x64xf32>
   return
 }
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf16>, %vs: tensor<1x1x1x1xf32>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected P and V both in f16 or both quantized, got 'f8E4M3FN' and 'f16'}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f16, per_tensor>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf16>, tensor<1x1x1x1xf32>) -> tensor<1x1x64x64xf32>
+  return
+}
+
+// -----
+
+// int8-fp16's V is unscaled: an f16 accumulator could overflow.
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf16>, %vs: tensor<1x1x1x1xf32>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected f16 P unscaled (range 1) and summed in f32 (unscaled f16 V can overflow an f16 accumulator), got #sage.quant<f16, per_tensor, range = 1.0> and #sage.accum<f16, every = 2>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f16, per_tensor, range = 1.0>, v_quant = #sage.quant<f16, per_tensor>,
+      pv_accum = #sage.accum<f16, every = 2>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf16>, tensor<1x1x1x1xf32>) -> tensor<1x1x64x64xf32>
+  return
+}

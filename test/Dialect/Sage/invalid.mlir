@@ -514,3 +514,13 @@ func.func @qmma_instruction_scales(%a: tensor<64x128xf4E2M1FN>, %s: tensor<1x1xf
     : tensor<64x128xf4E2M1FN>, tensor<1x1xf32>, tensor<64x128xf4E2M1FN>, tensor<1x1xf32> -> tensor<64x64xf32>
   return
 }
+
+// -----
+
+// f16 is a rounding with the unit scale, stated by a bound equal to the range.
+func.func @negative_quantize_f16_measured(%x: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.quantize' op rounds to f16 with the unit scale: expected bound = 65504 (the range)}}
+  %v, %s = sage.quantize %x {quant = #sage.quant<f16, per_tensor>}
+    : tensor<64x64xf32> -> tensor<64x64xf16>, tensor<1x1xf32>
+  return
+}

@@ -85,14 +85,15 @@ double QuantAttr::getLargestFinite(Type elementType) {
     return 127;
   if (elementType.isSignlessInteger(4))
     return 7;
-  if (isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(elementType))
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType, Float16Type>(
+          elementType))
     return APFloat::getLargest(cast<FloatType>(elementType).getFloatSemantics())
         .convertToDouble();
   return 0;
 }
 
 int64_t QuantAttr::getMmaK() const {
-  return getElementType().getIntOrFloatBitWidth() == 4 ? 64 : 32;
+  return 256 / getElementType().getIntOrFloatBitWidth();
 }
 
 static int64_t ceilDivOrDynamic(int64_t size, int64_t divisor) {
@@ -149,7 +150,8 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   double largest = getLargestFinite(elementType);
   if (largest == 0)
     return emitError() << "unsupported element type " << elementType
-                       << "; expected i8, i4, f8E4M3FN, f8E5M2 or f4E2M1FN";
+                       << "; expected i8, i4, f8E4M3FN, f8E5M2, f4E2M1FN or "
+                          "f16";
   if (!isa<Float32Type, Float8E4M3FNType, Float8E8M0FNUType>(scaleType))
     return emitError() << "unsupported scale type " << scaleType
                        << "; expected f32, f8E4M3FN or f8E8M0FNU";
@@ -163,6 +165,9 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << block << ", warp = " << warp;
 
   StringRef name = stringifyGranularity(granularity);
+  // f16 is a rounding, with one static scale (the int8-fp16 recipe's P, V).
+  if (elementType.isF16() && granularity != Granularity::PerTensor)
+    return emitError() << "f16 takes per_tensor scales only, got " << name;
   bool isPerThread = granularity == Granularity::PerThread;
   bool takesBlock = isPerThread || granularity == Granularity::PerBlock ||
                     granularity == Granularity::Microscale;
@@ -364,12 +369,17 @@ Granularity RecipeAttr::getDefaultQKGranularity(Variant variant) {
 double RecipeAttr::getDefaultPRange(Variant variant) {
   if (variant == Variant::NvFp4)
     return 6.0;
+  if (variant == Variant::Int8Fp16)
+    return 1.0;
   return isF16Acc(variant) ? 224.0 : 448.0;
 }
 
 double RecipeAttr::getDefaultVRange(Variant variant) {
   if (variant == Variant::NvFp4)
     return 6.0;
+  // f16's largest finite value: V is rounded to f16 unscaled.
+  if (variant == Variant::Int8Fp16)
+    return 65504.0;
   return isF16Acc(variant) ? 4.5 : 448.0;
 }
 
@@ -403,6 +413,13 @@ LogicalResult RecipeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "per_channel is not a Q/K granularity: its scales "
                           "would run along the contraction";
   double pValue = pRange.convertToDouble(), vValue = vRange.convertToDouble();
+  if (variant == Variant::Int8Fp16) {
+    if (pValue != getDefaultPRange(variant) ||
+        vValue != getDefaultVRange(variant))
+      return emitError() << "p_range and v_range apply to the FP8 variants; "
+                            "int8-fp16 rounds P and V to f16 unscaled";
+    return success();
+  }
   double e4m3Max = 448.0;
   if (!(pValue > 0) || pValue > e4m3Max || !(vValue > 0) || vValue > e4m3Max)
     return emitError() << "p_range and v_range must be in (0, 448] for "
@@ -430,7 +447,7 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
     parser.emitError(variantLoc)
         << "unknown variant '" << variantName
         << "'; expected \"int8-fp8\", \"int4-fp8\", \"int8-fp8-f16acc\", "
-           "\"int4-fp8-f16acc\" or \"nvfp4\"";
+           "\"int4-fp8-f16acc\", \"nvfp4\" or \"int8-fp16\"";
     return {};
   }
   Granularity qk = getDefaultQKGranularity(*variant);
@@ -516,6 +533,7 @@ Type RecipeAttr::getQKElementType() const {
   switch (getVariant()) {
   case Variant::Int8Fp8:
   case Variant::Int8Fp8F16Acc:
+  case Variant::Int8Fp16:
     return IntegerType::get(ctx, 8);
   case Variant::Int4Fp8:
   case Variant::Int4Fp8F16Acc:
@@ -580,6 +598,11 @@ QuantAttr RecipeAttr::getProbQuant() const {
   MLIRContext *ctx = getContext();
   if (getVariant() == Variant::NvFp4)
     return getNvFp4Quant(ctx);
+  // int8-fp16: P_hat = P~ rounded to f16 (P_r = 1).
+  if (hasF16ProbsAndValues())
+    return QuantAttr::get(ctx, Float16Type::get(ctx), Granularity::PerTensor,
+                          std::nullopt, 0, 0, Float32Type::get(ctx),
+                          APFloat(1.0));
   // P~ <= 1 with a row maximum of exactly 1, so per-tensor scaling with range
   // P_r is the static scale 1 / P_r of the papers.
   return QuantAttr::get(ctx, Float8E4M3FNType::get(ctx), Granularity::PerTensor,
@@ -590,6 +613,10 @@ QuantAttr RecipeAttr::getValueQuant() const {
   MLIRContext *ctx = getContext();
   if (getVariant() == Variant::NvFp4)
     return getNvFp4Quant(ctx);
+  // int8-fp16: V rounded to f16 with the unit scale (a static bound equal
+  // to the range, which sage-decompose-attention sets).
+  if (hasF16ProbsAndValues())
+    return QuantAttr::get(Float16Type::get(ctx), Granularity::PerTensor);
   return QuantAttr::get(ctx, Float8E4M3FNType::get(ctx),
                         Granularity::PerChannel, std::nullopt, 0, 0,
                         Float32Type::get(ctx), getVRange());

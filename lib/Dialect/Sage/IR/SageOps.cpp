@@ -292,9 +292,9 @@ static LogicalResult verifyQuantizeFragment(QuantizeOp op, VectorType input) {
   if (op.getLayoutAttr())
     return op.emitOpError() << "on fragments has no memory `layout`";
   Type format = op.getQuant().getElementType();
-  if (!isa<Float8E4M3FNType>(format))
+  if (!isa<Float8E4M3FNType, Float16Type>(format))
     return op.emitOpError()
-           << "on fragments lowers E4M3 only yet, not " << format;
+           << "on fragments lowers E4M3 and f16 only yet, not " << format;
   auto values = VectorType::get(input.getShape(), format);
   auto scales = VectorType::get({1}, Float32Type::get(op.getContext()));
   if (op.getValues().getType() != values || op.getScales().getType() != scales)
@@ -308,6 +308,17 @@ static LogicalResult verifyQuantizeFragment(QuantizeOp op, VectorType input) {
 LogicalResult QuantizeOp::verify() {
   if (auto input = dyn_cast<VectorType>(getInput().getType()))
     return verifyQuantizeFragment(*this, input);
+  // f16 tiles are rounded with the unit scale, which a bound equal to the
+  // range states (a measured scale would rescale values f16 holds anyway).
+  QuantAttr quant = getQuant();
+  if (quant.getElementType().isF16() &&
+      (!getBound() || getBound()->convertToDouble() != quant.getRangeValue())) {
+    SmallString<16> range;
+    quant.getRange().toString(range);
+    return emitOpError() << "rounds to f16 with the unit scale: expected "
+                            "bound = "
+                         << range << " (the range)";
+  }
   if (getFragmentAttr())
     return emitOpError() << "has a `fragment` layout but operates on tiles";
   if (std::optional<APFloat> bound = getBound()) {
@@ -352,12 +363,14 @@ LogicalResult DequantizeOp::verify() {
 
 namespace {
 /// The families of mma.sync operand formats.
-enum class MmaFormat { Integer, Fp8, Fp4 };
+enum class MmaFormat { Integer, Fp16, Fp8, Fp4 };
 } // namespace
 
 static MmaFormat getMmaFormat(Type type) {
   if (type.isInteger())
     return MmaFormat::Integer;
+  if (type.isF16())
+    return MmaFormat::Fp16;
   return isa<Float4E2M1FNType>(type) ? MmaFormat::Fp4 : MmaFormat::Fp8;
 }
 
@@ -453,14 +466,14 @@ LogicalResult QMmaOp::verify() {
   Type accumulator = getAccumulator();
   bool legalAccumulator =
       family == MmaFormat::Integer ? accumulator.isSignlessInteger(32)
-      : family == MmaFormat::Fp8   ? accumulator.isF32() || accumulator.isF16()
-                                   : accumulator.isF32();
+      : family == MmaFormat::Fp4   ? accumulator.isF32()
+                                   : accumulator.isF32() || accumulator.isF16();
   if (!legalAccumulator)
     return emitOpError() << aFormat << " operands cannot accumulate in "
                          << accumulator << "; expected "
                          << (family == MmaFormat::Integer ? "i32"
-                             : family == MmaFormat::Fp8   ? "f32 or f16"
-                                                          : "f32");
+                             : family == MmaFormat::Fp4   ? "f32"
+                                                          : "f32 or f16");
   Type expectedResult = accumulator.isF16()
                             ? Type(Float16Type::get(getContext()))
                             : Type(Float32Type::get(getContext()));
@@ -839,13 +852,28 @@ LogicalResult QuantizedAttentionOp::verify() {
     return emitOpError() << "scale must be finite and non-zero, got "
                          << scale.convertToDouble();
   QuantAttr probs = getPQuant(), values = getVQuant();
-  if (probs.getGranularity() != Granularity::PerTensor ||
-      values.getGranularity() != Granularity::PerChannel)
-    return emitOpError() << "expected per_tensor P and per_channel V scales, "
+  // int8-fp16: P and V in f16, each with its one unit scale.
+  bool f16Values = values.getElementType().isF16();
+  if (probs.getElementType().isF16() != f16Values)
+    return emitOpError() << "expected P and V both in f16 or both quantized, "
                             "got "
+                         << probs.getElementType() << " and "
+                         << values.getElementType();
+  Granularity valueGranularity =
+      f16Values ? Granularity::PerTensor : Granularity::PerChannel;
+  if (probs.getGranularity() != Granularity::PerTensor ||
+      values.getGranularity() != valueGranularity)
+    return emitOpError() << "expected per_tensor P and "
+                         << stringifyGranularity(valueGranularity)
+                         << " V scales, got "
                          << stringifyGranularity(probs.getGranularity())
                          << " and "
                          << stringifyGranularity(values.getGranularity());
+  if (f16Values && (probs.getRangeValue() != 1.0 || getPvAccum().getEvery()))
+    return emitOpError() << "expected f16 P unscaled (range 1) and summed in "
+                            "f32 (unscaled f16 V can overflow an f16 "
+                            "accumulator), got "
+                         << probs << " and " << getPvAccum();
   double product = probs.getRangeValue() * values.getRangeValue();
   if (product > getPvAccum().getMaxRangeProduct())
     return emitOpError() << getPvAccum()

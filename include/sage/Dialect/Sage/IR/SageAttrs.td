@@ -57,8 +57,10 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     holds rows `l/4` and `l/4+8`, columns `2(l%4)` and `2(l%4)+1`), so each
     thread needs one scale of Q and one of K: `warp` must be a multiple of
     the mma M (16) and `block` a multiple of the mma N (8).
+    `f16` (P and V of the `int8-fp16` recipe, which rounds them) takes
+    `per_tensor` only.
     `range` defaults to the largest finite value of the format (127, 7, 448,
-    57344, 6); narrower ranges (e.g. 224 for P with an f16 accumulator) are
+    57344, 6, 65504); narrower ranges (e.g. 224 for P with an f16 accumulator) are
     allowed. `scale` is `f32` except for microscaling, where NVFP4 uses
     `f8E4M3FN` scales over 16 elements and MX formats `f8E8M0FNU` over 32.
 
@@ -73,7 +75,7 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
   }];
   let parameters = (ins
     AttrParameter<"::mlir::Type", "quantized format (i8, i4, f8E4M3FN, "
-                  "f8E5M2, f4E2M1FN)">:$elementType,
+                  "f8E5M2, f4E2M1FN, f16)">:$elementType,
     EnumParameter<Sage_Granularity>:$granularity,
     AttrParameter<"::std::optional<::mlir::sage::MmaOperand>",
                   "mma operand (per_thread): a = rows of Q, b = tokens of K"
@@ -102,7 +104,7 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     /// Largest finite magnitude of a supported element format, 0 otherwise.
     static double getLargestFinite(::mlir::Type elementType);
     /// Number of elements of the contraction dimension one mma.sync consumes
-    /// for this format (32 for 8-bit, 64 for 4-bit).
+    /// for this format (32 bytes: 16 for f16, 32 for 8-bit, 64 for 4-bit).
     int64_t getMmaK() const;
     /// Shape of the scale tensor for an input of `shape` (trailing dims are
     /// [tokens, features]); dynamic extents propagate.
@@ -336,12 +338,17 @@ def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
     | `"int8-fp8-f16acc"` | i8 (127)    | f8E4M3FN (224, 4.5)  | `#sage.accum<f16, every = 2>` |
     | `"int4-fp8-f16acc"` | i4 (7)      | f8E4M3FN (224, 4.5)  | `#sage.accum<f16, every = 2>` |
     | `"nvfp4"`           | f4E2M1FN, 1x16 blocks, f8E4M3FN scales | same, P with a per-row f32 scale first | `#sage.accum<f32>` |
+    | `"int8-fp16"`       | i8 (127)    | f16, unscaled        | `#sage.accum<f32>`    |
 
     * `qk`: granularity of the Q and K scales (default `per_thread`; `nvfp4`
       requires `microscale`).
     * `smooth`: which of `q`, `k`, `v` are smoothed (default `[q, k]`).
     * `p_range`, `v_range`: the FP8 ranges `P_r`, `V_r` of the FP8 variants
       (`P_hat = P~ * P_r`, `delta_V[d] = max|V[:, d]| / V_r`).
+
+    `int8-fp16` is the official recipe for chips without FP8 (sm_80/86):
+    P~ and V are rounded to f16 and multiplied by `mma.sync.m16n8k16` into
+    an f32 accumulator.
 
     Example:
 
@@ -371,6 +378,10 @@ def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
     static double getDefaultPRange(Variant variant);
     static double getDefaultVRange(Variant variant);
 
+    /// Whether P and V are f16 rather than quantized with scales.
+    bool hasF16ProbsAndValues() const {
+      return getVariant() == Variant::Int8Fp16;
+    }
     /// Format of the Q and K values (i8, i4 or f4E2M1FN).
     ::mlir::Type getQKElementType() const;
     /// Accumulation scheme of the P*V product.

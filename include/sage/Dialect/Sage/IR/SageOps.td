@@ -17,7 +17,7 @@ def Sage_F32TileOrFragment
 def Sage_ScoresTileOrFragment
     : AnyTypeOf<[2DTensorOf<[F32]>, VectorOfRankAndType<[1], [F32]>]>;
 def Sage_QuantTensor
-    : RankedTensorOf<[I8, I<4>, F8E4M3FN, F8E5M2, F4E2M1FN]>;
+    : RankedTensorOf<[I8, I<4>, F8E4M3FN, F8E5M2, F4E2M1FN, F16]>;
 def Sage_ScaleTensor : RankedTensorOf<[F32, F8E4M3FN, F8E8M0FNU]>;
 
 //===----------------------------------------------------------------------===//
@@ -141,6 +141,8 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     scale is the constant `bound / range` instead of a measured maximum:
     P~ of the online softmax lies in [0, 1], so P is quantized with
     `bound = 1.0`, i.e. `P_hat = P~ * P_r` (docs/Algorithm.md section 3).
+    `f16` takes only a static bound equal to its range (65504): the values
+    are rounded to f16 with the unit scale (V of the `int8-fp16` recipe).
 
     The scale tensor has the leading dimensions of the input and two
     trailing ones: `[token groups, feature groups]`, e.g. `[N, 1]` per token,
@@ -168,7 +170,7 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
                        OptionalAttr<Sage_MmaAttr>:$fragment);
   let results = (outs
       AnyTypeOf<[Sage_QuantTensor,
-                 VectorOfRankAndType<[1], [I8, F8E4M3FN]>]>:$values,
+                 VectorOfRankAndType<[1], [I8, F8E4M3FN, F16]>]>:$values,
       AnyTypeOf<[Sage_ScaleTensor, VectorOfRankAndType<[1], [F32]>]>:$scales);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->`
@@ -221,6 +223,7 @@ def Sage_QMmaOp : Sage_Op<"qmma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     The products are summed in `accumulator`: `i32` (exact) for `i8` and
     `i4` operands, where the scales apply once to the integer sum; `f32`
     (an FP22 accumulator with 13 mantissa bits on hardware) or `f16` for FP8 operands;
+    `f32` or `f16` for `f16` operands (P and V of `int8-fp16`, unit scales);
     `f32` for `f4E2M1FN`. The result is f32, or f16 with an f16 accumulator.
     Leading dimensions, if any, are batch dimensions shared by all operands.
 
@@ -658,7 +661,10 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     4. `R = sage.qmma(P_hat, V_hat_j^T)` accumulated as `pv_accum` says;
        `O = sage.accumulate(R into O rescale alpha)`.
 
-    At the end `O = O / l * delta_V / P_r (+ v_mean)`. Operands are laid
+    At the end `O = O / l * delta_V / P_r (+ v_mean)`. With the
+    `int8-fp16` recipe P and V are f16 with unit scales (`p_quant` is
+    `#sage.quant<f16, per_tensor, range = 1.0>`, V is rounded to f16 with
+    `bound` = its range), so both factors are 1. Operands are laid
     out `[batch, heads, tokens, features]`; query head `h` reads key/value
     head `h / (Hq / Hkv)`. `causal` and `causal_alignment` mean what they
     mean on `sage.attention`.
@@ -691,7 +697,7 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
   let arguments = (ins
     RankedTensorOf<[I8, I<4>]>:$q_values, Sage_F32Tensor:$q_scales,
     RankedTensorOf<[I8, I<4>]>:$k_values, Sage_F32Tensor:$k_scales,
-    RankedTensorOf<[F8E4M3FN]>:$v_values, Sage_F32Tensor:$v_scales,
+    RankedTensorOf<[F8E4M3FN, F16]>:$v_values, Sage_F32Tensor:$v_scales,
     Optional<Sage_F32Tensor>:$q_mean, Optional<Sage_FloatTensor>:$key,
     Optional<Sage_F32Tensor>:$k_mean, Optional<Sage_F32Tensor>:$v_mean,
     Optional<Sage_FloatTensor>:$query,
