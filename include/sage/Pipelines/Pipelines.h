@@ -17,9 +17,10 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> variant{
       *this, "variant",
-      llvm::cl::desc("Recipe every sage.attention must have (int8-fp8, "
-                     "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, int8-fp16); "
-                     "empty accepts each op's own"),
+      llvm::cl::desc(
+          "Recipe every sage.attention must have (int8-fp8, "
+          "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, int8-fp16); "
+          "empty accepts each op's own"),
       llvm::cl::init("")};
   PassOptions::Option<int64_t> blockQ{
       *this, "block-q",
