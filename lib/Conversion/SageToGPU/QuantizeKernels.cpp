@@ -511,8 +511,10 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     tokenAt[stored] = config.layouts.value.getIndexAt(position);
   }
   Value paddedTokens = kb.mul(kb.ceilDiv(tokens, blockK), kb.i32(blockK));
+  // A V^T row holds every (padded) key of the head.
   OperandRow stored(kb, config.layouts.value.getOperandTiling(), head,
-                    kb.i32(dim), tid, paddedTokens, config.getValueTile());
+                    kb.i32(dim), tid, bytesOf(paddedTokens),
+                    config.getValueTile());
   int64_t perWord = 4 / elementBytes, perVector = 4 * perWord;
   Value channelBytes = bytesOf(tid);
   for (int64_t first = 0; first < blockK; first += perVector) {
