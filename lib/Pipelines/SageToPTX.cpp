@@ -38,7 +38,7 @@ struct CheckVariantPass
     if (!symbolizeVariant(variant)) {
       getOperation().emitError()
           << "unknown variant '" << variant
-          << "'; expected int8-fp8, int4-fp8, int8-fp8-f16acc, "
+          << "'; expected auto, int8-fp8, int4-fp8, int8-fp8-f16acc, "
              "int4-fp8-f16acc, nvfp4 or int8-fp16";
       return signalPassFailure();
     }
@@ -80,8 +80,15 @@ struct CheckBinaryFormatPass
 
 void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
                                         const SageToPTXOptions &options) {
-  if (!options.variant.empty())
+  // auto: each attention gets the chip's recipe (docs/Recipes.md); a
+  // named variant is checked against each op's.
+  if (options.variant == "auto") {
+    SageSelectVariantOptions select;
+    select.chip = options.chip;
+    pm.addPass(createSageSelectVariant(select));
+  } else if (!options.variant.empty()) {
     pm.addPass(std::make_unique<CheckVariantPass>(options.variant));
+  }
   pm.addPass(std::make_unique<CheckBinaryFormatPass>(options.binaryFormat));
   // A whole model compiles too: its attentions move into functions of
   // their own, and only those are compiled (docs/Launchers.md).

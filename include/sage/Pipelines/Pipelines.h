@@ -13,14 +13,16 @@ namespace sage {
 struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target GPU: sm_89, sm_90, sm_90a, sm_100a, sm_120a"),
+      llvm::cl::desc("Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, "
+                     "sm_100a, sm_120a"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> variant{
       *this, "variant",
       llvm::cl::desc(
           "Recipe every sage.attention must have (int8-fp8, "
           "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, int8-fp16); "
-          "empty accepts each op's own"),
+          "auto gives each the chip's (docs/Recipes.md); empty accepts "
+          "each op's own"),
       llvm::cl::init("")};
   PassOptions::Option<int64_t> blockQ{
       *this, "block-q",

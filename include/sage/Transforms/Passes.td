@@ -223,4 +223,30 @@ def SageSelectMma : Pass<"sage-select-mma"> {
   ];
 }
 
+def SageSelectVariant : Pass<"sage-select-variant"> {
+  let summary = "Give every sage.attention the recipe chosen for the chip";
+  let description = [{
+    `variant=auto` of `--sage-to-ptx`: replaces the variant of each
+    `sage.attention`'s recipe with the one docs/Recipes.md chooses for
+    `chip`, and the ranges with that variant's defaults; the op's Q/K scale
+    granularity and smoothing stay (a microscale granularity, nvfp4's,
+    becomes per_thread). The table:
+
+    | chip | variant | why |
+    |---|---|---|
+    | sm_80 .. sm_88 | `int8-fp16` | no FP8 `mma.sync` |
+    | sm_89, sm_120 .. | `int8-fp8-f16acc` | FP8 `mma.sync` with an f16 accumulator runs at twice the f32 one's rate there |
+    | sm_90, sm_90a | `int8-fp8` | sm_90a: the wgmma kernel; sm_90: FP8 `mma.sync`, emulated, measured above int8-fp16 |
+    | sm_100 .. sm_119 | `int8-fp8` | FP8 `mma.sync` (the tcgen05 kernel is not built) |
+
+    `nvfp4` is never chosen: it trades accuracy for speed, so only an
+    explicit recipe asks for it. A chip below sm_80 is an error.
+  }];
+  let dependentDialects = ["::mlir::sage::SageDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...">
+  ];
+}
+
 #endif // SAGE_TRANSFORMS_PASSES_TD
