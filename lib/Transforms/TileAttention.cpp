@@ -75,11 +75,11 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
   if (!mismatch.empty())
     return mismatch;
   Type probFormat = op.getPQuant().getElementType();
-  if (!isa<Float8E4M3FNType>(probFormat)) {
+  if (!isa<Float8E4M3FNType, Float16Type>(probFormat)) {
     std::string reason;
     llvm::raw_string_ostream(reason)
         << "P in " << probFormat
-        << " is not tiled yet; the tile level implements f8E4M3FN P";
+        << " is not tiled yet; the tile level implements f8E4M3FN and f16 P";
     return reason;
   }
   // Two-level accumulation: one f16 partial per `every` m16n8k32 MMAs.
@@ -556,12 +556,16 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     AffineExpr r, c;
     bindDims(ctx, r, c);
     AffineExpr first = rewriter.getAffineConstantExpr(0);
-    Value valueScales =
-        tb.paddedTile(op.getVScales(), batch, kvHead, rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(1), 1, valueDim);
+    // delta_V per channel, or one (f16 V's unit scale).
+    bool scalePerChannel = op.getVQuant().getGranularity() ==
+                           Granularity::PerChannel;
+    Value valueScales = tb.paddedTile(
+        op.getVScales(), batch, kvHead, rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(1), 1, scalePerChannel ? valueDim : 1);
     SmallVector<Value> inputs = {out, sum, valueScales};
-    SmallVector<AffineMap> maps = {tb.tileMap({r, c}), tb.tileMap({r}),
-                                   tb.tileMap({first, c})};
+    SmallVector<AffineMap> maps = {
+        tb.tileMap({r, c}), tb.tileMap({r}),
+        tb.tileMap({first, scalePerChannel ? c : first})};
     bool addMean = bool(op.getVMean());
     if (addMean) {
       inputs.push_back(tb.paddedTile(op.getVMean(), batch, kvHead,

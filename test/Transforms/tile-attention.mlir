@@ -307,7 +307,7 @@ func.func @negative_per_channel_keys(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x
 func.func @negative_int8_probabilities(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
     %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
     %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
-  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: P in i8 is not tiled yet; the tile level implements f8E4M3FN P}}
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: P in i8 is not tiled yet; the tile level implements f8E4M3FN and f16 P}}
   %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
         q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
         p_quant = #sage.quant<i8, per_tensor>,
