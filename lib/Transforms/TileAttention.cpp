@@ -557,8 +557,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     bindDims(ctx, r, c);
     AffineExpr first = rewriter.getAffineConstantExpr(0);
     // delta_V per channel, or one (f16 V's unit scale).
-    bool scalePerChannel = op.getVQuant().getGranularity() ==
-                           Granularity::PerChannel;
+    bool scalePerChannel =
+        op.getVQuant().getGranularity() == Granularity::PerChannel;
     Value valueScales = tb.paddedTile(
         op.getVScales(), batch, kvHead, rewriter.getIndexAttr(0),
         rewriter.getIndexAttr(1), 1, scalePerChannel ? valueDim : 1);
