@@ -39,7 +39,7 @@ struct CheckVariantPass
       getOperation().emitError()
           << "unknown variant '" << variant
           << "'; expected auto, int8-fp8, int4-fp8, int8-fp8-f16acc, "
-             "int4-fp8-f16acc, nvfp4 or int8-fp16";
+             "int4-fp8-f16acc, nvfp4, int8-fp16 or int8-fp16-f16acc";
       return signalPassFailure();
     }
     getOperation().walk([&](AttentionOp op) {

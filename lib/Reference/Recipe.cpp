@@ -26,10 +26,16 @@ std::optional<Recipe> sage::ref::recipeFromVariantName(std::string_view name) {
     recipe.f16FlushEvery = 2;
     return recipe;
   }
-  if (name == "int8-fp16") {
+  if (name == "int8-fp16" || name == "int8-fp16-f16acc") {
     recipe.pvFormat = PVFormat::Fp16;
     recipe.pRange = 1.0f;
     recipe.vRange = 1.0f;
+    if (name == "int8-fp16-f16acc") {
+      // 32 products of at most 1023 between flushes fit f16.
+      recipe.vRange = 1023.0f;
+      recipe.accumulator = PVAccumulator::F16Delayed;
+      recipe.f16FlushEvery = 2;
+    }
     return recipe;
   }
   if (name == "nvfp4") {
@@ -124,20 +130,25 @@ std::string sage::ref::validateRecipe(const Recipe &recipe) {
                            maxRange, toString(recipe.pvFormat), recipe.vRange);
   }
   if (recipe.accumulator == PVAccumulator::F16Delayed) {
-    if (recipe.pvFormat != PVFormat::E4M3 && recipe.pvFormat != PVFormat::E5M2)
-      return formatMessage("the f16 accumulator needs fp8 p and v, got %s",
+    if (recipe.pvFormat != PVFormat::E4M3 &&
+        recipe.pvFormat != PVFormat::E5M2 && recipe.pvFormat != PVFormat::Fp16)
+      return formatMessage("the f16 accumulator needs fp8 or f16 p and v, "
+                           "got %s",
                            toString(recipe.pvFormat));
+    if (recipe.pvFormat == PVFormat::Fp16 && recipe.vRange == 1.0f)
+      return "the f16 accumulator needs v scaled per channel (v range "
+             "above 1): unscaled v can overflow it";
     if (recipe.f16FlushEvery < 1)
       return formatMessage("expected f16 flush interval >= 1, got %d",
                            recipe.f16FlushEvery);
     // Each MMA adds at most k * P_r * V_r; flushEvery of them must fit f16.
-    double bound = static_cast<double>(kFp8MmaK) * recipe.f16FlushEvery *
+    double bound = static_cast<double>(mmaK) * recipe.f16FlushEvery *
                    recipe.pRange * recipe.vRange;
     if (bound > kF16Max)
       return formatMessage(
           "expected %lld * flush interval * p range * v range <= "
           "65504, got %g",
-          static_cast<long long>(kFp8MmaK), bound);
+          static_cast<long long>(mmaK), bound);
   }
   return std::string();
 }

@@ -105,7 +105,9 @@ static void prepareV(const float *v, int64_t rows, int64_t dim,
         head.vHatT[d * rows + t] = q.dequantized(t, d);
     return;
   }
-  if (format == PVFormat::Fp16) {
+  // f16 V is unscaled while V_r is 1 (int8-fp16), else scaled per channel
+  // like the FP8 formats (int8-fp16-f16acc).
+  if (format == PVFormat::Fp16 && recipe.vRange == 1.0f) {
     for (int64_t t = 0; t < rows; ++t)
       for (int64_t d = 0; d < dim; ++d)
         head.vHatT[d * rows + t] = roundToF16(v[t * dim + d]);
@@ -125,8 +127,9 @@ static void prepareV(const float *v, int64_t rows, int64_t dim,
       if (format == PVFormat::Int8)
         q = quantizeToInt(x, delta, kInt8Max);
       else if (delta != 0.0f)
-        q = format == PVFormat::E4M3 ? roundToE4M3(x / delta)
-                                     : roundToE5M2(x / delta);
+        q = format == PVFormat::E4M3   ? roundToE4M3(x / delta)
+            : format == PVFormat::Fp16 ? roundToF16(x / delta)
+                                       : roundToE5M2(x / delta);
       head.vHatT[d * rows + t] = q;
     }
   }
@@ -297,6 +300,21 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
       o[d] = scaled + static_cast<float>(chunkDot(p, 1, v, 1, colCount));
       break;
     case PVFormat::Fp16:
+      if (recipe.accumulator == PVAccumulator::F16Delayed) {
+        // As for FP8: the f16 accumulator flushed every f16FlushEvery MMAs
+        // of 16 keys, the first flush rescaling O by alpha.
+        F16DelayedAccumulator acc;
+        acc.flushEvery = recipe.f16FlushEvery;
+        acc.buffer = o[d];
+        acc.rescale = alpha;
+        for (int64_t k = 0; k < colCount; k += kF16MmaK)
+          acc.addChunk(
+              chunkDot(p + k, 1, v + k, 1, std::min(kF16MmaK, colCount - k)));
+        if (acc.pending != 0)
+          acc.flush();
+        o[d] = acc.buffer;
+        break;
+      }
       // The block's f16 MMAs summed in f32, then O * alpha + R rounded once,
       // as the kernel's fma (sage.accumulate).
       o[d] = std::fma(o[d], alpha, dotF32(p, 1, v, 1, colCount, kF16MmaK));

@@ -96,12 +96,13 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
                               withShape(type, meanShape, rewriter.getF32Type()),
                               input, blockAttr);
     };
-    // Scales are measured, except for f16 (int8-fp16's V), which is
-    // rounded with the unit scale: a bound equal to its range.
+    // Scales are measured, except for per_tensor f16 (int8-fp16's V),
+    // which is rounded with the unit scale: a bound equal to its range.
     auto quantize = [&](Value input, QuantAttr quant) {
       auto type = cast<RankedTensorType>(input.getType());
       FloatAttr bound;
-      if (quant.getElementType().isF16())
+      if (quant.getElementType().isF16() &&
+          quant.getGranularity() == Granularity::PerTensor)
         bound = rewriter.getF64FloatAttr(quant.getRangeValue());
       return QuantizeOp::create(
           rewriter, loc,

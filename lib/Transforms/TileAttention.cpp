@@ -82,12 +82,15 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
         << " is not tiled yet; the tile level implements f8E4M3FN and f16 P";
     return reason;
   }
-  // Two-level accumulation: one f16 partial per `every` m16n8k32 MMAs.
+  // Two-level accumulation: one f16 partial per `every` MMAs of k keys
+  // (32 for E4M3 P, 16 for f16).
   AccumAttr scheme = op.getPvAccum();
-  if (scheme.getEvery() != 0 && tiles.blockK != 32 * scheme.getEvery())
+  int64_t probK = 256 / probFormat.getIntOrFloatBitWidth();
+  if (scheme.getEvery() != 0 && tiles.blockK != probK * scheme.getEvery())
     return (Twine("an f16 accumulator flushed every ") +
-            Twine(scheme.getEvery()) + " MMAs of 32 keys needs block-k = " +
-            Twine(32 * scheme.getEvery()) + ", got " + Twine(tiles.blockK))
+            Twine(scheme.getEvery()) + " MMAs of " + Twine(probK) +
+            " keys needs block-k = " + Twine(probK * scheme.getEvery()) +
+            ", got " + Twine(tiles.blockK))
         .str();
   if (op.getQMean() && op.getQQuant().getBlock() != tiles.blockQ)
     return (Twine("Q is smoothed per block of ") +

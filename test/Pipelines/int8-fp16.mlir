@@ -19,12 +19,17 @@
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16" --sage-to-ptx="chip=sm_120a" | sage-translate --sage-export-ptx -o %t.sm_120a.ptx
 // RUN: FileCheck %s --check-prefix=SM120 < %t.sm_120a.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.sm_120a.ptx -o %t.sm_120a.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16-f16acc" --sage-to-ptx="chip=sm_86" -o %t.f16acc.mlir
+// RUN: sage-translate --sage-export-ptx %t.f16acc.mlir -o %t.f16acc.ptx
+// RUN: FileCheck %s --check-prefix=F16ACC < %t.f16acc.ptx
+// RUN: sage-translate --sage-export-plan %t.f16acc.mlir | FileCheck %s --check-prefix=F16ACC-PLAN
+// RUN: %if ptxas %{ %ptxas -arch=sm_86 %t.f16acc.ptx -o %t.f16acc.cubin %}
 // RUN: not sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16" --sage-to-ptx="chip=sm_90a" 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: not sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16" --sage-to-ptx="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=SM75
 
 // CHECK: .version 8.4
 // CHECK: .target sm_80
-// CHECK-NOT: .entry sage_value_abs_max
+// CHECK-NOT: .entry sage_value_absmax
 // V^T leaves the tile two bytes a key, 16 bytes a store.
 // CHECK-LABEL: .visible .entry sage_quantize_v(
 // CHECK: ld.shared.b16
@@ -42,6 +47,17 @@
 
 // SM86: .target sm_86
 // SM86: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// int8-fp16-f16acc: V scaled per channel (its channel maxima come back),
+// the f16-accumulator row, flushed into f32 by an add of widened halves.
+// F16ACC: .entry sage_value_absmax(
+// F16ACC-LABEL: .visible .entry sage_attention(
+// F16ACC: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// F16ACC: cvt.f32.f16
+// F16ACC-PLAN: "name": "v_amax",
+// F16ACC-PLAN: "f16_flush_every": 2,
+// F16ACC-PLAN: "v": 1023
+// F16ACC-PLAN: "variant": "int8-fp16-f16acc",
 
 // SM120: .version 8.7
 // SM120: .target sm_120a

@@ -12,7 +12,7 @@ TEST(RecipeTest, Presets) {
     ASSERT_TRUE(recipe.has_value()) << name;
     EXPECT_EQ(validateRecipe(*recipe), "") << name;
   }
-  EXPECT_FALSE(recipeFromVariantName("int8-fp16-f16acc").has_value());
+  EXPECT_FALSE(recipeFromVariantName("int8-fp16-fp32").has_value());
 
   // int8-fp16 (sm_80): INT8 Q/K as int8-fp8, P and V rounded to f16.
   Recipe fp16 = *recipeFromVariantName("int8-fp16");
@@ -20,6 +20,16 @@ TEST(RecipeTest, Presets) {
   EXPECT_EQ(fp16.pvFormat, PVFormat::Fp16);
   EXPECT_EQ(fp16.pRange, 1.0f);
   EXPECT_EQ(fp16.accumulator, PVAccumulator::F32PerBlock);
+  // ... and with the f16 accumulator, V scaled per channel so that 32
+  // products between flushes fit f16.
+  Recipe fp16acc = *recipeFromVariantName("int8-fp16-f16acc");
+  EXPECT_EQ(fp16acc.pvFormat, PVFormat::Fp16);
+  EXPECT_EQ(fp16acc.vRange, 1023.0f);
+  EXPECT_EQ(fp16acc.accumulator, PVAccumulator::F16Delayed);
+  fp16acc.vRange = 1.0f;
+  EXPECT_EQ(validateRecipe(fp16acc),
+            "the f16 accumulator needs v scaled per channel (v range above "
+            "1): unscaled v can overflow it");
 
   Recipe int8 = *recipeFromVariantName("int8-fp8");
   EXPECT_EQ(int8.qkFormat, QKFormat::Int8);
@@ -79,7 +89,7 @@ TEST(RecipeTest, Validation) {
   EXPECT_EQ(validateRecipe(r), "");
   r.accumulator = PVAccumulator::F16Delayed;
   EXPECT_EQ(validateRecipe(r),
-            "the f16 accumulator needs fp8 p and v, got int8");
+            "the f16 accumulator needs fp8 or f16 p and v, got int8");
 }
 
 TEST(RecipeTest, Names) {

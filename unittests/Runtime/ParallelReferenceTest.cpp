@@ -118,7 +118,7 @@ TEST(ParallelReferenceTest, RecipeFollowsThePlan) {
   EXPECT_EQ(recipeForPlan(plan, recipe),
             "the cpu model has no variant 'int2-fp8' (expected int8-fp8, "
             "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, "
-            "int8-fp16)");
+            "int8-fp16, int8-fp16-f16acc)");
   plan.variant = "int8-fp8";
   plan.tiles.warpQ = 24;
   EXPECT_EQ(recipeForPlan(plan, recipe),

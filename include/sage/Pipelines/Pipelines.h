@@ -20,7 +20,8 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       *this, "variant",
       llvm::cl::desc(
           "Recipe every sage.attention must have (int8-fp8, "
-          "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, int8-fp16); "
+          "int4-fp8, int8-fp8-f16acc, int4-fp8-f16acc, nvfp4, int8-fp16, "
+          "int8-fp16-f16acc); "
           "auto gives each the chip's (docs/Recipes.md); empty accepts "
           "each op's own"),
       llvm::cl::init("")};

@@ -33,7 +33,8 @@ enum class PVFormat {
   E4M3,  ///< FP8 E4M3: P_hat = P~ * P_r, V per channel over V_r.
   E5M2,  ///< FP8 E5M2, same scheme.
   Int8,  ///< INT8: P_hat = rne(P~ * P_r) with P_r = 127, V per channel.
-  Fp16,  ///< int8-fp16: P~ and V rounded to f16, unscaled.
+  Fp16,  ///< int8-fp16: P~ rounded to f16; V too, scaled per channel
+         ///< when V_r is not 1.
   NvFp4, ///< SageAttention3: two-level P, V microscaled along tokens.
 };
 
@@ -77,9 +78,9 @@ struct Recipe {
 };
 
 /// The variant names recipeFromVariantName accepts.
-constexpr std::array<std::string_view, 6> kVariantNames = {
-    "int8-fp8",        "int4-fp8", "int8-fp8-f16acc",
-    "int4-fp8-f16acc", "nvfp4",    "int8-fp16"};
+constexpr std::array<std::string_view, 7> kVariantNames = {
+    "int8-fp8", "int4-fp8",  "int8-fp8-f16acc", "int4-fp8-f16acc",
+    "nvfp4",    "int8-fp16", "int8-fp16-f16acc"};
 
 /// Returns the preset for a compiler variant name, or nullopt if unknown:
 ///  - int8-fp8 / int4-fp8: INT8 / INT4 QK per thread, smooth Q and K, E4M3
@@ -89,7 +90,9 @@ constexpr std::array<std::string_view, 6> kVariantNames = {
 ///  - nvfp4: NVFP4 QK after K smoothing, NVFP4 P (two-level) and V, f32
 ///    accumulation;
 ///  - int8-fp16: INT8 QK as int8-fp8, P~ and V rounded to f16, each K/V
-///    block's f16 MMAs summed in f32 and added to the buffer (sm_80).
+///    block's f16 MMAs summed in f32 and added to the buffer (sm_80);
+///  - int8-fp16-f16acc: the same with V scaled per channel into V_r = 1023
+///    and the f16 accumulator flushed every 2 MMAs.
 std::optional<Recipe> recipeFromVariantName(std::string_view name);
 
 /// Returns an empty string if \p recipe is consistent, otherwise a message

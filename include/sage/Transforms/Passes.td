@@ -49,7 +49,7 @@ def SageRaiseAttention : Pass<"sage-raise-attention"> {
   let options = [
     Option<"variant", "variant", "std::string", /*default=*/"\"int8-fp8\"",
            "Default recipe variant: int8-fp8, int4-fp8, int8-fp8-f16acc, "
-           "int4-fp8-f16acc, nvfp4 or int8-fp16">,
+           "int4-fp8-f16acc, nvfp4, int8-fp16 or int8-fp16-f16acc">,
     ListOption<"rules", "policy", "std::string",
                "Recipe rules GLOB=VARIANT, matched against the function "
                "name or the location; VARIANT 'none' leaves it alone">,

@@ -285,7 +285,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (config.smoothQ)
     params.append({{kQueryMean, true}, {kKey, true}});
   params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueFp8, true}});
-  if (!config.hasF16Values())
+  if (config.scaledValues)
     params.push_back({kValueAbsMax, true});
   if (config.smoothV)
     params.push_back({kValueSum, true});
@@ -1273,9 +1273,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     for (int64_t pair = 0; pair < 2; ++pair) {
       Value channel = kb.add(kb.i32(dt * 8 + pair), quad2);
       Value channelOffset = getChannelOffset(kb, kvHead, valueDim, channel);
-      // f16 V is unscaled (delta_V = 1, P_r = 1).
+      // Unscaled f16 V: delta_V = 1 (and P_r = 1).
       factors[dt][pair] =
-          config.hasF16Values()
+          !config.scaledValues
               ? kb.f32(1 / config.pRange)
               : kb.divf(loadValueDelta(kb, kernel.arg(kValueAbsMax),
                                        channelOffset, config.vRange),

@@ -402,14 +402,14 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
 void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                                           const AttentionConfig &config) {
   using namespace buffers;
-  // E4M3 V_hat is scaled per channel by delta_V; f16 V (int8-fp16) is only
-  // rounded.
-  bool f16 = config.hasF16Values();
+  // V_hat is E4M3 or f16 of V / delta_V per channel, or (int8-fp16) f16
+  // of V, rounded only.
+  bool f16 = config.hasF16Values(), scaledValues = config.scaledValues;
   int64_t elementBytes = config.getValueBytes();
   SmallVector<KernelParam> params = {{kValue, true}};
   if (config.smoothV)
     params.push_back({kValueSum, true});
-  if (!f16)
+  if (scaledValues)
     params.push_back({kValueAbsMax, true});
   params.append({{kValueFp8, true}, {"Nk", false}, {"Hkv", false}});
   // One thread a channel; the block's values pass through shared memory,
@@ -440,8 +440,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
 
   // In: thread t loads channels 8 (t mod D/8) ... + 7 of tokens t / (D/8),
   // + 8, + 16, ... of the block (consecutive threads, consecutive vectors)
-  // and writes them to the tile as E4M3 of (V - mean) / delta_V, or as f16
-  // of V - mean.
+  // and writes them to the tile as E4M3 or f16 of (V - mean) / delta_V, or
+  // as f16 of V - mean.
   int64_t vectorsPerToken = dim / 8;
   Value firstChannel = kb.mul(kb.remu(tid, kb.i32(vectorsPerToken)), kb.i32(8));
   Value firstToken = kb.divu(tid, kb.i32(vectorsPerToken));
@@ -449,7 +449,7 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
   for (int64_t i = 0; i < 8; ++i) {
     Value channelOffset =
         getChannelOffset(kb, head, dim, kb.add(firstChannel, kb.i32(i)));
-    if (!f16) {
+    if (scaledValues) {
       Value delta = loadValueDelta(kb, kernel.arg(kValueAbsMax), channelOffset,
                                    config.vRange);
       zeroDeltas.push_back(
@@ -481,7 +481,7 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       Value x = values[i];
       if (config.smoothV)
         x = kb.subf(x, means[i]);
-      if (!f16)
+      if (scaledValues)
         x = kb.select(zeroDeltas[i], kb.f32(0), kb.divf(x, deltas[i]));
       scaled.push_back(kb.select(valid, x, kb.f32(0)));
     }

@@ -221,13 +221,15 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << "the wgmma kernel implements the f32 P V accumulator; " << pvAccum
            << " (SageAttention2++) is lowered to mma.sync: pass "
               "mma-scope=warp";
-  if (pvAccum.getAccType().isF16() && blockK % (32 * pvAccum.getEvery()) != 0)
-    return op.emitOpError()
-           << pvAccum << " flushes every " << pvAccum.getEvery()
-           << " MMAs of 32 keys, which must tile the K/V block; got block-k = "
-           << blockK;
   // int8-fp16's P V is the f16 m16n8k16 mma.sync row.
   Type valueType = op.getVValues().getType().getElementType();
+  int64_t probValueK = 256 / valueType.getIntOrFloatBitWidth();
+  if (pvAccum.getAccType().isF16() &&
+      blockK % (probValueK * pvAccum.getEvery()) != 0)
+    return op.emitOpError()
+           << pvAccum << " flushes every " << pvAccum.getEvery() << " MMAs of "
+           << probValueK
+           << " keys, which must tile the K/V block; got block-k = " << blockK;
   if (valueType.isF16() && choices.scope != MmaScope::Warp)
     return op.emitOpError()
            << "the wgmma kernel implements E4M3 P and V; f16 P and V "
@@ -236,6 +238,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   AttentionConfig config;
   config.scope = choices.scope;
   config.valueType = valueType;
+  config.scaledValues =
+      op.getVQuant().getGranularity() == Granularity::PerChannel;
   config.pvAccum = pvAccum;
   config.queryKeyType = queryKeyType;
   config.scaleGranularity = granularity;
@@ -426,7 +430,7 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   if (config.smoothV)
     result.push_back(
         {kValueSum, "workspace", "f32", {batch, kvHeads, dv}, true});
-  if (!config.hasF16Values())
+  if (config.scaledValues)
     result.push_back(
         {kValueAbsMax, "workspace", "f32", {batch, kvHeads, dv}, true});
   result.push_back(
@@ -702,12 +706,10 @@ struct ConvertSageToGPUPass
     plan.chip = chip;
     // The recipe the config implements (its ranges below).
     plan.variant =
-        config->hasF16Values()
-            ? "int8-fp16"
-            : (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4"
-                                                               : "int8") +
-               "-fp8" + (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
-                  .str();
+        (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4" : "int8") +
+         (config->hasF16Values() ? "-fp16" : "-fp8") +
+         (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
+            .str();
     plan.queryKeyGranularity =
         stringifyGranularity(config->scaleGranularity).str();
     if (config->pvAccum.getAccType().isF16())
@@ -747,7 +749,7 @@ struct ConvertSageToGPUPass
       launchSumTokens(km, kKey, kKeySum, "Nk", "Hkv");
     if (config->smoothV)
       launchSumTokens(km, kValue, kValueSum, "Nk", "Hkv");
-    if (!config->hasF16Values())
+    if (config->scaledValues)
       buildValueAbsMaxKernel(km, *config);
     buildQuantizeKeyKernel(km, *config);
     buildQuantizeValueKernel(km, *config);

@@ -108,9 +108,11 @@ struct AttentionConfig {
                              // layout groups, zeros past D)
   int64_t valueDim = 0;      // D of V and O
   Type queryKeyType;         // i8, or i4 (two a byte, low nibble first)
-  // V_hat's format: E4M3 scaled per channel, or (int8-fp16) f16 unscaled,
-  // with P in the same format.
+  // V_hat's format: E4M3 scaled per channel, or (int8-fp16) f16, with P in
+  // the same format; f16 V is unscaled, or scaled per channel for an f16
+  // accumulator (int8-fp16-f16acc).
   Type valueType;
+  bool scaledValues = true; // delta_V per channel (a v_amax workspace)
   // Q and K scale groups (docs/Algorithm.md section 2): per_thread (the
   // MMA fragments' rows and column pairs), per_warp (Q: a warp's rows; K:
   // its block) or per_block (one a tile).
@@ -187,7 +189,7 @@ struct AttentionConfig {
   }
   OperandTile getQueryTile() const { return {blockQ, getQueryKeyRowBytes()}; }
   OperandTile getKeyTile() const { return {blockK, getQueryKeyRowBytes()}; }
-  /// Whether P and V are f16 (int8-fp16): no delta_V, P_r = 1.
+  /// Whether P and V are f16 (the int8-fp16 recipes): P_r = 1.
   bool hasF16Values() const { return valueType.isF16(); }
   /// Bytes of a V_hat^T element.
   int64_t getValueBytes() const {

@@ -380,7 +380,7 @@ struct SageRaiseAttentionPass
       return emitError(UnknownLoc::get(ctx))
              << "unknown variant '" << variant
              << "'; expected int8-fp8, int4-fp8, int8-fp8-f16acc, "
-                "int4-fp8-f16acc, nvfp4 or int8-fp16";
+                "int4-fp8-f16acc, nvfp4, int8-fp16 or int8-fp16-f16acc";
     policy.defaultRecipe = RecipeAttr::get(ctx, *parsed);
     for (const std::string &text : rules) {
       auto [pattern, choice] = StringRef(text).rsplit('=');

@@ -12,7 +12,7 @@
 // CHECK-SAME: name = "v_q", shape = ["B", "Hkv", 64, {mul = [{cdiv = ["Nk", 64]}, 64]}], type = "f16"
 // CHECK-SAME: ranges = {p = 1.000000e+00 : f64, v = 6.550400e+04 : f64}
 // CHECK-SAME: variant = "int8-fp16"
-//   CHECK-NOT: gpu.func @sage_value_abs_max
+//   CHECK-NOT: gpu.func @sage_value_absmax
 // The V kernel: f16 pairs into the tile, then a channel's 8 keys a 16-byte
 // store.
 // CHECK-LABEL: gpu.func @sage_quantize_v

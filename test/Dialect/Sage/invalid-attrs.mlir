@@ -7,7 +7,7 @@
 
 // -----
 
-// expected-error@+1 {{f16 takes per_tensor scales only, got per_token}}
+// expected-error@+1 {{f16 takes per_tensor or per_channel scales, got per_token}}
 "test.op"() {attr = #sage.quant<f16, per_token>} : () -> ()
 
 // -----
@@ -157,7 +157,7 @@
 
 // -----
 
-// expected-error@+1 {{unknown variant 'int16-fp8'; expected "int8-fp8", "int4-fp8", "int8-fp8-f16acc", "int4-fp8-f16acc", "nvfp4" or "int8-fp16"}}
+// expected-error@+1 {{unknown variant 'int16-fp8'; expected "int8-fp8", "int4-fp8", "int8-fp8-f16acc", "int4-fp8-f16acc", "nvfp4", "int8-fp16" or "int8-fp16-f16acc"}}
 "test.op"() {attr = #sage.recipe<"int16-fp8">} : () -> ()
 
 // -----
@@ -172,7 +172,7 @@
 
 // -----
 
-// expected-error@+1 {{p_range and v_range apply to the FP8 variants; int8-fp16 rounds P and V to f16 unscaled}}
+// expected-error@+1 {{p_range and v_range apply to the FP8 variants; int8-fp16 fixes them to 1 and 65504}}
 "test.op"() {attr = #sage.recipe<"int8-fp16", v_range = 4.5>} : () -> ()
 
 // -----

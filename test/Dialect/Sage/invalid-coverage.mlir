@@ -180,7 +180,7 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
 
 func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
     %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x1xf32>) {
-  // expected-error@+1 {{'sage.quantized_attention' op expected per_tensor P and per_channel V scales, got per_tensor and per_tensor}}
+  // expected-error@+1 {{'sage.quantized_attention' op expected per_tensor P and per_channel V scales (or per_tensor f16 V), got per_tensor and per_tensor}}
   %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
       q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
       p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_tensor>,
@@ -326,14 +326,27 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
 
 // -----
 
-// int8-fp16's V is unscaled: an f16 accumulator could overflow.
+// int8-fp16's unscaled V: an f16 accumulator could overflow.
 func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
     %vv: tensor<1x1x64x64xf16>, %vs: tensor<1x1x1x1xf32>) {
-  // expected-error@+1 {{'sage.quantized_attention' op expected f16 P unscaled (range 1) and summed in f32 (unscaled f16 V can overflow an f16 accumulator), got #sage.quant<f16, per_tensor, range = 1.0> and #sage.accum<f16, every = 2>}}
+  // expected-error@+1 {{'sage.quantized_attention' op sums unscaled f16 V in #sage.accum<f16, every = 2>, which it can overflow: scale V per_channel}}
   %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
       q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
       p_quant = #sage.quant<f16, per_tensor, range = 1.0>, v_quant = #sage.quant<f16, per_tensor>,
       pv_accum = #sage.accum<f16, every = 2>, scale = 0.125 : f64}
     : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf16>, tensor<1x1x1x1xf32>) -> tensor<1x1x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf16>, %vs: tensor<1x1x1x64xf32>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected f16 P unscaled (range 1), got #sage.quant<f16, per_tensor, range = 2.0>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f16, per_tensor, range = 2.0>, v_quant = #sage.quant<f16, per_channel, range = 1023.0>,
+      pv_accum = #sage.accum<f16, every = 2>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf16>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return
 }

@@ -165,9 +165,12 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << block << ", warp = " << warp;
 
   StringRef name = stringifyGranularity(granularity);
-  // f16 is a rounding, with one static scale (the int8-fp16 recipe's P, V).
-  if (elementType.isF16() && granularity != Granularity::PerTensor)
-    return emitError() << "f16 takes per_tensor scales only, got " << name;
+  // f16 is a rounding with one static scale (the int8-fp16 recipes' P, V),
+  // or V scaled per channel (for an f16 accumulator).
+  if (elementType.isF16() && granularity != Granularity::PerTensor &&
+      granularity != Granularity::PerChannel)
+    return emitError() << "f16 takes per_tensor or per_channel scales, got "
+                       << name;
   bool isPerThread = granularity == Granularity::PerThread;
   bool takesBlock = isPerThread || granularity == Granularity::PerBlock ||
                     granularity == Granularity::Microscale;
@@ -358,7 +361,13 @@ std::optional<unsigned> LayoutAttr::getPosition(DimRole role) const {
 //===----------------------------------------------------------------------===//
 
 static bool isF16Acc(Variant variant) {
-  return variant == Variant::Int8Fp8F16Acc || variant == Variant::Int4Fp8F16Acc;
+  return variant == Variant::Int8Fp8F16Acc ||
+         variant == Variant::Int4Fp8F16Acc ||
+         variant == Variant::Int8Fp16F16Acc;
+}
+
+static bool hasF16Values(Variant variant) {
+  return variant == Variant::Int8Fp16 || variant == Variant::Int8Fp16F16Acc;
 }
 
 Granularity RecipeAttr::getDefaultQKGranularity(Variant variant) {
@@ -369,7 +378,7 @@ Granularity RecipeAttr::getDefaultQKGranularity(Variant variant) {
 double RecipeAttr::getDefaultPRange(Variant variant) {
   if (variant == Variant::NvFp4)
     return 6.0;
-  if (variant == Variant::Int8Fp16)
+  if (hasF16Values(variant))
     return 1.0;
   return isF16Acc(variant) ? 224.0 : 448.0;
 }
@@ -377,9 +386,13 @@ double RecipeAttr::getDefaultPRange(Variant variant) {
 double RecipeAttr::getDefaultVRange(Variant variant) {
   if (variant == Variant::NvFp4)
     return 6.0;
-  // f16's largest finite value: V is rounded to f16 unscaled.
+  // f16's largest finite value: V is rounded to f16 unscaled; with an f16
+  // accumulator, V is scaled so that 32 products (two m16n8k16 MMAs) of
+  // at most 1023 fit its 65504.
   if (variant == Variant::Int8Fp16)
     return 65504.0;
+  if (variant == Variant::Int8Fp16F16Acc)
+    return 1023.0;
   return isF16Acc(variant) ? 4.5 : 448.0;
 }
 
@@ -413,11 +426,13 @@ LogicalResult RecipeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "per_channel is not a Q/K granularity: its scales "
                           "would run along the contraction";
   double pValue = pRange.convertToDouble(), vValue = vRange.convertToDouble();
-  if (variant == Variant::Int8Fp16) {
+  if (hasF16Values(variant)) {
     if (pValue != getDefaultPRange(variant) ||
         vValue != getDefaultVRange(variant))
       return emitError() << "p_range and v_range apply to the FP8 variants; "
-                            "int8-fp16 rounds P and V to f16 unscaled";
+                         << variantName << " fixes them to "
+                         << str(getDefaultPRange(variant)) << " and "
+                         << str(getDefaultVRange(variant));
     return success();
   }
   double e4m3Max = 448.0;
@@ -447,7 +462,8 @@ Attribute RecipeAttr::parse(AsmParser &parser, Type) {
     parser.emitError(variantLoc)
         << "unknown variant '" << variantName
         << "'; expected \"int8-fp8\", \"int4-fp8\", \"int8-fp8-f16acc\", "
-           "\"int4-fp8-f16acc\", \"nvfp4\" or \"int8-fp16\"";
+           "\"int4-fp8-f16acc\", \"nvfp4\", \"int8-fp16\" or "
+           "\"int8-fp16-f16acc\"";
     return {};
   }
   Granularity qk = getDefaultQKGranularity(*variant);
@@ -534,6 +550,7 @@ Type RecipeAttr::getQKElementType() const {
   case Variant::Int8Fp8:
   case Variant::Int8Fp8F16Acc:
   case Variant::Int8Fp16:
+  case Variant::Int8Fp16F16Acc:
     return IntegerType::get(ctx, 8);
   case Variant::Int4Fp8:
   case Variant::Int4Fp8F16Acc:
@@ -614,9 +631,14 @@ QuantAttr RecipeAttr::getValueQuant() const {
   if (getVariant() == Variant::NvFp4)
     return getNvFp4Quant(ctx);
   // int8-fp16: V rounded to f16 with the unit scale (a static bound equal
-  // to the range, which sage-decompose-attention sets).
-  if (hasF16ProbsAndValues())
+  // to the range, which sage-decompose-attention sets); with the f16
+  // accumulator, scaled per channel into V_r.
+  if (getVariant() == Variant::Int8Fp16)
     return QuantAttr::get(Float16Type::get(ctx), Granularity::PerTensor);
+  if (getVariant() == Variant::Int8Fp16F16Acc)
+    return QuantAttr::get(ctx, Float16Type::get(ctx), Granularity::PerChannel,
+                          std::nullopt, 0, 0, Float32Type::get(ctx),
+                          getVRange());
   return QuantAttr::get(ctx, Float8E4M3FNType::get(ctx),
                         Granularity::PerChannel, std::nullopt, 0, 0,
                         Float32Type::get(ctx), getVRange());

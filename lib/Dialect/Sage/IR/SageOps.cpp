@@ -308,10 +308,12 @@ static LogicalResult verifyQuantizeFragment(QuantizeOp op, VectorType input) {
 LogicalResult QuantizeOp::verify() {
   if (auto input = dyn_cast<VectorType>(getInput().getType()))
     return verifyQuantizeFragment(*this, input);
-  // f16 tiles are rounded with the unit scale, which a bound equal to the
-  // range states (a measured scale would rescale values f16 holds anyway).
+  // f16 per_tensor is the rounding with the unit scale, which a bound
+  // equal to the range states (a measured scale would rescale values f16
+  // holds anyway); per_channel scales V for an f16 accumulator.
   QuantAttr quant = getQuant();
   if (quant.getElementType().isF16() &&
+      quant.getGranularity() == Granularity::PerTensor &&
       (!getBound() || getBound()->convertToDouble() != quant.getRangeValue())) {
     SmallString<16> range;
     quant.getRange().toString(range);
@@ -852,28 +854,28 @@ LogicalResult QuantizedAttentionOp::verify() {
     return emitOpError() << "scale must be finite and non-zero, got "
                          << scale.convertToDouble();
   QuantAttr probs = getPQuant(), values = getVQuant();
-  // int8-fp16: P and V in f16, each with its one unit scale.
+  // int8-fp16: P and V in f16, P unscaled, V unscaled (per_tensor) or,
+  // for an f16 accumulator, scaled per channel.
   bool f16Values = values.getElementType().isF16();
   if (probs.getElementType().isF16() != f16Values)
     return emitOpError() << "expected P and V both in f16 or both quantized, "
                             "got "
                          << probs.getElementType() << " and "
                          << values.getElementType();
-  Granularity valueGranularity =
-      f16Values ? Granularity::PerTensor : Granularity::PerChannel;
+  bool unscaledValues =
+      f16Values && values.getGranularity() == Granularity::PerTensor;
   if (probs.getGranularity() != Granularity::PerTensor ||
-      values.getGranularity() != valueGranularity)
-    return emitOpError() << "expected per_tensor P and "
-                         << stringifyGranularity(valueGranularity)
-                         << " V scales, got "
+      (values.getGranularity() != Granularity::PerChannel && !unscaledValues))
+    return emitOpError() << "expected per_tensor P and per_channel V scales "
+                            "(or per_tensor f16 V), got "
                          << stringifyGranularity(probs.getGranularity())
                          << " and "
                          << stringifyGranularity(values.getGranularity());
-  if (f16Values && (probs.getRangeValue() != 1.0 || getPvAccum().getEvery()))
-    return emitOpError() << "expected f16 P unscaled (range 1) and summed in "
-                            "f32 (unscaled f16 V can overflow an f16 "
-                            "accumulator), got "
-                         << probs << " and " << getPvAccum();
+  if (f16Values && probs.getRangeValue() != 1.0)
+    return emitOpError() << "expected f16 P unscaled (range 1), got " << probs;
+  if (unscaledValues && getPvAccum().getEvery())
+    return emitOpError() << "sums unscaled f16 V in " << getPvAccum()
+                         << ", which it can overflow: scale V per_channel";
   double product = probs.getRangeValue() * values.getRangeValue();
   if (product > getPvAccum().getMaxRangeProduct())
     return emitOpError() << getPvAccum()

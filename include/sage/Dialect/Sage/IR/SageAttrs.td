@@ -57,8 +57,9 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     holds rows `l/4` and `l/4+8`, columns `2(l%4)` and `2(l%4)+1`), so each
     thread needs one scale of Q and one of K: `warp` must be a multiple of
     the mma M (16) and `block` a multiple of the mma N (8).
-    `f16` (P and V of the `int8-fp16` recipe, which rounds them) takes
-    `per_tensor` only.
+    `f16` (P and V of the `int8-fp16` recipes) takes `per_tensor` (the
+    unit scale: a rounding) or `per_channel` (V scaled into `range` for an
+    f16 accumulator).
     `range` defaults to the largest finite value of the format (127, 7, 448,
     57344, 6, 65504); narrower ranges (e.g. 224 for P with an f16 accumulator) are
     allowed. `scale` is `f32` except for microscaling, where NVFP4 uses
@@ -339,6 +340,7 @@ def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
     | `"int4-fp8-f16acc"` | i4 (7)      | f8E4M3FN (224, 4.5)  | `#sage.accum<f16, every = 2>` |
     | `"nvfp4"`           | f4E2M1FN, 1x16 blocks, f8E4M3FN scales | same, P with a per-row f32 scale first | `#sage.accum<f32>` |
     | `"int8-fp16"`       | i8 (127)    | f16, unscaled        | `#sage.accum<f32>`    |
+    | `"int8-fp16-f16acc"`| i8 (127)    | f16 (1, 1023)        | `#sage.accum<f16, every = 2>` |
 
     * `qk`: granularity of the Q and K scales (default `per_thread`; `nvfp4`
       requires `microscale`).
@@ -348,7 +350,9 @@ def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
 
     `int8-fp16` is the official recipe for chips without FP8 (sm_80/86):
     P~ and V are rounded to f16 and multiplied by `mma.sync.m16n8k16` into
-    an f32 accumulator.
+    an f32 accumulator; `int8-fp16-f16acc` sums them in an f16 accumulator
+    flushed every two MMAs, with V scaled per channel into [-1023, 1023]
+    so that 32 products cannot overflow it.
 
     Example:
 
@@ -380,7 +384,8 @@ def Sage_RecipeAttr : Sage_Attr<"Recipe", "recipe"> {
 
     /// Whether P and V are f16 rather than quantized with scales.
     bool hasF16ProbsAndValues() const {
-      return getVariant() == Variant::Int8Fp16;
+      return getVariant() == Variant::Int8Fp16 ||
+             getVariant() == Variant::Int8Fp16F16Acc;
     }
     /// Format of the Q and K values (i8, i4 or f4E2M1FN).
     ::mlir::Type getQKElementType() const;

@@ -38,7 +38,8 @@ def Sage_Variant : I32EnumAttr<"Variant",
   I32EnumAttrCase<"Int8Fp8F16Acc", 2, "int8-fp8-f16acc">,
   I32EnumAttrCase<"Int4Fp8F16Acc", 3, "int4-fp8-f16acc">,
   I32EnumAttrCase<"NvFp4", 4, "nvfp4">,
-  I32EnumAttrCase<"Int8Fp16", 5, "int8-fp16">
+  I32EnumAttrCase<"Int8Fp16", 5, "int8-fp16">,
+  I32EnumAttrCase<"Int8Fp16F16Acc", 6, "int8-fp16-f16acc">
 ]> {
   let cppNamespace = "::mlir::sage";
   let genSpecializedAttr = 0;
