@@ -135,9 +135,6 @@ std::string sage::ref::validateRecipe(const Recipe &recipe) {
       return formatMessage("the f16 accumulator needs fp8 or f16 p and v, "
                            "got %s",
                            toString(recipe.pvFormat));
-    if (recipe.pvFormat == PVFormat::Fp16 && recipe.vRange == 1.0f)
-      return "the f16 accumulator needs v scaled per channel (v range "
-             "above 1): unscaled v can overflow it";
     if (recipe.f16FlushEvery < 1)
       return formatMessage("expected f16 flush interval >= 1, got %d",
                            recipe.f16FlushEvery);

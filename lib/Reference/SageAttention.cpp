@@ -105,9 +105,10 @@ static void prepareV(const float *v, int64_t rows, int64_t dim,
         head.vHatT[d * rows + t] = q.dequantized(t, d);
     return;
   }
-  // f16 V is unscaled while V_r is 1 (int8-fp16), else scaled per channel
-  // like the FP8 formats (int8-fp16-f16acc).
-  if (format == PVFormat::Fp16 && recipe.vRange == 1.0f) {
+  // f16 V is unscaled (int8-fp16), or, for the f16 accumulator, scaled per
+  // channel into V_r like the FP8 formats (int8-fp16-f16acc).
+  if (format == PVFormat::Fp16 &&
+      recipe.accumulator != PVAccumulator::F16Delayed) {
     for (int64_t t = 0; t < rows; ++t)
       for (int64_t d = 0; d < dim; ++d)
         head.vHatT[d * rows + t] = roundToF16(v[t * dim + d]);

@@ -26,10 +26,10 @@ TEST(RecipeTest, Presets) {
   EXPECT_EQ(fp16acc.pvFormat, PVFormat::Fp16);
   EXPECT_EQ(fp16acc.vRange, 1023.0f);
   EXPECT_EQ(fp16acc.accumulator, PVAccumulator::F16Delayed);
-  fp16acc.vRange = 1.0f;
+  fp16acc.vRange = 4096.0f;
   EXPECT_EQ(validateRecipe(fp16acc),
-            "the f16 accumulator needs v scaled per channel (v range above "
-            "1): unscaled v can overflow it");
+            "expected 16 * flush interval * p range * v range <= 65504, got "
+            "131072");
 
   Recipe int8 = *recipeFromVariantName("int8-fp8");
   EXPECT_EQ(int8.qkFormat, QKFormat::Int8);

@@ -33,8 +33,8 @@ enum class PVFormat {
   E4M3,  ///< FP8 E4M3: P_hat = P~ * P_r, V per channel over V_r.
   E5M2,  ///< FP8 E5M2, same scheme.
   Int8,  ///< INT8: P_hat = rne(P~ * P_r) with P_r = 127, V per channel.
-  Fp16,  ///< int8-fp16: P~ rounded to f16; V too, scaled per channel
-         ///< when V_r is not 1.
+  Fp16,  ///< int8-fp16: P~ and V rounded to f16; V scaled per channel
+         ///< into V_r only for the f16 accumulator (int8-fp16-f16acc).
   NvFp4, ///< SageAttention3: two-level P, V microscaled along tokens.
 };
 
