@@ -284,7 +284,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   SmallVector<KernelParam> params = {{kQueryInt, true}, {kQueryScale, true}};
   if (config.smoothQ)
     params.append({{kQueryMean, true}, {kKey, true}});
-  params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueFp8, true}});
+  params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueQuantized, true}});
   if (config.scaledValues)
     params.push_back({kValueAbsMax, true});
   if (config.smoothV)
@@ -448,7 +448,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                     .getOffset(kb.i32(0)),
                 keyTile.getBytes(), barrier);
     kb.copyBulk(staging, kb.add(stage, kb.i32(layout.valueStart)),
-                kernel.arg(kValueFp8),
+                kernel.arg(kValueQuantized),
                 OperandRow(kb, OperandTiling::CoreMatrices, kvHead,
                            kb.i32(valueDim), kb.i32(0), paddedKeys, valueTile)
                     .getOffset(firstKey),
@@ -687,7 +687,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                });
       int64_t valueBytes = config.getValueBytes();
       copyRows(valueDim, valueTile.columns, layout.valueRow, layout.valueStart,
-               kernel.arg(kValueFp8), [&](Value channel) {
+               kernel.arg(kValueQuantized), [&](Value channel) {
                  return linearOffset(kb, kvHead, kb.i32(valueDim), channel,
                                      kb.mul(paddedKeys, kb.i32(valueBytes)),
                                      kb.mul(firstKey, kb.i32(valueBytes)));

@@ -411,7 +411,7 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     params.push_back({kValueSum, true});
   if (scaledValues)
     params.push_back({kValueAbsMax, true});
-  params.append({{kValueFp8, true}, {"Nk", false}, {"Hkv", false}});
+  params.append({{kValueQuantized, true}, {"Nk", false}, {"Hkv", false}});
   // One thread a channel; the block's values pass through shared memory,
   // token by token in, channel by channel out, so that both the loads of V
   // and the stores of V_hat^T are whole 16-byte vectors.
@@ -529,7 +529,7 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       words.push_back(kb.packInts(elements, 8 * elementBytes));
     }
     // 16 stored bytes are adjacent in either tiling (docs/Layouts.md).
-    kb.storeWords(kernel.arg(kValueFp8),
+    kb.storeWords(kernel.arg(kValueQuantized),
                   stored.getOffset(bytesOf(kb.add(blockStart, kb.i32(first)))),
                   words);
   }

@@ -447,7 +447,7 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   if (config.smoothQ)
     result.push_back(
         {kQueryMean, "workspace", "f32", {batch, heads, queryBlocks, d}});
-  result.push_back({kValueFp8,
+  result.push_back({kValueQuantized,
                     "workspace",
                     getTypeName(config.valueType),
                     {batch, kvHeads, dv, paddedK}});

@@ -257,7 +257,7 @@ inline constexpr const char *kQuery = "q", *kKey = "k", *kValue = "v",
                             *kValueSum = "v_sum", *kValueAbsMax = "v_amax",
                             *kQueryInt = "q_q", *kQueryScale = "q_scale",
                             *kQueryMean = "q_mean", *kKeyInt = "k_q",
-                            *kKeyScale = "k_scale", *kValueFp8 = "v_q",
+                            *kKeyScale = "k_scale", *kValueQuantized = "v_q",
                             *kLse = "lse", *kMask = "mask";
 } // namespace buffers
 
