@@ -64,4 +64,4 @@
 // SM120: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // WGMMA: error: 'sage.quantized_attention' op the wgmma kernel implements E4M3 P and V; f16 P and V (int8-fp16) are lowered to the m16n8k16 mma.sync: pass mma-scope=warp
-// SM75: error: 'sage.quantized_attention' op needs f16 mma.sync for P*V, which sm_75 lacks; use sm_80 or newer (int8-fp16 for sm_80/86)
+// SM75: error: 'sage.quantized_attention' op needs f16 mma.sync for P*V, which sm_75 lacks; use sm_80 or newer

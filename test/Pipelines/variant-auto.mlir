@@ -1,8 +1,9 @@
 // --sage-to-ptx variant=auto: the chip's recipe (sage-select-variant,
-// docs/Recipes.md), whatever the raised op's was; the plan names it.
+// docs/Recipes.md), whatever the raised op's was (int8-fp8 by default;
+// int8-fp16 for sm_90a, which auto replaces); the plan names it.
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_80 variant=auto" | sage-translate --sage-export-plan | FileCheck %s --check-prefix=SM80
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_89 variant=auto" | sage-translate --sage-export-plan | FileCheck %s --check-prefix=SM89
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_90a variant=auto" -o %t.sm_90a.mlir
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16" --sage-to-ptx="chip=sm_90a variant=auto" -o %t.sm_90a.mlir
 // RUN: sage-translate --sage-export-plan %t.sm_90a.mlir | FileCheck %s --check-prefix=SM90A
 // RUN: sage-translate --sage-export-ptx %t.sm_90a.mlir | FileCheck %s --check-prefix=SM90A-PTX
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention --sage-to-ptx="chip=sm_120a variant=auto" | sage-translate --sage-export-plan | FileCheck %s --check-prefix=SM120A

@@ -27,6 +27,8 @@
 //       F16ACC:   recipe = #sage.recipe<"int8-fp8-f16acc", qk = per_warp, smooth = [k]>
 // F16ACC-LABEL: func @narrowed_ranges
 //       F16ACC:   recipe = #sage.recipe<"int8-fp8-f16acc">
+// F16ACC-LABEL: func @nvfp4
+//       F16ACC:   recipe = #sage.recipe<"int8-fp8-f16acc", smooth = [k]>
 
 // INT8FP8-LABEL: func @default_recipe
 //       INT8FP8:   recipe = #sage.recipe<"int8-fp8">

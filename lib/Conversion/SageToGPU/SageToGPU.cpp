@@ -64,9 +64,12 @@ static LogicalResult traceSource(QuantizedAttentionOp op, Value values,
   if (!quantize)
     return op.emitOpError()
            << "expected the " << name << " values to come from sage.quantize";
-  // f16 values are rounded with the unit scale, which their bound states
-  // (the op's verifier).
-  if (quantize.getBound() && !quantize.getQuant().getElementType().isF16())
+  // per_tensor f16 values are rounded with the unit scale, which their
+  // bound states (the op's verifier).
+  QuantAttr quant = quantize.getQuant();
+  bool unitScale = quant.getElementType().isF16() &&
+                   quant.getGranularity() == Granularity::PerTensor;
+  if (quantize.getBound() && !unitScale)
     return op.emitOpError() << "the GPU lowering measures the " << name
                             << " scales; a static bound is not lowered";
   Value input = quantize.getInput();
@@ -235,6 +238,28 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
            << "the wgmma kernel implements E4M3 P and V; f16 P and V "
               "(int8-fp16) are lowered to the m16n8k16 mma.sync: pass "
               "mma-scope=warp";
+  // The f16 recipes the CPU model and the plans know: INT8 Q/K, V unscaled
+  // with the f32 accumulator or scaled with the f16 one.
+  bool scaledF16Values = valueType.isF16() && op.getVQuant().getGranularity() ==
+                                                  Granularity::PerChannel;
+  if (valueType.isF16() && (!queryKeyType.isSignlessInteger(8) ||
+                            scaledF16Values != pvAccum.getAccType().isF16()))
+    return op.emitOpError()
+           << "the GPU lowering implements f16 P and V as int8-fp16 (i8 Q/K, "
+              "unscaled V, f32 accumulator) and int8-fp16-f16acc (i8 Q/K, "
+              "per_channel V, f16 accumulator); got "
+           << queryKeyType << " Q/K, " << op.getVQuant() << " and " << pvAccum;
+  // The V quantizer stages a K/V block of D values a token in its 48 KiB
+  // of static shared memory.
+  int64_t quantizerBytes =
+      blockK * (valueDim * valueType.getIntOrFloatBitWidth() / 8 + 16);
+  if (quantizerBytes > 48 * 1024)
+    return op.emitOpError()
+           << "the V quantizer needs " << quantizerBytes
+           << " bytes of shared memory for block-k = " << blockK
+           << " and Dv = " << valueDim << " in " << valueType
+           << ", more than the 49152 a kernel may declare; use a smaller "
+              "block-k";
   AttentionConfig config;
   config.scope = choices.scope;
   config.valueType = valueType;
@@ -371,17 +396,22 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.probQuant = op.getPQuant();
   config.pRange = config.probQuant.getRangeValue();
   config.vRange = op.getVQuant().getRangeValue();
-  // sm_90 gives a CTA at most 227 KiB; more than two stages exist only
-  // there (they need bulk copies, which only the wgmma kernel reads), and
-  // two fit every chip's limit.
-  constexpr int64_t kMaxSharedBytes = 227 * 1024;
+  // The shared memory a CTA may have: 227 KiB on sm_90 and sm_100, 163 KiB
+  // on sm_80 and sm_87, 99 KiB on sm_86, sm_89 and sm_120 (f16 V's stages
+  // are twice E4M3's, so the limit is the chip's).
+  std::optional<Chip> target = parseChip(choices.chip);
+  int64_t sm = target ? target->sm : 90;
+  int64_t kMaxSharedBytes = (sm == 90 || (sm >= 100 && sm < 120)) ? 227 * 1024
+                            : (sm == 80 || sm == 87)              ? 163 * 1024
+                                                                  : 99 * 1024;
   if (int64_t bytes = getAttentionSharedBytes(config); bytes > kMaxSharedBytes)
     return op.emitOpError()
            << "the attention kernel needs " << bytes
            << " bytes of shared memory (kv-stages = " << config.kvStages
            << " stages of K/V blocks"
            << (config.scope == MmaScope::Warpgroup ? " and the Q tile" : "")
-           << "), more than the " << kMaxSharedBytes << " a CTA may have";
+           << "), more than the " << kMaxSharedBytes << " a CTA may have on "
+           << choices.chip;
   FailureOr<int64_t> ctas =
       getCtasPerSm(op, config, choices.ctasPerSm,
                    rowRoles && config.kvStages == schedule->kvStages
@@ -631,10 +661,11 @@ struct ConvertSageToGPUPass
     // P V: FP8 mma.sync from sm_89; f16 (int8-fp16) from sm_80.
     bool f16Values = op.getVQuant().getElementType().isF16();
     if (sm < (f16Values ? 80 : 89))
-      return op.emitOpError() << "needs " << (f16Values ? "f16" : "FP8 (e4m3)")
-                              << " mma.sync for P*V, which " << chip
-                              << " lacks; use sm_" << (f16Values ? "80" : "89")
-                              << " or newer (int8-fp16 for sm_80/86)";
+      return op.emitOpError()
+             << "needs " << (f16Values ? "f16" : "FP8 (e4m3)")
+             << " mma.sync for P*V, which " << chip << " lacks; use sm_"
+             << (f16Values ? "80" : "89") << " or newer"
+             << (sm >= 80 ? " (int8-fp16 for sm_80/86)" : "");
 
     AttentionSources sources;
     std::array<bool, 3> swapped;

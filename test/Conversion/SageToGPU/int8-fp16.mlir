@@ -29,7 +29,7 @@
 // CHECK-COUNT-4:   sage.warp_mma {{.*}} {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 16, a = f16, a_source = registers, b = f16, b_source = registers, acc = f32, scales = none>} : vector<8xf16>, vector<4xf16> -> vector<4xf32>
 //       CHECK:   sage.accumulate
 // WGMMA: error: 'sage.quantized_attention' op the wgmma kernel implements E4M3 P and V; f16 P and V (int8-fp16) are lowered to the m16n8k16 mma.sync: pass mma-scope=warp
-// SM75: error: 'sage.quantized_attention' op needs f16 mma.sync for P*V, which sm_75 lacks; use sm_80 or newer (int8-fp16 for sm_80/86)
+// SM75: error: 'sage.quantized_attention' op needs f16 mma.sync for P*V, which sm_75 lacks; use sm_80 or newer
 func.func @attention(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %v: tensor<?x?x?x64xf16>) -> tensor<?x?x?x64xf16> {
   %ks, %km = sage.smooth %k : tensor<?x?x?x64xf16> -> tensor<?x?x1x64xf32>
   %kv, %kscale = sage.quantize %ks {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
