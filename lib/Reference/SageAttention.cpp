@@ -284,6 +284,23 @@ static float quantizePNvFp4(float *p, int64_t n) {
   return rowScale;
 }
 
+/// The f16 MMA accumulator flushed into \p buffer every f16FlushEvery MMAs
+/// of \p mmaK keys; the first flush rescales the buffer by alpha in the
+/// same fma, as the kernel's sage.accumulate does. Returns the buffer.
+static float accumulateF16Delayed(const float *p, const float *v,
+                                  int64_t colCount, int64_t mmaK, float alpha,
+                                  const Recipe &recipe, float buffer) {
+  F16DelayedAccumulator acc;
+  acc.flushEvery = recipe.f16FlushEvery;
+  acc.buffer = buffer;
+  acc.rescale = alpha;
+  for (int64_t k = 0; k < colCount; k += mmaK)
+    acc.addChunk(chunkDot(p + k, 1, v + k, 1, std::min(mmaK, colCount - k)));
+  if (acc.pending != 0)
+    acc.flush();
+  return acc.buffer;
+}
+
 /// Rescales the row's f32 buffer \p o by the online softmax's \p alpha and
 /// adds R = P_hat V_hat of one row and K/V block, through the recipe's
 /// accumulator. \p p holds colCount quantized values for keys c0 ...;
@@ -302,18 +319,9 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
       break;
     case PVFormat::Fp16:
       if (recipe.accumulator == PVAccumulator::F16Delayed) {
-        // As for FP8: the f16 accumulator flushed every f16FlushEvery MMAs
-        // of 16 keys, the first flush rescaling O by alpha.
-        F16DelayedAccumulator acc;
-        acc.flushEvery = recipe.f16FlushEvery;
-        acc.buffer = o[d];
-        acc.rescale = alpha;
-        for (int64_t k = 0; k < colCount; k += kF16MmaK)
-          acc.addChunk(
-              chunkDot(p + k, 1, v + k, 1, std::min(kF16MmaK, colCount - k)));
-        if (acc.pending != 0)
-          acc.flush();
-        o[d] = acc.buffer;
+        // As for FP8, in MMAs of 16 keys.
+        o[d] =
+            accumulateF16Delayed(p, v, colCount, kF16MmaK, alpha, recipe, o[d]);
         break;
       }
       // The block's f16 MMAs summed in f32, then O * alpha + R rounded once,
@@ -329,19 +337,8 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
     case PVFormat::E4M3:
     case PVFormat::E5M2:
       if (recipe.accumulator == PVAccumulator::F16Delayed) {
-        // f16 MMA accumulator flushed into O every f16FlushEvery MMAs; the
-        // first flush rescales O by alpha in the same fma, as the kernel's
-        // sage.accumulate does.
-        F16DelayedAccumulator acc;
-        acc.flushEvery = recipe.f16FlushEvery;
-        acc.buffer = o[d];
-        acc.rescale = alpha;
-        for (int64_t k = 0; k < colCount; k += kFp8MmaK)
-          acc.addChunk(
-              chunkDot(p + k, 1, v + k, 1, std::min(kFp8MmaK, colCount - k)));
-        if (acc.pending != 0)
-          acc.flush();
-        o[d] = acc.buffer;
+        o[d] =
+            accumulateF16Delayed(p, v, colCount, kFp8MmaK, alpha, recipe, o[d]);
       } else {
         // Two-level accumulation: R_ij in FP22, then O * alpha + R rounded
         // once, as the kernel's fma (sage.accumulate).
