@@ -48,6 +48,21 @@ func.func @rank3_smooth_v_f16acc(%q: tensor<4x100x64xbf16>, %k: tensor<4x70x64xb
 
 // -----
 
+// per_token scales record the tiles their tokens are in (block-q for Q,
+// block-k for K), as the GPU lowering needs; the groups stay one a token.
+// CHECK-LABEL: func @per_token
+//       CHECK: sage.quantize {{.*}} {quant = #sage.quant<i8, per_token, block = 64>} : tensor<1x2x70x64xf16> -> tensor<1x2x70x64xi8>, tensor<1x2x70x1xf32>
+//       CHECK: sage.quantize {{.*}} {quant = #sage.quant<i8, per_token, block = 64>} : tensor<1x2x100x64xf16> -> tensor<1x2x100x64xi8>, tensor<1x2x100x1xf32>
+func.func @per_token(%q: tensor<1x2x100x64xf16>, %k: tensor<1x2x70x64xf16>,
+    %v: tensor<1x2x70x64xf16>) -> tensor<1x2x100x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<"int8-fp8", qk = per_token, smooth = [k]>}
+    : (tensor<1x2x100x64xf16>, tensor<1x2x70x64xf16>, tensor<1x2x70x64xf16>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}
+
+// -----
+
 // The mask reaches the core unchanged ([batch | 1, heads | 1, Nq, Nk]).
 // CHECK-LABEL: func @mask_broadcast_heads
 //  CHECK-SAME: %[[M:[^:]*]]: tensor<2x1x16x24xf32>

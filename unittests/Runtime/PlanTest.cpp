@@ -185,10 +185,10 @@ TEST(PlanTest, WrongTypes) {
                         R"("scale": 0.1, "ranges": {"p": 0, "v": 4.5})"),
             "field 'ranges.p': expected more than 0, got 0");
   EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)",
-                        R"("scale": 0.1, "qk_granularity": "per_token")"),
+                        R"("scale": 0.1, "qk_granularity": "per_channel")"),
             "field 'qk_granularity': expected one of "
-            "[\"per_thread\",\"per_warp\",\"per_block\"], got "
-            "\"per_token\"");
+            "[\"per_thread\",\"per_warp\",\"per_block\",\"per_token\"], "
+            "got \"per_channel\"");
   EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)",
                         R"("scale": 0.1, "ranges": {"p": 224})"),
             "field 'ranges.v': missing");

@@ -32,8 +32,8 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     bulk copy on an mbarrier (`kv-staging=auto` or `bulk`;
     docs/Layouts.md), or row after row by cp.async (`kv-staging=cp-async`). A mask is the plan's
     `mask` input, added to the scores in the loop. What is not implemented
-    (docs/Recipes.md: INT4 or the f16 accumulator on wgmma, per_token
-    scales, nvfp4) is an error naming it.
+    (docs/Recipes.md: INT4 or the f16 accumulator on wgmma, nvfp4) is an
+    error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

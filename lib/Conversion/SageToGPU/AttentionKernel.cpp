@@ -597,15 +597,27 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   }
 
   // Rows g and g + 8 of a warp segment share one delta_Q (per_thread), the
-  // warp's rows do (per_warp), or the whole block does (per_block).
-  Value queryGroup = config.perBlockScales() ? kb.i32(0)
-                     : config.perThreadScales()
-                         ? kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)
-                         : lane.warp;
-  Value queryScale = kb.loadAsF32(
-      kb.f32Type(), kernel.arg(kQueryScale),
-      linearOffset(kb, queryHead, queryBlocks, block,
-                   kb.i32(config.getQueryScalesPerBlock()), queryGroup));
+  // warp's rows do (per_warp), or the whole block does (per_block); per_token
+  // each row has its own.
+  auto loadQueryScale = [&](Value group) {
+    return kb.loadAsF32(kb.f32Type(), kernel.arg(kQueryScale),
+                        linearOffset(kb, queryHead, queryBlocks, block,
+                                     kb.i32(config.getQueryScalesPerBlock()),
+                                     group));
+  };
+  std::array<Value, 2> queryScales;
+  if (config.perTokenScales()) {
+    Value warpRow = kb.mul(lane.warp, kb.i32(config.warpQ));
+    for (int64_t row = 0; row < 2; ++row)
+      queryScales[row] =
+          loadQueryScale(kb.add(warpRow, kb.add(lane.g, kb.i32(8 * row))));
+  } else {
+    Value queryGroup = config.perBlockScales() ? kb.i32(0)
+                       : config.perThreadScales()
+                           ? kb.add(kb.mul(lane.warp, kb.i32(8)), lane.g)
+                           : lane.warp;
+    queryScales[0] = queryScales[1] = loadQueryScale(queryGroup);
+  }
 
   Value queryMean = kernel.shared[0], correction = kernel.shared[1];
   if (config.smoothQ) {
@@ -752,8 +764,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // Both loop forms below read blocks through it.
   struct BlockView {
     Value keyBlock, blockStart, stage, correctionStart, factor;
+    // per_token: delta_K of the lane's keys 8 nt + 2t + e, at 2 nt + e.
+    SmallVector<Value> keyScales;
   };
-  bool foldFactor = !config.smoothQ && !config.maskType;
+  // One factor for all of a lane's scores, unless per_token scales make
+  // each (row, key) its own.
+  bool foldFactor =
+      !config.smoothQ && !config.maskType && !config.perTokenScales();
   auto enterBlock = [&](Value keyBlock) -> BlockView {
     Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
     Value stage = stageOffset(keyBlock);
@@ -828,13 +845,25 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       computeBarrier();
 
     // S = Q_hat K_hat^T with one delta_K per thread: group t of the block
-    // (per_thread), or the block's (per_warp, per_block).
-    Value keyScale = kb.loadAsF32(
-        kb.f32Type(), kernel.arg(kKeyScale),
-        linearOffset(kb, kvHead, keyBlocks, keyBlock,
-                     kb.i32(config.getKeyScalesPerBlock()),
-                     config.perThreadScales() ? lane.t : kb.i32(0)));
-    Value factor = kb.mulf(kb.mulf(queryScale, keyScale), scaleLog2);
+    // (per_thread), or the block's (per_warp, per_block); per_token, one a
+    // key of the lane's.
+    auto loadKeyScale = [&](Value group) {
+      return kb.loadAsF32(kb.f32Type(), kernel.arg(kKeyScale),
+                          linearOffset(kb, kvHead, keyBlocks, keyBlock,
+                                       kb.i32(config.getKeyScalesPerBlock()),
+                                       group));
+    };
+    if (config.perTokenScales()) {
+      SmallVector<Value> keyScales;
+      for (int64_t nt = 0; nt < keyTiles; ++nt)
+        for (int64_t e = 0; e < 2; ++e)
+          keyScales.push_back(loadKeyScale(kb.add(kb.i32(nt * 8 + e), quad2)));
+      return {keyBlock,        blockStart, stage,
+              correctionStart, scaleLog2,  keyScales};
+    }
+    Value keyScale =
+        loadKeyScale(config.perThreadScales() ? lane.t : kb.i32(0));
+    Value factor = kb.mulf(kb.mulf(queryScales[0], keyScale), scaleLog2);
     // Without dS or a mask bias to add, the scores stay the MMA's integers
     // and sage.online_softmax applies the factor, in the fma that also
     // subtracts the max. It must be positive there, so that a masked -inf
@@ -912,7 +941,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       for (int64_t e = 0; e < 4; ++e) {
         Value column = kb.add(kb.i32(nt * 8 + e % 2), quad2);
         tile[e] = kb.sitofp(acc[e]);
-        if (!foldFactor)
+        // per_token: (delta_Q of the row * delta_K of the key) * scale
+        // log2 e, associated as the CPU model does.
+        if (config.perTokenScales())
+          tile[e] =
+              kb.mulf(tile[e], kb.mulf(kb.mulf(queryScales[rowOf(e)],
+                                               view.keyScales[2 * nt + e % 2]),
+                                       factor));
+        else if (!foldFactor)
           tile[e] = kb.mulf(tile[e], factor);
         if (config.smoothQ)
           tile[e] = kb.addf(

@@ -221,16 +221,20 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                                  : function_ref<Value(Value)>());
 
   // Per-thread groups of K (operand b): tokens 8k + 2t and 8k + 2t + 1 of
-  // the block share delta_K, t = (r mod 8) / 2; otherwise every token does
-  // (per_block, and per_warp: a K block is read by every warp).
+  // the block share delta_K, t = (r mod 8) / 2; per_token, each token has
+  // its own; otherwise every token does (per_block, and per_warp: a K
+  // block is read by every warp).
   Value tokenMaxima = kernel.shared[0];
   thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
   kb.barrier();
   Value group = config.perThreadScales()
                     ? kb.divu(kb.remu(thread.row, kb.i32(8)), kb.i32(2))
-                    : kb.i32(0);
+                : config.perTokenScales() ? thread.row
+                                          : kb.i32(0);
   SmallVector<Value> members;
-  if (!config.perThreadScales())
+  if (config.perTokenScales())
+    members = {thread.row};
+  else if (!config.perThreadScales())
     members = getBlockRows(kb, config.blockK);
   else
     for (int64_t k = 0; k < config.blockK / 8; ++k)
@@ -239,15 +243,17 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
   Value delta =
       kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
   // The first thread of token 2t writes group t's scale (one a block: of
-  // token 0).
-  Value writer = kb.cmp(arith::CmpIPredicate::ult, thread.row,
-                        kb.i32(config.perThreadScales() ? 8 : 1));
-  writer = arith::AndIOp::create(
-      kb.b, kb.loc, writer,
-      kb.cmp(arith::CmpIPredicate::eq, kb.bitAnd(thread.row, 1), kb.i32(0)));
-  writer = arith::AndIOp::create(
-      kb.b, kb.loc, writer,
-      kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0)));
+  // token 0; per_token: of each token).
+  Value writer = kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0));
+  if (!config.perTokenScales()) {
+    writer =
+        arith::AndIOp::create(kb.b, kb.loc, writer,
+                              kb.cmp(arith::CmpIPredicate::ult, thread.row,
+                                     kb.i32(config.perThreadScales() ? 8 : 1)));
+    writer = arith::AndIOp::create(
+        kb.b, kb.loc, writer,
+        kb.cmp(arith::CmpIPredicate::eq, kb.bitAnd(thread.row, 1), kb.i32(0)));
+  }
   kb.ifThen(writer, [&] {
     Value offset = linearOffset(kb, head, blocks, block,
                                 kb.i32(config.getKeyScalesPerBlock()), group);
@@ -355,14 +361,17 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   // r mod 8, i.e. rows 16w + g and 16w + g + 8.
   thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
   kb.barrier();
-  // per_warp: the warp's rows; per_block: every row of the block. The
-  // group's first row's first thread writes the scale.
+  // per_warp: the warp's rows; per_block: every row of the block;
+  // per_token: the row. The group's first row's first thread writes the
+  // scale.
   Value warp = kb.divu(thread.row, kb.i32(config.warpQ));
   Value g = kb.remu(thread.row, kb.i32(8));
   Value top = kb.add(kb.mul(warp, kb.i32(config.warpQ)), g);
   Value bottom = kb.add(top, kb.i32(8));
   SmallVector<Value> members = {top, bottom};
-  if (config.perBlockScales()) {
+  if (config.perTokenScales()) {
+    members = {thread.row};
+  } else if (config.perBlockScales()) {
     members = getBlockRows(kb, config.blockQ);
   } else if (!config.perThreadScales()) {
     members.clear();
@@ -371,14 +380,18 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
   }
   Value delta =
       kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
-  Value writerRow =
-      config.perBlockScales() ? thread.row : kb.remu(thread.row, kb.i32(16));
-  Value writer = arith::AndIOp::create(
-      kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0)),
-      kb.cmp(arith::CmpIPredicate::ult, writerRow,
-             kb.i32(config.perThreadScales() ? 8 : 1)));
+  Value writer = kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0));
+  if (!config.perTokenScales()) {
+    Value writerRow =
+        config.perBlockScales() ? thread.row : kb.remu(thread.row, kb.i32(16));
+    writer =
+        arith::AndIOp::create(kb.b, kb.loc, writer,
+                              kb.cmp(arith::CmpIPredicate::ult, writerRow,
+                                     kb.i32(config.perThreadScales() ? 8 : 1)));
+  }
   kb.ifThen(writer, [&] {
-    Value group = config.perBlockScales() ? kb.i32(0)
+    Value group = config.perTokenScales()   ? thread.row
+                  : config.perBlockScales() ? kb.i32(0)
                   : config.perThreadScales()
                       ? kb.add(kb.mul(warp, kb.i32(8)), g)
                       : warp;

@@ -158,31 +158,38 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const AttentionSources &sources,
                                             const KernelChoices &choices) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
-  // per_thread, per_warp (K: per_block, a K block is read by every warp)
-  // or per_block; per_token scales differ between a lane's rows, which one
-  // dequantization factor a lane cannot express.
+  // per_thread, per_warp (K: per_block, a K block is read by every warp),
+  // per_block or per_token (docs/Algorithm.md section 2).
   Granularity granularity = queryQuant.getGranularity();
   Granularity keyGranularity =
       granularity == Granularity::PerWarp ? Granularity::PerBlock : granularity;
   if ((granularity != Granularity::PerThread &&
        granularity != Granularity::PerWarp &&
-       granularity != Granularity::PerBlock) ||
+       granularity != Granularity::PerBlock &&
+       granularity != Granularity::PerToken) ||
       keyQuant.getGranularity() != keyGranularity)
     return op.emitOpError()
-           << "the GPU lowering implements per_thread, per_warp (K per_block) "
-              "or per_block Q/K scales; got "
+           << "the GPU lowering implements per_thread, per_warp (K per_block), "
+              "per_block or per_token Q/K scales; got "
            << queryQuant << " and " << keyQuant;
   // The groups are the tiles: a Q block is one CTA of block-q / 16 warps
   // of 16 rows, a K group's block is the K/V block of one loop step.
-  // per_warp groups name the Q block their warps tile.
-  if (granularity == Granularity::PerWarp && !queryQuant.getBlock())
+  // per_warp and per_token groups name the tiles their tokens are in.
+  bool perToken = granularity == Granularity::PerToken;
+  if ((granularity == Granularity::PerWarp || perToken) &&
+      !queryQuant.getBlock())
     return op.emitOpError()
-           << "per_warp Q scales need the Q block their warps tile (the "
+           << stringifyGranularity(granularity)
+           << " Q scales need the Q block their tokens are tiled by (the "
               "CTA's), as 'block'; got "
            << queryQuant;
+  if (perToken && !keyQuant.getBlock())
+    return op.emitOpError() << "per_token K scales need the K/V block their "
+                               "tokens are tiled by, as 'block'; got "
+                            << keyQuant;
   bool perBlock = granularity == Granularity::PerBlock;
   int64_t blockQ = queryQuant.getBlock(),
-          warpQ = perBlock ? 16 : queryQuant.getWarp(),
+          warpQ = perBlock || perToken ? 16 : queryQuant.getWarp(),
           blockK = keyQuant.getBlock();
   if (warpQ != 16 || (blockQ != 64 && blockQ != 128 && blockQ != 192))
     return op.emitOpError()

@@ -115,7 +115,7 @@ struct AttentionConfig {
   bool scaledValues = true; // delta_V per channel (a v_amax workspace)
   // Q and K scale groups (docs/Algorithm.md section 2): per_thread (the
   // MMA fragments' rows and column pairs), per_warp (Q: a warp's rows; K:
-  // its block) or per_block (one a tile).
+  // its block), per_block (one a tile) or per_token (one a row or key).
   Granularity scaleGranularity = Granularity::PerThread;
   Type inputType; // f16, bf16 or f32
   Type outputType;
@@ -176,13 +176,21 @@ struct AttentionConfig {
   bool perBlockScales() const {
     return scaleGranularity == Granularity::PerBlock;
   }
+  bool perTokenScales() const {
+    return scaleGranularity == Granularity::PerToken;
+  }
   /// delta_Q values a Q block: per_thread, 8 row classes a warp; per_warp,
-  /// one a warp.
+  /// one a warp; per_token, one a row.
   int64_t getQueryScalesPerBlock() const {
+    if (perTokenScales())
+      return blockQ;
     return perBlockScales() ? 1 : blockQ / warpQ * (perThreadScales() ? 8 : 1);
   }
-  /// delta_K values a K/V block: per_thread, 4 column pairs, else one.
-  int64_t getKeyScalesPerBlock() const { return perThreadScales() ? 4 : 1; }
+  /// delta_K values a K/V block: per_thread, 4 column pairs; per_token, one
+  /// a key; else one.
+  int64_t getKeyScalesPerBlock() const {
+    return perTokenScales() ? blockK : perThreadScales() ? 4 : 1;
+  }
   /// Bytes of a Q_hat or K_hat row: paddedHeadDim values of 8 or 4 bits.
   int64_t getQueryKeyRowBytes() const {
     return paddedHeadDim * queryKeyType.getIntOrFloatBitWidth() / 8;

@@ -98,7 +98,7 @@ func.func @negative_per_warp(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>,
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_block, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_warp, warp = 16>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
-  // expected-error@+1 {{per_warp Q scales need the Q block their warps tile (the CTA's), as 'block'; got #sage.quant<i8, per_warp, warp = 16>}}
+  // expected-error@+1 {{per_warp Q scales need the Q block their tokens are tiled by (the CTA's), as 'block'; got #sage.quant<i8, per_warp, warp = 16>}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_block, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_warp, warp = 16>,
@@ -109,15 +109,48 @@ func.func @negative_per_warp(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>,
 
 // -----
 
-// per_token scales are refused, naming both.
+// per_token scales must name the tiles their tokens are in, as per_warp.
 func.func @negative_per_token(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
   %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_token>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
   %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_token>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
   %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
-  // expected-error@+1 {{the GPU lowering implements per_thread, per_warp (K per_block) or per_block Q/K scales; got #sage.quant<i8, per_token> and #sage.quant<i8, per_token>}}
+  // expected-error@+1 {{per_token Q scales need the Q block their tokens are tiled by (the CTA's), as 'block'; got #sage.quant<i8, per_token>}}
   %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
       k_quant = #sage.quant<i8, per_token>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
       pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_token>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
+  return %o : tensor<1x1x?x64xf16>
+}
+
+// -----
+
+// K's per_token scales must name the K/V block too.
+func.func @negative_per_token_key(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_token>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_token, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{per_token K scales need the K/V block their tokens are tiled by, as 'block'; got #sage.quant<i8, per_token>}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_token>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_token, block = 64>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
+    : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
+  return %o : tensor<1x1x?x64xf16>
+}
+
+// -----
+
+// Q and K scales of different kinds are refused, naming both (K per_block
+// goes only with Q per_warp or per_block).
+func.func @negative_mixed_granularity(%q: tensor<1x1x?x64xf16>, %k: tensor<1x1x?x64xf16>, %v: tensor<1x1x?x64xf16>) -> tensor<1x1x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_block, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_token, block = 64>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>
+  %vv, %vscale = sage.quantize %v {quant = #sage.quant<f8E4M3FN, per_channel>} : tensor<1x1x?x64xf16> -> tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>
+  // expected-error@+1 {{the GPU lowering implements per_thread, per_warp (K per_block), per_block or per_token Q/K scales; got #sage.quant<i8, per_token, block = 64> and #sage.quant<i8, per_block, block = 64>}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_block, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_token, block = 64>,
       scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>}
     : (tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xi8>, tensor<1x1x?x1xf32>, tensor<1x1x?x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x?x64xf16>
   return %o : tensor<1x1x?x64xf16>

@@ -37,8 +37,8 @@
 
 // -----
 
-// expected-error@+1 {{'block' does not apply to per_token}}
-"test.op"() {attr = #sage.quant<i8, per_token, block = 64>} : () -> ()
+// expected-error@+1 {{'block' does not apply to per_channel}}
+"test.op"() {attr = #sage.quant<i8, per_channel, block = 64>} : () -> ()
 
 // -----
 

@@ -178,9 +178,10 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    (isPerThread && operand == MmaOperand::A);
   if (operand && !isPerThread)
     return emitError() << "'operand' applies to per_thread only, got " << name;
-  // per_warp may name the block its warps tile (the kernels' Q tile); the
-  // groups are `warp` tokens either way.
-  bool mayTakeBlock = granularity == Granularity::PerWarp;
+  // per_warp and per_token may name the block their tokens are tiled by
+  // (the kernels' Q or K/V tile); the groups stay `warp` tokens or one.
+  bool mayTakeBlock = granularity == Granularity::PerWarp ||
+                      granularity == Granularity::PerToken;
   if (block && !takesBlock && !mayTakeBlock)
     return emitError() << "'block' does not apply to " << name;
   if (mayTakeBlock && block && warp && block % warp != 0)
@@ -586,6 +587,8 @@ QuantAttr RecipeAttr::getQueryQuant(int64_t block, int64_t warp) const {
     return QuantAttr::get(elementType, Granularity::PerBlock, block);
   case Granularity::PerWarp:
     return QuantAttr::get(elementType, Granularity::PerWarp, block, warp);
+  case Granularity::PerToken:
+    return QuantAttr::get(elementType, Granularity::PerToken, block);
   case Granularity::Microscale:
     return getNvFp4Quant(getContext());
   default:
@@ -604,6 +607,8 @@ QuantAttr RecipeAttr::getKeyQuant(int64_t block) const {
   case Granularity::PerBlock:
   case Granularity::PerWarp:
     return QuantAttr::get(elementType, Granularity::PerBlock, block);
+  case Granularity::PerToken:
+    return QuantAttr::get(elementType, Granularity::PerToken, block);
   case Granularity::Microscale:
     return getNvFp4Quant(getContext());
   default:

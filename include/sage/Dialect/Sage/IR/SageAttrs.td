@@ -46,7 +46,7 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     | granularity  | one scale per                                  | keys                  |
     |--------------|------------------------------------------------|-----------------------|
     | `per_tensor` | leading index (e.g. one per head)              |                       |
-    | `per_token`  | token                                          |                       |
+    | `per_token`  | token                                          | optionally `block` (the tile its tokens are in) |
     | `per_channel`| feature column, over all tokens (V)            |                       |
     | `per_block`  | `block` consecutive tokens                     | `block`               |
     | `per_warp`   | `warp` consecutive tokens                      | `warp`, optionally `block` (the tile its warps are in) |
