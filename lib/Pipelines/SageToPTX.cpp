@@ -85,6 +85,10 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   if (options.variant == "auto") {
     SageSelectVariantOptions select;
     select.chip = options.chip;
+    // The K/V block the decomposition below takes (a measured schedule
+    // may change it only for the wgmma kernel, whose variant does not
+    // depend on it).
+    select.blockK = options.blockK ? int64_t(options.blockK) : 64;
     pm.addPass(createSageSelectVariant(select));
   } else if (!options.variant.empty()) {
     pm.addPass(std::make_unique<CheckVariantPass>(options.variant));

@@ -17,16 +17,20 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-/// The variant `chip` runs best, or none below sm_80.
-static std::optional<Variant> getAutoVariant(Chip chip) {
+/// The variant `chip` runs best with K/V blocks of `blockK` keys, or none
+/// below sm_80.
+static std::optional<Variant> getAutoVariant(Chip chip, int64_t blockK) {
   if (chip.sm < 80)
     return std::nullopt;
   // No FP8 mma.sync: P and V in f16.
   if (chip.sm < 89)
     return Variant::Int8Fp16;
   // Ada and consumer Blackwell run FP8 mma.sync with an f16 accumulator at
-  // twice the rate of the f32 one (SageAttention2++).
-  if (chip.sm == 89 || chip.sm >= 120)
+  // twice the rate of the f32 one (SageAttention2++), flushed every two
+  // MMAs of 32 keys: a K/V block must hold whole flushes, else the f32
+  // accumulator.
+  bool blockHoldsFlushes = blockK > 0 && blockK % (2 * 32) == 0;
+  if ((chip.sm == 89 || chip.sm >= 120) && blockHoldsFlushes)
     return Variant::Int8Fp8F16Acc;
   // Hopper: the wgmma kernel on sm_90a; on sm_90 the emulated FP8 mma.sync
   // still beats int8-fp16's f16 one on the H200 (1.02-1.25x,
@@ -60,7 +64,7 @@ struct SageSelectVariantPass
           << "sm_90a";
       return signalPassFailure();
     }
-    std::optional<Variant> variant = getAutoVariant(*target);
+    std::optional<Variant> variant = getAutoVariant(*target, blockK);
     WalkResult result = getOperation()->walk([&](AttentionOp op) {
       if (!variant) {
         op.emitOpError() << "has no recipe on " << chip

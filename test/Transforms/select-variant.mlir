@@ -2,6 +2,9 @@
 // RUN: sage-opt %s --sage-select-variant=chip=sm_86 | FileCheck %s --check-prefix=SM80
 // RUN: sage-opt %s --sage-select-variant=chip=sm_89 | FileCheck %s --check-prefix=F16ACC
 // RUN: sage-opt %s --sage-select-variant=chip=sm_120a | FileCheck %s --check-prefix=F16ACC
+// RUN: sage-opt %s --sage-select-variant="chip=sm_89 block-k=128" | FileCheck %s --check-prefix=F16ACC
+// RUN: sage-opt %s --sage-select-variant="chip=sm_89 block-k=32" | FileCheck %s --check-prefix=INT8FP8
+// RUN: sage-opt %s --sage-select-variant="chip=sm_120a block-k=32" | FileCheck %s --check-prefix=INT8FP8
 // RUN: sage-opt %s --sage-select-variant=chip=sm_90 | FileCheck %s --check-prefix=INT8FP8
 // RUN: sage-opt %s --sage-select-variant=chip=sm_90a | FileCheck %s --check-prefix=INT8FP8
 // RUN: sage-opt %s --sage-select-variant=chip=sm_100a | FileCheck %s --check-prefix=INT8FP8
@@ -10,7 +13,9 @@
 
 // variant=auto: each chip's recipe (docs/Recipes.md). The variant and its
 // default ranges change; the Q/K granularity and the smoothing stay, but
-// nvfp4's microscale granularity, which only nvfp4 takes.
+// nvfp4's microscale granularity, which only nvfp4 takes. K/V blocks of 32
+// keys cannot hold the f16 accumulator's flush of two 32-key MMAs: sm_89
+// and sm_120 then get the f32 accumulator (int8-fp8).
 
 // SM80-LABEL: func @default_recipe
 //       SM80:   recipe = #sage.recipe<"int8-fp16">

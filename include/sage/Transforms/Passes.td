@@ -240,12 +240,17 @@ def SageSelectVariant : Pass<"sage-select-variant"> {
     | sm_100 .. sm_119 | `int8-fp8` | FP8 `mma.sync` (the tcgen05 kernel is not built) |
 
     `nvfp4` is never chosen: it trades accuracy for speed, so only an
-    explicit recipe asks for it. A chip below sm_80 is an error.
+    explicit recipe asks for it. A chip below sm_80 is an error. The f16
+    accumulator flushes every two FP8 MMAs of 32 keys, which a K/V block
+    must hold: with `block-k` below 64 (or not a multiple of it) sm_89
+    and sm_120 get `int8-fp8`, the same recipe with the f32 accumulator.
   }];
   let dependentDialects = ["::mlir::sage::SageDialect"];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...">
+           "Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120a, ...">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"64",
+           "Keys of the K/V blocks the kernels will be tiled by">
   ];
 }
 
