@@ -17,12 +17,13 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     `sage-run` or any CUDA Driver API client.
 
     Kernels: token sums for the K / V means, the V channel maxima, INT8 or
-    INT4 quantization of K and Q with per_thread, per_warp or per_block
-    scales (with Q block means), E4M3 V
+    INT4 quantization of K and Q with per_thread, per_warp, per_block or
+    per_token scales (with Q block means), E4M3 (or f16) V
     transposed into the key order of the PV mma.sync, and the attention
     kernel (`sage.warp_mma` of the m16n8k32 s8 or m16n8k64 s4 row for
-    Q K^T and of the e4m3 row with an f32 accumulator for P V, FP32 buffer
-    per K/V block, or with an f16 accumulator flushed every `every` MMAs;
+    Q K^T and of the e4m3 m16n8k32 or f16 m16n8k16 row with an f32
+    accumulator for P V, FP32 buffer per K/V block, or with an f16
+    accumulator flushed every `every` MMAs;
     `convert-sage-to-nvvm` emits the instructions); with
     `mma-scope=warpgroup` (sm_90a) both products are `sage.warpgroup_mma`
     (wgmma) reading K and V^T from shared memory through matrix

@@ -10,7 +10,7 @@
 //       + mask_ij * log2(e)                                 (-inf for i1)
 //   m'  = max(m, rowmax S);  P~ = 2^(S - m');  alpha = 2^(m - m')
 //   l   = alpha * l + rowsum P~
-//   R   = (P~ * P_r in E4M3) V_hat_j                       FP8 MMA
+//   R   = (P~ * P_r in E4M3, or f16) V_hat_j               FP8 (f16) MMA
 //   O   = alpha * O + R                                    FP32 buffer
 //
 // and at the end O = O * (1 / l) * (delta_V / P_r) (+ mean V).
@@ -910,7 +910,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // The softmax of block j's scores (wgmma: `groupScores`; mma.sync: its
   // own MMAs) in `state`: returns alpha and P_hat on the accumulator
   // fragment; getProbOperands makes that the P V MMA's A operand, a
-  // fragment per chunk of 32 keys.
+  // fragment per chunk of the MMA's k keys.
   auto softmaxBlock = [&](const BlockView &view, ArrayRef<MmaAcc> groupScores,
                           SoftmaxState &state) -> std::pair<Value, Value> {
     Value stage = view.stage, blockStart = view.blockStart,
@@ -1026,14 +1026,13 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     state.max = {newMax[0], newMax[1]};
     state.sum = {newSum[0], newSum[1]};
 
-    // P_hat = P~ * P_r in E4M3 on the accumulator fragment (sage.quantize
-    // with bound P_r: P~ <= 1, up to the fma's rounding, which the
-    // conversion's satfinite absorbs), then the A operand of chunk c of 32
-    // keys by a
-    // shuffle within the lane: register r holds row g (r even) or g + 8 of
-    // MMA positions 16 (r / 2) + 4t + i, i.e. the keys the V layout puts
-    // there, which this lane holds in its accumulator tiles
-    // (getOperandLayouts checks it).
+    // P_hat = P~ * P_r in E4M3 (f16: P_r = 1) on the accumulator fragment
+    // (sage.quantize with bound P_r: P~ <= 1, up to the fma's rounding,
+    // which the conversion's satfinite absorbs), then the A operand of
+    // chunk c of k keys by a shuffle within the lane: register r holds row
+    // g (r even) or g + 8 of MMA positions (k / 2) (r / 2) + e t + i, i.e.
+    // the keys the V layout puts there, which this lane holds in its
+    // accumulator tiles (getOperandLayouts checks it).
     auto probQuant = QuantizeOp::create(
         kb.b, kb.loc,
         VectorType::get({keyTiles * 4}, config.probQuant.getElementType()),

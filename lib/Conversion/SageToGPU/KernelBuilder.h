@@ -202,12 +202,13 @@ public:
                                 ValueRange otherwise);
 };
 
-/// The registers of one m16n8k32 mma.sync: four of A, four accumulators.
+/// The registers of one m16n8kK mma.sync: four of A, four accumulators.
 using MmaA = std::array<Value, 4>;
 using MmaAcc = std::array<Value, 4>;
 
-/// The warp-scope m16n8k row of the MMA table for `operands` (i8 or
-/// f8E4M3FN, k = 32) accumulating in `accumulator`, from registers.
+/// The warp-scope m16n8kK row of the MMA table for `operands` (i8 or
+/// f8E4M3FN, k = 32; i4, k = 64; f16, k = 16) accumulating in
+/// `accumulator`, from registers.
 MmaAttr getWarpMma(MLIRContext *ctx, Type operands, Type accumulator);
 /// One sage.warp_mma of `mma` on A and B given as packed 32-bit registers
 /// and four accumulators; returns the four new accumulators.
