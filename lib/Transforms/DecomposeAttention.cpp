@@ -2,8 +2,9 @@
 //
 // One formula step of docs/Algorithm.md per op: K smoothing (section 1), Q
 // smoothing with the dS correction (section 1), per-thread INT quantization
-// of Q and K (section 2), per-channel E4M3 V (section 3), then the
-// online-softmax core (sections 4 and 6).
+// of Q and K (section 2), per-channel E4M3 V (section 3), or NVFP4
+// microscaling of all three (section 5), then the online-softmax core
+// (sections 4 and 6).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +26,6 @@ using namespace mlir::sage;
 
 /// Why `op` cannot be decomposed, or an empty string.
 static std::string getDecompositionBlocker(AttentionOp op) {
-  if (op.getRecipe().getVariant() == Variant::NvFp4)
-    return "the nvfp4 variant is not decomposed yet";
   ArrayRef<DimRole> dims = op.getLayout().getDims();
   bool canonical = (dims.size() == 4 && dims[0] == DimRole::Batch &&
                     dims[1] == DimRole::Heads && dims[2] == DimRole::Tokens &&
@@ -142,6 +141,13 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     }
     QuantizeOp quantValue = quantize(quantValueInput, recipe.getValueQuant());
 
+    // NVFP4's microscale blocks are not the tiles: the core names them.
+    IntegerAttr blockQ, blockK;
+    if (recipe.getVariant() == Variant::NvFp4) {
+      blockQ = rewriter.getI64IntegerAttr(tiles.blockQ);
+      blockK = rewriter.getI64IntegerAttr(tiles.blockK);
+    }
+
     // The core's type is the op's result type (what the verifier checked,
     // possibly more static than Q's), with a unit heads dim for rank 3.
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
@@ -167,7 +173,7 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
         op.getMask() ? toRank4(op.getMask()) : Value(), quantQuery.getQuant(),
         quantKey.getQuant(), recipe.getProbQuant(), quantValue.getQuant(),
         recipe.getPVAccum(), rewriter.getF64FloatAttr(op.getScaleValue()),
-        op.getCausalAttr(), op.getCausalAlignmentAttr());
+        op.getCausalAttr(), op.getCausalAlignmentAttr(), blockQ, blockK);
     SmallVector<Value> results = {core.getResult()};
     if (Value lse = core.getLse())
       results.push_back(lse);

@@ -102,12 +102,25 @@ func.func @negative_layout(%q: tensor<1x16x2x64xf16>) -> tensor<1x16x2x64xf16> {
 
 // -----
 
-func.func @negative_nvfp4(%q: tensor<1x1x16x64xf16>) -> tensor<1x1x16x64xf16> {
-  // expected-error@+1 {{'sage.attention' op cannot be decomposed: the nvfp4 variant is not decomposed yet}}
-  %o = sage.attention %q, %q, %q {layout = #sage.layout<[batch, heads, tokens, features]>,
-      recipe = #sage.recipe<nvfp4>}
-    : (tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>, tensor<1x1x16x64xf16>) -> tensor<1x1x16x64xf16>
-  return %o : tensor<1x1x16x64xf16>
+// NVFP4 (docs/Algorithm.md section 5): Q and K (smoothed) microscaled
+// along features, V along tokens (its scales [keys / 16, features], the
+// last block partial), P along its keys; the core names its tiles, which
+// the microscale blocks of 16 do not give.
+// CHECK-LABEL: func @nvfp4
+//       CHECK: %[[KS:.*]], %[[KM:.*]] = sage.smooth
+//       CHECK: %[[KV:.*]], %[[KSC:.*]] = sage.quantize %[[KS]] {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : tensor<1x2x70x64xf16> -> tensor<1x2x70x64xf4E2M1FN>, tensor<1x2x70x4xf8E4M3FN>
+//       CHECK: %[[QV:.*]], %[[QSC:.*]] = sage.quantize %{{.*}} {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf4E2M1FN>, tensor<1x2x100x4xf8E4M3FN>
+//       CHECK: %[[VV:.*]], %[[VSC:.*]] = sage.quantize %{{.*}} {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>} : tensor<1x2x70x64xf16> -> tensor<1x2x70x64xf4E2M1FN>, tensor<1x2x5x64xf8E4M3FN>
+//       CHECK: sage.quantized_attention q(%[[QV]], %[[QSC]]) k(%[[KV]], %[[KSC]]) v(%[[VV]], %[[VSC]]) k_smooth(%[[KM]])
+//  CHECK-SAME: block_k = 64 : i64, block_q = 64 : i64
+//  CHECK-SAME: p_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>
+//  CHECK-SAME: pv_accum = #sage.accum<f32>
+func.func @nvfp4(%q: tensor<1x2x100x64xf16>, %k: tensor<1x2x70x64xf16>,
+    %v: tensor<1x2x70x64xf16>) -> tensor<1x2x100x64xf16> {
+  %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>,
+      recipe = #sage.recipe<"nvfp4", smooth = [k]>}
+    : (tensor<1x2x100x64xf16>, tensor<1x2x70x64xf16>, tensor<1x2x70x64xf16>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
 }
 
 // -----

@@ -122,7 +122,7 @@
 
 // -----
 
-// expected-error@+1 {{unknown key 'group'; expected operand, block, warp, scale or range}}
+// expected-error@+1 {{unknown key 'group'; expected operand, block, warp, scale, range or along}}
 "test.op"() {attr = #sage.quant<i8, per_token, group = 4>} : () -> ()
 
 // -----
@@ -219,3 +219,13 @@ func.func private @mma_not_in_table() attributes {mma = #sage.mma<scope = warpgr
 
 // expected-error@+1 {{no warp MMA instruction computes 16x8x32 'f8E4M3FN' (registers) x 'f8E4M3FN' (registers) -> 'bf16'}}
 func.func private @mma_bf16_accumulator() attributes {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = bf16, scales = none>}
+
+// -----
+
+// expected-error@+1 {{'along' applies to microscale only, got per_channel}}
+"test.op"() {attr = #sage.quant<f8E4M3FN, per_channel, along = tokens>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{microscale blocks run along tokens or features, got heads}}
+"test.op"() {attr = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = heads>} : () -> ()

@@ -350,3 +350,55 @@ func.func @f(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>, %kv: tensor<1x
     : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xf16>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return
 }
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xf4E2M1FN>, %qs: tensor<1x1x64x4xf8E4M3FN>, %kv: tensor<1x1x64x64xf4E2M1FN>, %ks: tensor<1x1x64x4xf8E4M3FN>,
+    %vv: tensor<1x1x64x64xf4E2M1FN>, %vs: tensor<1x1x4x64xf8E4M3FN>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected block_q and block_k with microscaled Q and K (whose blocks are not the tiles), and only then}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, k_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
+      p_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, v_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x4x64xf8E4M3FN>) -> tensor<1x1x64x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xf4E2M1FN>, %qs: tensor<1x1x64x4xf8E4M3FN>, %kv: tensor<1x1x64x64xf4E2M1FN>, %ks: tensor<1x1x64x4xf8E4M3FN>,
+    %vv: tensor<1x1x64x64xf4E2M1FN>, %vs: tensor<1x1x4x64xf8E4M3FN>) {
+  // expected-error@+1 {{'sage.quantized_attention' op microscales Q, K, P and V together (NVFP4), got #sage.quant<f8E4M3FN, per_tensor>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      block_q = 64 : i64, block_k = 64 : i64, q_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, k_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x4x64xf8E4M3FN>) -> tensor<1x1x64x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xf4E2M1FN>, %qs: tensor<1x1x64x4xf8E4M3FN>, %kv: tensor<1x1x64x64xf4E2M1FN>, %ks: tensor<1x1x64x4xf8E4M3FN>,
+    %vv: tensor<1x1x64x64xf4E2M1FN>, %vs: tensor<1x1x64x4xf8E4M3FN>) {
+  // expected-error@+1 {{'sage.quantized_attention' op expected microscale blocks along the contractions: Q, K and P along features, V along tokens; got #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      block_q = 64 : i64, block_k = 64 : i64, q_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, k_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
+      p_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, v_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>) -> tensor<1x1x64x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%qv: tensor<1x1x64x64xf4E2M1FN>, %qs: tensor<1x1x64x4xf8E4M3FN>, %kv: tensor<1x1x64x64xf4E2M1FN>, %ks: tensor<1x1x64x4xf8E4M3FN>,
+    %vv: tensor<1x1x64x64xf4E2M1FN>, %vs: tensor<1x1x4x64xf8E4M3FN>) {
+  // expected-error@+1 {{'sage.quantized_attention' op sums NVFP4 P V in f32, got #sage.accum<f16, every = 2>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      block_q = 64 : i64, block_k = 64 : i64, q_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, k_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
+      p_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, v_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>,
+      pv_accum = #sage.accum<f16, every = 2>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x4x64xf8E4M3FN>) -> tensor<1x1x64x64xf16>
+  return
+}

@@ -133,8 +133,13 @@ SmallVector<int64_t> QuantAttr::getScaleShape(ArrayRef<int64_t> shape) const {
     break;
   }
   case Granularity::Microscale:
-    tokenGroups = tokens;
-    featureGroups = ceilDivOrDynamic(features, getBlock());
+    if (isAlongTokens()) {
+      tokenGroups = ceilDivOrDynamic(tokens, getBlock());
+      featureGroups = features;
+    } else {
+      tokenGroups = tokens;
+      featureGroups = ceilDivOrDynamic(features, getBlock());
+    }
     break;
   }
   result.push_back(tokenGroups);
@@ -146,7 +151,7 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 Type elementType, Granularity granularity,
                                 std::optional<MmaOperand> operand,
                                 int64_t block, int64_t warp, Type scaleType,
-                                APFloat range) {
+                                APFloat range, std::optional<DimRole> along) {
   double largest = getLargestFinite(elementType);
   if (largest == 0)
     return emitError() << "unsupported element type " << elementType
@@ -165,6 +170,12 @@ LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << block << ", warp = " << warp;
 
   StringRef name = stringifyGranularity(granularity);
+  if (along && granularity != Granularity::Microscale)
+    return emitError() << "'along' applies to microscale only, got " << name;
+  if (along && *along != DimRole::Tokens && *along != DimRole::Features)
+    return emitError() << "microscale blocks run along tokens or features, "
+                          "got "
+                       << stringifyDimRole(*along);
   // f16 is a rounding with one static scale (the int8-fp16 recipes' P, V),
   // or V scaled per channel (for an f16 accumulator).
   if (elementType.isF16() && granularity != Granularity::PerTensor &&
@@ -261,6 +272,7 @@ Attribute QuantAttr::parse(AsmParser &parser, Type) {
   if (failed(granularity))
     return {};
   std::optional<MmaOperand> operand;
+  std::optional<DimRole> along;
   int64_t block = 0, warp = 0;
   Type scaleType = Float32Type::get(ctx);
   double range = getLargestFinite(elementType);
@@ -280,15 +292,22 @@ Attribute QuantAttr::parse(AsmParser &parser, Type) {
       return parser.parseType(scaleType);
     if (key == "range")
       return parser.parseFloat(range);
+    if (key == "along") {
+      FailureOr<DimRole> value = FieldParser<DimRole>::parse(parser);
+      if (failed(value))
+        return failure();
+      along = *value;
+      return success();
+    }
     return parser.emitError(keyLoc)
            << "unknown key '" << key
-           << "'; expected operand, block, warp, scale or range";
+           << "'; expected operand, block, warp, scale, range or along";
   };
   if (parseKeyValueList(parser, parseValue))
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, elementType,
                     *granularity, operand, block, warp, scaleType,
-                    APFloat(range));
+                    APFloat(range), along);
 }
 
 void QuantAttr::print(AsmPrinter &printer) const {
@@ -306,6 +325,8 @@ void QuantAttr::print(AsmPrinter &printer) const {
     printer << ", range = ";
     printRange(printer, getRange());
   }
+  if (getAlong())
+    printer << ", along = " << stringifyDimRole(*getAlong());
   printer << ">";
 }
 
@@ -570,11 +591,14 @@ AccumAttr RecipeAttr::getPVAccum() const {
 }
 
 /// NVFP4 quantization: E2M1 values, one E4M3 scale per 16 elements.
-static QuantAttr getNvFp4Quant(MLIRContext *ctx) {
+static QuantAttr getNvFp4Quant(MLIRContext *ctx,
+                               DimRole along = DimRole::Features) {
   Type fp4 = Float4E2M1FNType::get(ctx);
   return QuantAttr::get(ctx, fp4, Granularity::Microscale, std::nullopt,
                         /*block=*/16, /*warp=*/0, Float8E4M3FNType::get(ctx),
-                        APFloat(QuantAttr::getLargestFinite(fp4)));
+                        APFloat(QuantAttr::getLargestFinite(fp4)),
+                        along == DimRole::Features ? std::nullopt
+                                                   : std::optional(along));
 }
 
 QuantAttr RecipeAttr::getQueryQuant(int64_t block, int64_t warp) const {
@@ -624,17 +648,18 @@ QuantAttr RecipeAttr::getProbQuant() const {
   if (hasF16ProbsAndValues())
     return QuantAttr::get(ctx, Float16Type::get(ctx), Granularity::PerTensor,
                           std::nullopt, 0, 0, Float32Type::get(ctx),
-                          APFloat(1.0));
+                          APFloat(1.0), std::nullopt);
   // P~ <= 1 with a row maximum of exactly 1, so per-tensor scaling with range
   // P_r is the static scale 1 / P_r of the papers.
   return QuantAttr::get(ctx, Float8E4M3FNType::get(ctx), Granularity::PerTensor,
-                        std::nullopt, 0, 0, Float32Type::get(ctx), getPRange());
+                        std::nullopt, 0, 0, Float32Type::get(ctx), getPRange(),
+                        std::nullopt);
 }
 
 QuantAttr RecipeAttr::getValueQuant() const {
   MLIRContext *ctx = getContext();
   if (getVariant() == Variant::NvFp4)
-    return getNvFp4Quant(ctx);
+    return getNvFp4Quant(ctx, DimRole::Tokens);
   // int8-fp16: V rounded to f16 with the unit scale (a static bound equal
   // to the range, which sage-decompose-attention sets); with the f16
   // accumulator, scaled per channel into V_r.
@@ -643,8 +668,8 @@ QuantAttr RecipeAttr::getValueQuant() const {
   if (getVariant() == Variant::Int8Fp16F16Acc)
     return QuantAttr::get(ctx, Float16Type::get(ctx), Granularity::PerChannel,
                           std::nullopt, 0, 0, Float32Type::get(ctx),
-                          getVRange());
+                          getVRange(), std::nullopt);
   return QuantAttr::get(ctx, Float8E4M3FNType::get(ctx),
                         Granularity::PerChannel, std::nullopt, 0, 0,
-                        Float32Type::get(ctx), getVRange());
+                        Float32Type::get(ctx), getVRange(), std::nullopt);
 }

@@ -261,9 +261,12 @@ static LogicalResult verifyQuantized(Operation *op, ArrayRef<int64_t> shape,
     return op->emitOpError()
            << "scales element type " << scalesType.getElementType()
            << " does not match the scale type " << quant.getScaleType();
+  // Microscale blocks tile their axis; a tokens axis may end in a partial
+  // block (its padding is zeros).
   int64_t features = shape.back();
   if (quant.getGranularity() == Granularity::Microscale &&
-      !ShapedType::isDynamic(features) && features % quant.getBlock() != 0)
+      !quant.isAlongTokens() && !ShapedType::isDynamic(features) &&
+      features % quant.getBlock() != 0)
     return op->emitOpError()
            << "microscale blocks of " << quant.getBlock()
            << " must divide the features dimension, got " << features;
@@ -801,8 +804,17 @@ LogicalResult QuantizedAttentionOp::verify() {
   if (bool(getQMean()) != bool(getKey()))
     return emitOpError("q_smooth needs both the Q block means and the "
                        "unquantized key");
+  // Microscale blocks are not tiles: block_q and block_k name those.
+  bool microscaledQuery =
+      getQQuant().getGranularity() == Granularity::Microscale;
+  if (microscaledQuery != bool(getBlockQAttr()) ||
+      microscaledQuery != bool(getBlockKAttr()))
+    return emitOpError() << "expected block_q and block_k with microscaled "
+                            "Q and K (whose blocks are not the tiles), and "
+                            "only then";
   if (getQMean()) {
-    int64_t block = getQQuant().getBlock();
+    int64_t block =
+        microscaledQuery ? int64_t(*getBlockQ()) : getQQuant().getBlock();
     if (block == 0)
       return emitOpError("Q smoothing needs Q blocks: q_quant has no 'block'");
     int64_t blocks = ceilDivDynamic(queries, block);
@@ -854,6 +866,28 @@ LogicalResult QuantizedAttentionOp::verify() {
     return emitOpError() << "scale must be finite and non-zero, got "
                          << scale.convertToDouble();
   QuantAttr probs = getPQuant(), values = getVQuant();
+  // NVFP4 (docs/Algorithm.md section 5): all four operands microscaled,
+  // Q and K along features, P along its keys, V along its tokens, summed
+  // in f32.
+  bool microscaled = values.getGranularity() == Granularity::Microscale;
+  if (microscaled || probs.getGranularity() == Granularity::Microscale ||
+      getQQuant().getGranularity() == Granularity::Microscale ||
+      getKQuant().getGranularity() == Granularity::Microscale) {
+    for (QuantAttr quant : {getQQuant(), getKQuant(), probs, values})
+      if (quant.getGranularity() != Granularity::Microscale)
+        return emitOpError() << "microscales Q, K, P and V together "
+                                "(NVFP4), got "
+                             << quant;
+    if (!values.isAlongTokens() || probs.isAlongTokens() ||
+        getQQuant().isAlongTokens() || getKQuant().isAlongTokens())
+      return emitOpError() << "expected microscale blocks along the "
+                              "contractions: Q, K and P along features, V "
+                              "along tokens; got "
+                           << values;
+    if (!getPvAccum().getAccType().isF32())
+      return emitOpError() << "sums NVFP4 P V in f32, got " << getPvAccum();
+    return success();
+  }
   // int8-fp16: P and V in f16, P unscaled, V unscaled (per_tensor) or,
   // for an f16 accumulator, scaled per channel.
   bool f16Values = values.getElementType().isF16();

@@ -51,7 +51,7 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     | `per_block`  | `block` consecutive tokens                     | `block`               |
     | `per_warp`   | `warp` consecutive tokens                      | `warp`, optionally `block` (the tile its warps are in) |
     | `per_thread` | operand `a` (Q): tokens of one warp's rows with the same `r mod 8`; operand `b` (K): tokens `8k+2t`, `8k+2t+1` of one block | `operand`, `block`, `warp` (a) |
-    | `microscale` | `block` consecutive features of one token      | `block`, `scale`      |
+    | `microscale` | `block` consecutive features of one token (`along = tokens`: tokens of one feature) | `block`, `scale`, optionally `along` |
 
     `per_thread` follows the mma.sync m16n8kX accumulator layout (lane `l`
     holds rows `l/4` and `l/4+8`, columns `2(l%4)` and `2(l%4)+1`), so each
@@ -64,6 +64,11 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     57344, 6, 65504); narrower ranges (e.g. 224 for P with an f16 accumulator) are
     allowed. `scale` is `f32` except for microscaling, where NVFP4 uses
     `f8E4M3FN` scales over 16 elements and MX formats `f8E8M0FNU` over 32.
+    Microscale blocks run along the contraction axis of the MMA the values
+    feed: features for Q and K, tokens for V (`along = tokens`, the P V
+    contraction; its scales are `[tokens / block, features]`). Where a
+    `sage.quantize` names an operand layout that permutes that axis, a
+    block is `block` consecutive MMA positions (docs/Layouts.md).
 
     Example:
 
@@ -72,6 +77,7 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     #sage.quant<f8E4M3FN, per_channel>
     #sage.quant<f8E4M3FN, per_tensor, range = 224.0>
     #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>
+    #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>
     ```
   }];
   let parameters = (ins
@@ -86,7 +92,10 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     AttrParameter<"int64_t", "tokens per warp; 0 when unused">:$warp,
     AttrParameter<"::mlir::Type", "scale type (f32, f8E4M3FN, f8E8M0FNU)"
                   >:$scaleType,
-    APFloatParameter<"largest magnitude mapped onto the format">:$range
+    APFloatParameter<"largest magnitude mapped onto the format">:$range,
+    AttrParameter<"::std::optional<::mlir::sage::DimRole>",
+                  "microscale: the axis its blocks run along (features when "
+                  "unset)">:$along
   );
   let builders = [
     AttrBuilderWithInferredContext<(ins "::mlir::Type":$elementType,
@@ -96,7 +105,8 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
       return $_get(elementType.getContext(), elementType, granularity,
                    operand, block, warp,
                    ::mlir::Float32Type::get(elementType.getContext()),
-                   ::llvm::APFloat(getLargestFinite(elementType)));
+                   ::llvm::APFloat(getLargestFinite(elementType)),
+                   ::std::nullopt);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -110,6 +120,10 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     /// Shape of the scale tensor for an input of `shape` (trailing dims are
     /// [tokens, features]); dynamic extents propagate.
     ::llvm::SmallVector<int64_t> getScaleShape(::llvm::ArrayRef<int64_t> shape) const;
+    /// Whether microscale blocks run along tokens (V), not features.
+    bool isAlongTokens() const {
+      return getAlong() == ::mlir::sage::DimRole::Tokens;
+    }
     double getRangeValue() const { return getRange().convertToDouble(); }
   }];
 }

@@ -664,7 +664,18 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     At the end `O = O / l * delta_V / P_r (+ v_mean)`. With the
     `int8-fp16` recipe P and V are f16 with unit scales (`p_quant` is
     `#sage.quant<f16, per_tensor, range = 1.0>`, V is rounded to f16 with
-    `bound` = its range), so both factors are 1. Operands are laid
+    `bound` = its range), so both factors are 1.
+
+    NVFP4 (docs/Algorithm.md section 5) microscales all four operands in
+    blocks of 16 along the contractions (Q, K, P along features, V along
+    tokens: `#sage.quant<f4E2M1FN, microscale, block = 16, scale =
+    f8E4M3FN>`), whose blocks say nothing of the tiles: `block_q` and
+    `block_k` give them. Step 1 sums the scaled products in f32; step 3
+    is two-level: `s_row = rowmax(P~) / (448 * 6)` over the K/V block, P~
+    / s_row microscaled; step 4 adds `R * s_row`; at the end the factor
+    is 1.
+
+    Operands are laid
     out `[batch, heads, tokens, features]`; query head `h` reads key/value
     head `h / (Hq / Hkv)`. `causal` and `causal_alignment` mean what they
     mean on `sage.attention`.
@@ -695,9 +706,10 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     ```
   }];
   let arguments = (ins
-    RankedTensorOf<[I8, I<4>]>:$q_values, Sage_F32Tensor:$q_scales,
-    RankedTensorOf<[I8, I<4>]>:$k_values, Sage_F32Tensor:$k_scales,
-    RankedTensorOf<[F8E4M3FN, F16]>:$v_values, Sage_F32Tensor:$v_scales,
+    RankedTensorOf<[I8, I<4>, F4E2M1FN]>:$q_values, Sage_ScaleTensor:$q_scales,
+    RankedTensorOf<[I8, I<4>, F4E2M1FN]>:$k_values, Sage_ScaleTensor:$k_scales,
+    RankedTensorOf<[F8E4M3FN, F16, F4E2M1FN]>:$v_values,
+    Sage_ScaleTensor:$v_scales,
     Optional<Sage_F32Tensor>:$q_mean, Optional<Sage_FloatTensor>:$key,
     Optional<Sage_F32Tensor>:$k_mean, Optional<Sage_F32Tensor>:$v_mean,
     Optional<Sage_FloatTensor>:$query,
@@ -705,7 +717,9 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     Sage_QuantAttr:$q_quant, Sage_QuantAttr:$k_quant,
     Sage_QuantAttr:$p_quant, Sage_QuantAttr:$v_quant,
     Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal,
-    OptionalAttr<Sage_CausalAlignmentAttr>:$causal_alignment);
+    OptionalAttr<Sage_CausalAlignmentAttr>:$causal_alignment,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block_q,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block_k);
   let results = (outs Sage_FloatTensor:$result,
                      Optional<Sage_F32Tensor>:$lse);
   let assemblyFormat = [{
