@@ -159,9 +159,8 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const KernelChoices &choices) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
   if (queryQuant.getGranularity() == Granularity::Microscale)
-    return op.emitOpError()
-           << "nvfp4 (Q, K, P and V microscaled, " << queryQuant
-           << ") is not lowered to the GPU yet";
+    return op.emitOpError() << "nvfp4 (Q, K, P and V microscaled, "
+                            << queryQuant << ") is not lowered to the GPU yet";
   // per_thread, per_warp (K: per_block, a K block is read by every warp),
   // per_block or per_token (docs/Algorithm.md section 2).
   Granularity granularity = queryQuant.getGranularity();
