@@ -22,10 +22,22 @@ float sage::ref::quantizeNvFp4Element(float x, float scale) {
   return roundToE2M1(x / scale);
 }
 
+/// Where the scale of (row, col) is kept, for blocks along `axis`.
+static int64_t getScaleIndex(MicroscaleAxis axis, int64_t row, int64_t col,
+                             int64_t cols) {
+  switch (axis) {
+  case MicroscaleAxis::AlongCols:
+    return row * ceilDiv(cols, kNvFp4Block) + col / kNvFp4Block;
+  case MicroscaleAxis::AlongRows:
+    return (row / kNvFp4Block) * cols + col;
+  case MicroscaleAxis::AlongRowsMmaOrder:
+    return nvfp4KeyBlock(row) * cols + col;
+  }
+  return 0;
+}
+
 float NvFp4Matrix::scaleAt(int64_t row, int64_t col) const {
-  if (axis == MicroscaleAxis::AlongCols)
-    return scales[row * ceilDiv(cols, kNvFp4Block) + col / kNvFp4Block];
-  return scales[(row / kNvFp4Block) * cols + col];
+  return scales[getScaleIndex(axis, row, col, cols)];
 }
 
 std::vector<float> NvFp4Matrix::dequantizedAll() const {
@@ -43,14 +55,15 @@ NvFp4Matrix sage::ref::quantizeNvFp4(const float *x, int64_t rows, int64_t cols,
   out.cols = cols;
   out.axis = axis;
   out.elements.assign(static_cast<size_t>(rows * cols), 0.0f);
-  bool alongCols = axis == MicroscaleAxis::AlongCols;
-  int64_t numScales = alongCols ? rows * ceilDiv(cols, kNvFp4Block)
-                                : ceilDiv(rows, kNvFp4Block) * cols;
+  int64_t numScales =
+      axis == MicroscaleAxis::AlongCols ? rows * ceilDiv(cols, kNvFp4Block)
+      : axis == MicroscaleAxis::AlongRows
+          ? ceilDiv(rows, kNvFp4Block) * cols
+          : 4 * ceilDiv(rows, 4 * kNvFp4Block) * cols;
   // Block maxima first (padding contributes zeros), then scales, then values.
   std::vector<float> absMax(static_cast<size_t>(numScales), 0.0f);
   auto scaleIndex = [&](int64_t r, int64_t c) {
-    return alongCols ? r * ceilDiv(cols, kNvFp4Block) + c / kNvFp4Block
-                     : (r / kNvFp4Block) * cols + c;
+    return getScaleIndex(axis, r, c, cols);
   };
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {

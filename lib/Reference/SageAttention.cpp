@@ -98,8 +98,11 @@ static void prepareV(const float *v, int64_t rows, int64_t dim,
   head.vFactor.assign(static_cast<size_t>(dim), 1.0f);
   PVFormat format = recipe.pvFormat;
   if (format == PVFormat::NvFp4) {
-    // 16x1 blocks over tokens, the reduction dimension of PV.
-    NvFp4Matrix q = quantizeNvFp4(v, rows, dim, MicroscaleAxis::AlongRows);
+    // 16x1 blocks over tokens, the reduction dimension of PV, as the MMA's
+    // accumulator order groups them (the kernel feeds P from its
+    // accumulator registers).
+    NvFp4Matrix q =
+        quantizeNvFp4(v, rows, dim, MicroscaleAxis::AlongRowsMmaOrder);
     for (int64_t t = 0; t < rows; ++t)
       for (int64_t d = 0; d < dim; ++d)
         head.vHatT[d * rows + t] = q.dequantized(t, d);
@@ -259,9 +262,10 @@ static void quantizeP(float *p, int64_t n, const Recipe &recipe) {
   }
 }
 
-/// Two-level NVFP4 quantization of one row of P~ in place: a per-row f32
-/// scale maps the row max to 448 * 6, then 1x16 microscaling. Returns the
-/// per-row scale the PV result is multiplied by.
+/// Two-level NVFP4 quantization of one row of P~ (the \p n keys of a K/V
+/// block) in place: a per-row f32 scale maps the row max to 448 * 6, then
+/// microscaling in blocks of 16 keys grouped as V's (nvfp4KeyBlock).
+/// Returns the per-row scale the PV result is multiplied by.
 static float quantizePNvFp4(float *p, int64_t n) {
   float rowMax = 0.0f;
   for (int64_t c = 0; c < n; ++c)
@@ -272,14 +276,13 @@ static float quantizePNvFp4(float *p, int64_t n) {
   float rowScale = rowMax / (kE4M3Max * kE2M1Max);
   for (int64_t c = 0; c < n; ++c)
     p[c] = p[c] / rowScale;
-  for (int64_t c0 = 0; c0 < n; c0 += kNvFp4Block) {
-    int64_t end = std::min(n, c0 + kNvFp4Block);
-    float absMax = 0.0f;
-    for (int64_t c = c0; c < end; ++c)
-      absMax = std::max(absMax, p[c]);
-    float scale = nvfp4BlockScale(absMax);
-    for (int64_t c = c0; c < end; ++c)
-      p[c] = quantizeNvFp4Element(p[c], scale) * scale;
+  std::vector<float> absMax(static_cast<size_t>(nvfp4KeyBlock(n - 1) + 1),
+                            0.0f);
+  for (int64_t c = 0; c < n; ++c)
+    absMax[nvfp4KeyBlock(c)] = std::max(absMax[nvfp4KeyBlock(c)], p[c]);
+  for (int64_t c = 0; c < n; ++c) {
+    float scale = nvfp4BlockScale(absMax[nvfp4KeyBlock(c)]);
+    p[c] = quantizeNvFp4Element(p[c], scale) * scale;
   }
   return rowScale;
 }
@@ -329,9 +332,11 @@ static void accumulatePV(const float *p, float rowScale, float alpha,
       o[d] = std::fma(o[d], alpha, dotF32(p, 1, v, 1, colCount, kF16MmaK));
       break;
     case PVFormat::NvFp4: {
-      // Fresh f32 accumulator per block, rescaled by the per-row P scale.
+      // Fresh f32 accumulator per block, rescaled by the per-row P scale,
+      // then O * alpha + R rounded once, as the kernel's fma
+      // (sage.accumulate).
       float r = dotF32(p, 1, v, 1, colCount, kFp4MmaK);
-      o[d] = scaled + r * rowScale;
+      o[d] = std::fma(o[d], alpha, r * rowScale);
       break;
     }
     case PVFormat::E4M3:

@@ -46,6 +46,36 @@ TEST(MicroscalingTest, AlongColsUsesOneScalePerSixteen) {
     EXPECT_EQ(roundToE2M1(e), e);
 }
 
+// The kernels feed P V's 64-key chunks in the accumulator order: each
+// block holds keys 32h + 8j + 4c + {0..3} of a chunk (docs/Layouts.md).
+TEST(MicroscalingTest, MmaOrderBlocksInterleaveKeys) {
+  EXPECT_EQ(nvfp4KeyBlock(0), 0);
+  EXPECT_EQ(nvfp4KeyBlock(3), 0);
+  EXPECT_EQ(nvfp4KeyBlock(4), 1);
+  EXPECT_EQ(nvfp4KeyBlock(8), 0);
+  EXPECT_EQ(nvfp4KeyBlock(28), 1);
+  EXPECT_EQ(nvfp4KeyBlock(32), 2);
+  EXPECT_EQ(nvfp4KeyBlock(63), 3);
+  EXPECT_EQ(nvfp4KeyBlock(64), 4);
+  // Each block of a chunk has 16 keys.
+  std::vector<int> members(4, 0);
+  for (int key = 0; key < 64; ++key)
+    ++members[nvfp4KeyBlock(key)];
+  EXPECT_EQ(members, std::vector<int>(4, 16));
+  // 70 tokens of one channel, token t = t: the block of keys 4..7,
+  // 12..15, ..., 28..31 has max 31; the partial chunk's key 69 its own.
+  std::vector<float> x(70);
+  for (int t = 0; t < 70; ++t)
+    x[t] = static_cast<float>(t);
+  NvFp4Matrix q =
+      quantizeNvFp4(x.data(), 70, 1, MicroscaleAxis::AlongRowsMmaOrder);
+  ASSERT_EQ(q.scales.size(), 8u);
+  EXPECT_EQ(q.scaleAt(4, 0), roundToE4M3(31.0f / 6.0f));
+  EXPECT_EQ(q.scaleAt(27, 0), roundToE4M3(27.0f / 6.0f));
+  EXPECT_EQ(q.scaleAt(69, 0), roundToE4M3(69.0f / 6.0f));
+  EXPECT_EQ(q.scaleAt(64, 0), roundToE4M3(67.0f / 6.0f));
+}
+
 TEST(MicroscalingTest, AlongRowsBlocksTokens) {
   // 32 tokens x 2 channels: channel 0 grows with the token, channel 1 is 1.
   std::vector<float> x(64);

@@ -21,7 +21,19 @@ constexpr int64_t kNvFp4Block = 16;
 enum class MicroscaleAxis {
   AlongCols, ///< 1x16 blocks inside a row (Q, K and P: reduce over cols).
   AlongRows, ///< 16x1 blocks inside a column (V: reduce over tokens).
+  /// 16x1 blocks inside a column, each the 16 rows one quarter of an
+  /// m16n8k64 MMA's positions holds in the accumulator order
+  /// (nvfp4KeyBlock): V as the kernels store it.
+  AlongRowsMmaOrder,
 };
+
+/// The block of key \p key when 64-key chunks are fed to the m16n8k64 MMA
+/// in the accumulator order (docs/Layouts.md): MMA position 32h + 8t + i
+/// holds key 32h + 8(i / 2) + 2t + i % 2, and each 16 positions share a
+/// scale, so a chunk's block 2h + c holds keys 32h + 8j + 4c + {0..3}.
+inline int64_t nvfp4KeyBlock(int64_t key) {
+  return 4 * (key / 64) + 2 * (key % 64 / 32) + key % 8 / 4;
+}
 
 /// Returns the E4M3 scale of a block whose largest magnitude is \p absMax:
 /// the f32 quotient absMax / 6 rounded to E4M3 (satfinite, RNE).
@@ -39,7 +51,7 @@ struct NvFp4Matrix {
   /// E2M1 values (on the grid +-{0, 0.5, ..., 6}), row-major.
   std::vector<float> elements;
   /// E4M3 scales: [rows x ceil(cols/16)] for AlongCols, [ceil(rows/16) x
-  /// cols] for AlongRows.
+  /// cols] for AlongRows, [4 ceil(rows/64) x cols] for AlongRowsMmaOrder.
   std::vector<float> scales;
 
   /// Returns the scale of element (\p row, \p col).
