@@ -55,11 +55,11 @@ NvFp4Matrix sage::ref::quantizeNvFp4(const float *x, int64_t rows, int64_t cols,
   out.cols = cols;
   out.axis = axis;
   out.elements.assign(static_cast<size_t>(rows * cols), 0.0f);
-  int64_t numScales =
-      axis == MicroscaleAxis::AlongCols ? rows * ceilDiv(cols, kNvFp4Block)
-      : axis == MicroscaleAxis::AlongRows
-          ? ceilDiv(rows, kNvFp4Block) * cols
-          : 4 * ceilDiv(rows, 4 * kNvFp4Block) * cols;
+  int64_t numScales = axis == MicroscaleAxis::AlongCols
+                          ? rows * ceilDiv(cols, kNvFp4Block)
+                      : axis == MicroscaleAxis::AlongRows
+                          ? ceilDiv(rows, kNvFp4Block) * cols
+                          : 4 * ceilDiv(rows, 4 * kNvFp4Block) * cols;
   // Block maxima first (padding contributes zeros), then scales, then values.
   std::vector<float> absMax(static_cast<size_t>(numScales), 0.0f);
   auto scaleIndex = [&](int64_t r, int64_t c) {
