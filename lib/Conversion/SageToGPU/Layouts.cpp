@@ -73,11 +73,11 @@ FailureOr<OperandLayouts> mlir::sage::getOperandLayouts(
     return op.emitOpError() << "expected the Q and K layout along features, "
                                "got "
                             << layouts.queryKey;
-  // An 8-bit P takes V's tokens in the accumulator order; a 16-bit one
-  // (m16n8k16) is the accumulator's own order.
-  FragmentOrder valueOrder = value.getQuant().getMmaK() == 32
-                                 ? FragmentOrder::Accumulator
-                                 : FragmentOrder::Natural;
+  // An 8- or 4-bit P takes V's tokens in the accumulator order; a 16-bit
+  // one (m16n8k16) is the accumulator's own order.
+  FragmentOrder valueOrder = value.getQuant().getMmaK() == 16
+                                 ? FragmentOrder::Natural
+                                 : FragmentOrder::Accumulator;
   layouts.value =
       getLayout(value, DimRole::Tokens, blockK, valueOrder, scope, tiling);
   if (layouts.value.getContractionAxis() != DimRole::Tokens)

@@ -43,7 +43,7 @@ func.func @negative_chunks() attributes {layout = #sage.mma_packed<along = featu
 
 // -----
 
-// expected-error@+1 {{order = accumulator feeds an 8-bit A operand from an m16n8 accumulator and needs k = 32, got 16}}
+// expected-error@+1 {{order = accumulator feeds an 8- or 4-bit A operand from an m16n8 accumulator and needs k = 32 or 64 (a 16-bit one is the accumulator's own order), got 16}}
 func.func @negative_accumulator_order_k() attributes {layout = #sage.mma_packed<along = tokens, k = 16, chunks = 2, order = accumulator>} {
   return
 }
@@ -126,8 +126,8 @@ func.func @negative_ordered_along_batch() attributes {layout = #sage.mma_ordered
 
 // -----
 
-// expected-error@+1 {{order = accumulator feeds an 8-bit A operand from an m16n8 accumulator and needs k = 32, got 64}}
-func.func @negative_ordered_accumulator_k() attributes {layout = #sage.mma_ordered<along = tokens, k = 64, order = accumulator>} {
+// expected-error@+1 {{order = accumulator feeds an 8- or 4-bit A operand from an m16n8 accumulator and needs k = 32 or 64 (a 16-bit one is the accumulator's own order), got 16}}
+func.func @negative_ordered_accumulator_k() attributes {layout = #sage.mma_ordered<along = tokens, k = 16, order = accumulator>} {
   return
 }
 

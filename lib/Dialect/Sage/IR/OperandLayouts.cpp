@@ -19,8 +19,6 @@ using namespace mlir::sage;
 /// A k-chunk of an m16n8kK mma.sync operand row is 32 bytes: eight 32-bit
 /// words, two for each lane of a quad.
 static constexpr int64_t kChunkBytes = 32;
-/// The accumulator order is defined on chunks of 32 (8-bit) elements.
-static constexpr int64_t kAccumulatorChunk = 32;
 
 /// What #sage.mma_packed and #sage.mma_ordered share: the axis, the MMA's
 /// k and the element order.
@@ -35,9 +33,11 @@ verifyAxisAndOrder(function_ref<InFlightDiagnostic()> emitError, DimRole along,
     return emitError() << "expected k = 16, 32 or 64 (an MMA chunk of "
                           "16-, 8- or 4-bit elements), got "
                        << k;
-  if (order == FragmentOrder::Accumulator && k != kAccumulatorChunk)
-    return emitError() << "order = accumulator feeds an 8-bit A operand "
-                          "from an m16n8 accumulator and needs k = 32, got "
+  if (order == FragmentOrder::Accumulator && k == 16)
+    return emitError() << "order = accumulator feeds an 8- or 4-bit A "
+                          "operand from an m16n8 accumulator and needs k = 32 "
+                          "or 64 (a 16-bit one is the accumulator's own "
+                          "order), got "
                        << k;
   return success();
 }
@@ -87,30 +87,34 @@ int64_t MmaPackedAttr::getLaneBytes() const {
 // A-register bytes of lane t) holds column 16h + 8(i / 2) + 2t + i % 2:
 // the columns 2t, 2t + 1 that lane t holds in accumulator tiles 2h and
 // 2h + 1.
-static int64_t getOrderedIndexAt(FragmentOrder order, int64_t position) {
+/// The accumulator order, on chunks of the MMA's k (32 or 64) elements:
+/// position (k / 2) h + e t + i (e = k / 8 elements a register) holds the
+/// key lane t has in accumulator tile (k / 16) h + i / 2, column 2t + i % 2
+/// (docs/Layouts.md).
+static int64_t getOrderedIndexAt(FragmentOrder order, int64_t k,
+                                 int64_t position) {
   if (order == FragmentOrder::Natural)
     return position;
-  int64_t base = position / kAccumulatorChunk * kAccumulatorChunk;
-  int64_t p = position % kAccumulatorChunk;
-  int64_t h = p / 16, t = p % 16 / 4, i = p % 4;
-  return base + 16 * h + 8 * (i / 2) + 2 * t + i % 2;
+  int64_t base = position / k * k, p = position % k, e = k / 8;
+  int64_t h = p / (k / 2), t = p % (k / 2) / e, i = p % e;
+  return base + k / 2 * h + 8 * (i / 2) + 2 * t + i % 2;
 }
 
-static int64_t getOrderedPositionOf(FragmentOrder order, int64_t index) {
+static int64_t getOrderedPositionOf(FragmentOrder order, int64_t k,
+                                    int64_t index) {
   if (order == FragmentOrder::Natural)
     return index;
-  int64_t base = index / kAccumulatorChunk * kAccumulatorChunk;
-  int64_t x = index % kAccumulatorChunk;
-  int64_t h = x / 16, half = x % 16 / 8, t = x % 8 / 2, odd = x % 2;
-  return base + 16 * h + 4 * t + 2 * half + odd;
+  int64_t base = index / k * k, x = index % k, e = k / 8;
+  int64_t h = x / (k / 2), tile = x % (k / 2) / 8, t = x % 8 / 2, odd = x % 2;
+  return base + k / 2 * h + e * t + 2 * tile + odd;
 }
 
 int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
-  return getOrderedIndexAt(getOrder(), position);
+  return getOrderedIndexAt(getOrder(), getK(), position);
 }
 
 int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
-  return getOrderedPositionOf(getOrder(), index);
+  return getOrderedPositionOf(getOrder(), getK(), index);
 }
 
 // Position kk = (k / 2) h + e t + i of chunk c of a group is stored at
@@ -134,11 +138,11 @@ int64_t MmaOrderedAttr::getGroupSize() const { return getK(); }
 int64_t MmaOrderedAttr::getLaneBytes() const { return 4; }
 
 int64_t MmaOrderedAttr::getIndexAt(int64_t position) const {
-  return getOrderedIndexAt(getOrder(), position);
+  return getOrderedIndexAt(getOrder(), getK(), position);
 }
 
 int64_t MmaOrderedAttr::getPositionOf(int64_t index) const {
-  return getOrderedPositionOf(getOrder(), index);
+  return getOrderedPositionOf(getOrder(), getK(), index);
 }
 
 int64_t MmaOrderedAttr::getStorageIndex(int64_t position) const {
