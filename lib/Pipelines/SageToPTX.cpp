@@ -127,6 +127,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   gpu.warpgroupTurns = options.warpgroupTurns;
   gpu.tuningTable = options.tuningTable;
   pm.addPass(createConvertSageToGPU(gpu));
+  if (options.emulateBlockScaledMma)
+    pm.addPass(createSageEmulateBlockScaledMma());
   // The PTX ISA version follows from the MMA rows the kernels use, so the
   // target is attached while their sage ops are there.
   SageAttachNVVMTargetOptions target;

@@ -686,10 +686,11 @@ std::string sage::rt::parsePlan(std::string_view text, LaunchPlan &result) {
     std::string granularity;
     if (reader.readString(root, "", "qk_granularity", granularity))
       plan.queryKeyGranularity =
-          granularity == "per_block"   ? sage::ref::Granularity::PerBlock
-          : granularity == "per_warp"  ? sage::ref::Granularity::PerWarp
-          : granularity == "per_token" ? sage::ref::Granularity::PerToken
-                                       : sage::ref::Granularity::PerThread;
+          granularity == "per_block"    ? sage::ref::Granularity::PerBlock
+          : granularity == "per_warp"   ? sage::ref::Granularity::PerWarp
+          : granularity == "per_token"  ? sage::ref::Granularity::PerToken
+          : granularity == "microscale" ? sage::ref::Granularity::Microscale
+                                        : sage::ref::Granularity::PerThread;
   }
   if (root.contains("f16_flush_every")) {
     int64_t every = 0;

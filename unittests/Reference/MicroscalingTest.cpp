@@ -57,6 +57,18 @@ TEST(MicroscalingTest, MmaOrderBlocksInterleaveKeys) {
   EXPECT_EQ(nvfp4KeyBlock(32), 2);
   EXPECT_EQ(nvfp4KeyBlock(63), 3);
   EXPECT_EQ(nvfp4KeyBlock(64), 4);
+  // The kernels' V layout (#sage.mma_packed<along = tokens, k = 64, order
+  // = accumulator>, docs/Layouts.md) feeds key 32h + 8(i/2) + 2t + i%2 at
+  // MMA position 32h + 8t + i; the MMA scales positions 16b .. 16b + 15 by
+  // scale b. The model's blocks must be those.
+  for (int h = 0; h < 2; ++h)
+    for (int t = 0; t < 4; ++t)
+      for (int i = 0; i < 8; ++i) {
+        int position = 32 * h + 8 * t + i;
+        int key = 32 * h + 8 * (i / 2) + 2 * t + i % 2;
+        EXPECT_EQ(nvfp4KeyBlock(key), position / 16) << "key " << key;
+        EXPECT_EQ(nvfp4KeyBlock(64 + key), 4 + position / 16);
+      }
   // Each block of a chunk has 16 keys.
   std::vector<int> members(4, 0);
   for (int key = 0; key < 64; ++key)

@@ -187,8 +187,8 @@ TEST(PlanTest, WrongTypes) {
   EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)",
                         R"("scale": 0.1, "qk_granularity": "per_channel")"),
             "field 'qk_granularity': expected one of "
-            "[\"per_thread\",\"per_warp\",\"per_block\",\"per_token\"], "
-            "got \"per_channel\"");
+            "[\"per_thread\",\"per_warp\",\"per_block\",\"per_token\","
+            "\"microscale\"], got \"per_channel\"");
   EXPECT_EQ(editedError(R"("scale": 0.08838834764831845)",
                         R"("scale": 0.1, "ranges": {"p": 224})"),
             "field 'ranges.v': missing");

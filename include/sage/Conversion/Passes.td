@@ -135,6 +135,29 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
   ];
 }
 
+def SageEmulateBlockScaledMma : Pass<"sage-emulate-block-scaled-mma"> {
+  let summary = "Test aid: compute NVFP4's block-scaled mma.sync in lane "
+                "arithmetic, for chips without it";
+  let description = [{
+    Replaces each `sage.warp_mma` of the block-scaled NVFP4 row (m16n8k64
+    `kind::mxf4nvf4`, sm_120a only) by shuffles, E2M1 / UE4M3 decoding and
+    f32 sums over the same registers, modeling the instruction's fragments
+    and scale lanes (docs/Mma.md), so that the NVFP4 kernels run on a GPU
+    without the instruction (the H200) and their quantizers, layouts and
+    scale registers can be checked against the CPU model. It is slow and
+    need not round as the tensor cores do: never a fallback, only what
+    `--sage-to-ptx emulate-block-scaled-mma=true` asks for. The
+    arithmetic is one function of each kernel module
+    (`sage_emulated_mma_nvfp4`, not inlined), which each MMA calls.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
   let summary = "Attach each kernel module's NVVM target, at the PTX ISA "
                 "version its MMA instructions need";

@@ -91,6 +91,13 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
                      "false: each issues when ready; auto: as the measured "
                      "schedule says"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> emulateBlockScaledMma{
+      *this, "emulate-block-scaled-mma",
+      llvm::cl::desc("Test aid: compute NVFP4's block-scaled mma.sync "
+                     "(sm_120a) in lane arithmetic, so that the kernels run "
+                     "on any chip for checks against the CPU model; slow, "
+                     "and not the tensor cores' rounding"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

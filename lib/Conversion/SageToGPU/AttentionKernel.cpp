@@ -285,6 +285,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (config.smoothQ)
     params.append({{kQueryMean, true}, {kKey, true}});
   params.append({{kKeyInt, true}, {kKeyScale, true}, {kValueQuantized, true}});
+  if (config.microscaled)
+    params.push_back({kValueScale, true});
   if (config.scaledValues)
     params.push_back({kValueAbsMax, true});
   if (config.smoothV)
@@ -350,8 +352,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   if (!config.warpSpecialized)
     computeLane.emplace(kb, kb.threadId());
   MLIRContext *ctx = km.builder.getContext();
-  MmaAttr queryKeyMma =
-      getWarpMma(ctx, config.queryKeyType, km.builder.getI32Type());
+  // Integer Q K^T sums in i32; NVFP4's block-scaled one in f32.
+  Type scoreType = config.microscaled ? Type(km.builder.getF32Type())
+                                      : Type(km.builder.getI32Type());
+  MmaAttr queryKeyMma = getWarpMma(ctx, config.queryKeyType, scoreType);
   // P V accumulates in f32, or (SageAttention2++) in f16 flushed into O
   // every pvAccum.every MMAs.
   MmaAttr probValueMma =
@@ -606,7 +610,21 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                      group));
   };
   std::array<Value, 2> queryScales;
-  if (config.perTokenScales()) {
+  // NVFP4: a UE4M3 scale a 16 channels, applied by the MMA from lanes t = 0
+  // (row g) and t = 1 (row g + 8): a word of four a 64-channel slice.
+  int64_t scaleRowBytes = config.getQueryKeyScaleRowBytes();
+  SmallVector<Value> queryScaleWords;
+  if (config.microscaled) {
+    Value secondRow = kb.cmp(arith::CmpIPredicate::eq, lane.t, kb.i32(1));
+    Value scaleRow = kb.select(secondRow, rows[1], rows[0]);
+    for (int64_t c = 0; c < paddedDim / 64; ++c) {
+      Value rowBytes = kb.i32(scaleRowBytes), sliceByte = kb.i32(4 * c);
+      Value offset = linearOffset(kb, queryHead, paddedQueries, scaleRow,
+                                  rowBytes, sliceByte);
+      queryScaleWords.push_back(
+          kb.loadWords(kernel.arg(kQueryScale), offset, 1)[0]);
+    }
+  } else if (config.perTokenScales()) {
     Value warpRow = kb.mul(lane.warp, kb.i32(config.warpQ));
     for (int64_t row = 0; row < 2; ++row)
       queryScales[row] =
@@ -697,12 +715,17 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                      kb.add(firstKey, row),
                                      kb.i32(queryKeyRowBytes), kb.i32(0));
                });
-      int64_t valueBytes = config.getValueBytes();
+      // Bytes of a number of keys of a V^T row (even: whole blocks).
+      int64_t valueBits = config.valueType.getIntOrFloatBitWidth();
+      auto valueBytes = [&](Value keys) {
+        return valueBits == 4 ? kb.divu(keys, kb.i32(2))
+                              : kb.mul(keys, kb.i32(valueBits / 8));
+      };
       copyRows(valueDim, valueTile.columns, layout.valueRow, layout.valueStart,
                kernel.arg(kValueQuantized), [&](Value channel) {
                  return linearOffset(kb, kvHead, kb.i32(valueDim), channel,
-                                     kb.mul(paddedKeys, kb.i32(valueBytes)),
-                                     kb.mul(firstKey, kb.i32(valueBytes)));
+                                     valueBytes(paddedKeys),
+                                     valueBytes(firstKey));
                });
     });
     kb.commitAsyncCopies();
@@ -853,6 +876,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                        kb.i32(config.getKeyScalesPerBlock()),
                                        group));
     };
+    // NVFP4: the MMA applied the scales; the scores need scale log2 e.
+    if (config.microscaled)
+      return {keyBlock, blockStart, stage, correctionStart, scaleLog2, {}};
     if (config.perTokenScales()) {
       SmallVector<Value> keyScales;
       for (int64_t nt = 0; nt < keyTiles; ++nt)
@@ -907,6 +933,92 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   };
 
   OperandLayoutAttrInterface vLayout = config.layouts.value;
+  // NVFP4's P of the current block (docs/Algorithm.md section 5): s_row of
+  // rows g and g + 8, and per 64-key chunk the A scales word (rows g on
+  // lane t = 0, g + 8 on t = 1).
+  std::array<Value, 2> probRowScales;
+  SmallVector<Value> probScaleWords;
+  // P~ in two levels: P' = P~ / s_row with s_row = rowmax / (448 * 6) over
+  // the block (0 for a row without a visible key), then E2M1 of P' / scale
+  // with an E4M3 scale a 16 MMA positions. In the accumulator order (the V
+  // layout's, docs/Layouts.md) positions (k/2) h + 8t' + i of a chunk are
+  // lane t' 's keys of tiles 4h .. 4h + 3, so a block is the values of the
+  // lane pair {2c, 2c + 1} in one half: one shuffle finds its maximum, and
+  // one more brings lanes 0 and 1 the other pair's scales.
+  auto microscaleProbs = [&](Value probs) -> Value {
+    SmallVector<Value> p = kb.elements(probs);
+    for (int64_t row = 0; row < 2; ++row) {
+      Value rowMax = kb.f32(0);
+      for (int64_t i = 0; i < int64_t(p.size()); ++i)
+        if (rowOf(i % 4) == row)
+          rowMax = kb.maximumf(rowMax, p[i]);
+      for (int64_t mask = 1; mask < 4; mask *= 2)
+        rowMax = kb.maximumf(rowMax, kb.shuffleXor(rowMax, mask));
+      Value zero = kb.f32(0);
+      Value empty = kb.cmpf(arith::CmpFPredicate::OEQ, rowMax, zero);
+      probRowScales[row] = kb.divf(rowMax, kb.f32(448.0 * 6.0));
+      Value divisor = kb.select(empty, kb.f32(1), probRowScales[row]);
+      for (int64_t i = 0; i < int64_t(p.size()); ++i)
+        if (rowOf(i % 4) == row)
+          p[i] = kb.select(empty, zero, kb.divf(p[i], divisor));
+    }
+    SmallVector<Value> codes(p.size());
+    probScaleWords.clear();
+    Value secondRow = kb.cmp(arith::CmpIPredicate::eq, lane.t, kb.i32(1));
+    for (int64_t chunk = 0; chunk < keyTiles / 8; ++chunk) {
+      // The lane's scale bytes of blocks 2h + t / 2, per row, h in bits 8h.
+      std::array<Value, 2> lanePair;
+      for (int64_t row = 0; row < 2; ++row) {
+        lanePair[row] = kb.i32(0);
+        for (int64_t h = 0; h < 2; ++h) {
+          SmallVector<int64_t> members;
+          for (int64_t nt = 8 * chunk + 4 * h; nt < 8 * chunk + 4 * h + 4; ++nt)
+            for (int64_t e = 2 * row; e < 2 * row + 2; ++e)
+              members.push_back(4 * nt + e);
+          Value blockMax = kb.f32(0);
+          for (int64_t i : members)
+            blockMax = kb.maximumf(blockMax, p[i]);
+          blockMax = kb.maximumf(blockMax, kb.shuffleXor(blockMax, 1));
+          auto [bits, scale] =
+              kb.roundToE4M3Scale(kb.divf(blockMax, kb.f32(6)));
+          Value zero = kb.cmpf(arith::CmpFPredicate::OEQ, scale, kb.f32(0));
+          Value divisor = kb.select(zero, kb.f32(1), scale);
+          Value noCode = kb.i32(0);
+          for (int64_t i : members)
+            codes[i] = kb.select(zero, noCode,
+                                 kb.roundToE2M1Code(kb.divf(p[i], divisor)));
+          lanePair[row] = kb.bitOr(lanePair[row], kb.shl(bits, 8 * h));
+        }
+      }
+      // Lanes 0 and 1 hold blocks 0 and 2; lanes 2 and 3 (xor 2) blocks 1
+      // and 3: bytes b0 b1 b2 b3 of the row's word.
+      std::array<Value, 2> words;
+      for (int64_t row = 0; row < 2; ++row) {
+        Value mine = lanePair[row];
+        Value other = kb.shuffleXor(mine, 2);
+        Value block0 = kb.bitAnd(mine, 0xff);
+        Value block1 = kb.shl(kb.bitAnd(other, 0xff), 8);
+        Value block2 = kb.shl(kb.bitAnd(mine, 0xff00), 8);
+        Value block3 = kb.shl(kb.bitAnd(other, 0xff00), 16);
+        Value low = kb.bitOr(block0, block1);
+        Value high = kb.bitOr(block2, block3);
+        words[row] = kb.bitOr(low, high);
+      }
+      probScaleWords.push_back(kb.select(secondRow, words[1], words[0]));
+    }
+    // The codes as the fragment's E2M1 elements.
+    SmallVector<Value> nibbles;
+    for (Value code : codes)
+      nibbles.push_back(
+          arith::TruncIOp::create(kb.b, kb.loc, kb.b.getIntegerType(4), code));
+    Value packed = vector::FromElementsOp::create(
+        kb.b, kb.loc,
+        VectorType::get({int64_t(codes.size())}, kb.b.getIntegerType(4)),
+        nibbles);
+    return arith::BitcastOp::create(
+        kb.b, kb.loc,
+        VectorType::get({int64_t(codes.size())}, config.valueType), packed);
+  };
   // The softmax of block j's scores (wgmma: `groupScores`; mma.sync: its
   // own MMAs) in `state`: returns alpha and P_hat on the accumulator
   // fragment; getProbOperands makes that the P V MMA's A operand, a
@@ -918,7 +1030,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // mma.sync: tile nt of each warp's 16 rows, K read a layout group at a
     // time.
     auto warpScoreTile = [&](int64_t nt) {
-      MmaAcc acc = {kb.i32(0), kb.i32(0), kb.i32(0), kb.i32(0)};
+      Value zero = arith::ConstantOp::create(
+          kb.b, kb.loc, kb.b.getZeroAttr(queryKeyMma.getAcc()));
+      MmaAcc acc = {zero, zero, zero, zero};
       Value keyRow = kb.add(kb.i32(nt * 8), lane.g);
       Value rowStart = kb.add(stage, kb.mul(keyRow, kb.i32(layout.keyRow)));
       for (int64_t g = 0; g < paddedDim / group; ++g) {
@@ -927,10 +1041,24 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
             kb.add(rowStart, kb.add(kb.i32(g * groupBytes),
                                     kb.mul(lane.t, kb.i32(laneBytes)))),
             laneBytes / 4);
-        for (int64_t c = 0; c < groupChunks; ++c)
-          acc =
-              emitWarpMma(kb, queryKeyMma, queryFragments[g * groupChunks + c],
-                          {words[2 * c], words[2 * c + 1]}, acc);
+        for (int64_t c = 0; c < groupChunks; ++c) {
+          // NVFP4: key g of the tile's scales of this 64-channel slice,
+          // used from lane t = 0 (L2-cached global loads).
+          Value queryScales, keyScales;
+          if (config.microscaled) {
+            int64_t slice = g * groupChunks + c;
+            queryScales = queryScaleWords[slice];
+            Value key = kb.add(blockStart, keyRow);
+            Value rowBytes = kb.i32(scaleRowBytes),
+                  sliceByte = kb.i32(4 * slice);
+            Value offset =
+                linearOffset(kb, kvHead, paddedKeys, key, rowBytes, sliceByte);
+            keyScales = kb.loadWords(kernel.arg(kKeyScale), offset, 1)[0];
+          }
+          acc = emitWarpMma(
+              kb, queryKeyMma, queryFragments[g * groupChunks + c],
+              {words[2 * c], words[2 * c + 1]}, acc, queryScales, keyScales);
+        }
       }
       return acc;
     };
@@ -940,7 +1068,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       std::array<Value, 4> tile;
       for (int64_t e = 0; e < 4; ++e) {
         Value column = kb.add(kb.i32(nt * 8 + e % 2), quad2);
-        tile[e] = kb.sitofp(acc[e]);
+        tile[e] = config.microscaled ? acc[e] : kb.sitofp(acc[e]);
         // per_token: (delta_Q of the row * delta_K of the key) * scale
         // log2 e, associated as the CPU model does.
         if (config.perTokenScales())
@@ -1013,8 +1141,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     }
     Value maxFragment = kb.f32Vector({state.max[0], state.max[1]});
     Type rowType = maxFragment.getType();
-    // P~ comes out already scaled by P_r, the range P is quantized to.
-    double probRange = config.probQuant.getRangeValue();
+    // P~ comes out already scaled by P_r, the range P is quantized to
+    // (NVFP4 scales it in two levels below).
+    double probRange =
+        config.microscaled ? 1.0 : config.probQuant.getRangeValue();
     auto softmax = OnlineSoftmaxOp::create(
         kb.b, kb.loc, scoreFragment.getType(), rowType, rowType, rowType,
         scoreFragment, maxFragment, kb.f32Vector({state.sum[0], state.sum[1]}),
@@ -1033,6 +1163,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     // g (r even) or g + 8 of MMA positions (k / 2) (r / 2) + e t + i, i.e.
     // the keys the V layout puts there, which this lane holds in its
     // accumulator tiles (getOperandLayouts checks it).
+    if (config.microscaled)
+      return std::make_pair(alpha, microscaleProbs(softmax.getProbs()));
     auto probQuant = QuantizeOp::create(
         kb.b, kb.loc,
         VectorType::get({keyTiles * 4}, config.probQuant.getElementType()),
@@ -1100,7 +1232,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                            ? int64_t(config.pvAccum.getEvery())
                            : keyChunks;
   auto warpValueTile = [&](SoftmaxState &state, Value alpha, Value keyOffset,
-                           ArrayRef<Value> probFragments, int64_t dt) {
+                           Value blockStart, ArrayRef<Value> probFragments,
+                           int64_t dt) {
     Value zero = arith::ConstantOp::create(
         kb.b, kb.loc, kb.b.getZeroAttr(config.pvAccum.getAccType()));
     MmaAcc partial = {zero, zero, zero, zero};
@@ -1109,17 +1242,38 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     Value rowOffset =
         kb.add(keyOffset, kb.mul(channel, kb.i32(layout.valueRow)));
     SmallVector<Value> words;
-    int64_t groupBytes = valueGroup * config.getValueBytes();
+    int64_t groupBytes = config.getValueRowBytes(valueGroup);
     for (int64_t g = 0; g < config.blockK / valueGroup; ++g)
       llvm::append_range(
           words,
           kb.loadSharedWords(staging, kb.add(rowOffset, kb.i32(g * groupBytes)),
                              valueLaneBytes / 4));
+    // NVFP4: channel g's V scales of the block's 64-key chunk c, used
+    // from lane t = 0 (an L2-cached global load).
+    Value valueScaleRow;
+    if (config.microscaled) {
+      Value channels = kb.i32(valueDim);
+      Value rowBytes = kb.divu(paddedKeys, kb.i32(16));
+      Value blockByte = kb.divu(blockStart, kb.i32(16));
+      valueScaleRow =
+          linearOffset(kb, kvHead, channels, channel, rowBytes, blockByte);
+    }
     for (int64_t c = 0; c < keyChunks; ++c) {
+      Value probScales, valueScales;
+      if (config.microscaled) {
+        probScales = probScaleWords[c];
+        valueScales = kb.loadWords(kernel.arg(kValueScale),
+                                   kb.add(valueScaleRow, kb.i64(4 * c)), 1)[0];
+      }
       partial = emitWarpMma(kb, probValueMma, probFragments[c],
-                            {words[2 * c], words[2 * c + 1]}, partial);
+                            {words[2 * c], words[2 * c + 1]}, partial,
+                            probScales, valueScales);
       if ((c + 1) % flushEvery != 0)
         continue;
+      // NVFP4: R * s_row of the lane's rows, then O = alpha O + R.
+      if (config.microscaled)
+        for (int64_t e = 0; e < 4; ++e)
+          partial[e] = kb.mulf(partial[e], probRowScales[rowOf(e)]);
       accumulateTile(state, rescale, dt, partial);
       partial = {zero, zero, zero, zero};
       rescale = kb.f32Vector({kb.f32(1), kb.f32(1)});
@@ -1178,7 +1332,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       Value keyOffset = kb.add(kb.add(view.stage, kb.i32(layout.valueStart)),
                                kb.mul(lane.t, kb.i32(valueLaneBytes)));
       for (int64_t dt = 0; dt < valueDim / 8; ++dt)
-        warpValueTile(state, alpha, keyOffset, probFragments, dt);
+        warpValueTile(state, alpha, keyOffset, view.blockStart, probFragments,
+                      dt);
     }
     releaseStage(keyBlock);
     return state.flatten();

@@ -182,6 +182,12 @@ public:
 
   /// Packs four E4M3 values (x0 in the lowest byte) into an i32.
   Value packE4M3x4(Value x0, Value x1, Value x2, Value x3);
+  /// The E4M3 byte (satfinite, RNE) of x in an i32, and its value (x >= 0:
+  /// NVFP4's block scales).
+  std::pair<Value, Value> roundToE4M3Scale(Value x);
+  /// The 4-bit E2M1 code of x (satfinite, RNE; sign in bit 3; NaN gives
+  /// +6, as the CPU model) in an i32.
+  Value roundToE2M1Code(Value x);
   /// Packs two f32 values rounded to f16 (low in the low half) into an i32.
   Value packF16x2(Value low, Value high);
   /// Packs 32 / bits i32 values of `bits` bits (two's complement, 8 or 4)
@@ -207,16 +213,18 @@ using MmaA = std::array<Value, 4>;
 using MmaAcc = std::array<Value, 4>;
 
 /// The warp-scope m16n8kK row of the MMA table for `operands` (i8 or
-/// f8E4M3FN, k = 32; i4, k = 64; f16, k = 16) accumulating in
-/// `accumulator`, from registers.
+/// f8E4M3FN, k = 32; i4, k = 64; f16, k = 16; f4E2M1FN, k = 64 with UE4M3
+/// block scales) accumulating in `accumulator`, from registers.
 MmaAttr getWarpMma(MLIRContext *ctx, Type operands, Type accumulator);
 /// One sage.warp_mma of `mma` on A and B given as packed 32-bit registers
-/// and four accumulators; returns the four new accumulators.
+/// and four accumulators; returns the four new accumulators. A
+/// block-scaled row takes the lane's scale registers of A and B.
 MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, ArrayRef<Value> a,
-                   ArrayRef<Value> b, const MmaAcc &acc);
+                   ArrayRef<Value> b, const MmaAcc &acc, Value aScales = {},
+                   Value bScales = {});
 /// The same with A given as its fragment (a vector of `mma`'s A format).
 MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a, ArrayRef<Value> b,
-                   const MmaAcc &acc);
+                   const MmaAcc &acc, Value aScales = {}, Value bScales = {});
 
 /// The warpgroup-scope m64nNk32 row of the MMA table for `operands`
 /// accumulating in `accumulator`, A from `aSource` and B from shared

@@ -20,10 +20,13 @@ using namespace mlir::sage;
 MmaAttr mlir::sage::getWarpMma(MLIRContext *ctx, Type operands,
                                Type accumulator) {
   int64_t k = 256 / operands.getIntOrFloatBitWidth();
+  // E2M1 is NVFP4's: the instruction applies a UE4M3 scale a 16 elements.
+  MmaScaleKind scales = isa<Float4E2M1FNType>(operands)
+                            ? MmaScaleKind::Ue4m3Block16
+                            : MmaScaleKind::None;
   return MmaAttr::get(ctx, MmaScope::Warp, /*m=*/16, /*n=*/8, k, operands,
                       OperandSource::Registers, operands,
-                      OperandSource::Registers, accumulator,
-                      MmaScaleKind::None);
+                      OperandSource::Registers, accumulator, scales);
 }
 
 /// The fragment of `count` elements of `element` held in `words`.
@@ -39,18 +42,24 @@ static Value packFragment(KernelBuilder &kb, ArrayRef<Value> words,
 
 MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma,
                                ArrayRef<Value> a, ArrayRef<Value> b,
-                               const MmaAcc &acc) {
-  return emitWarpMma(kb, mma, packFragment(kb, a, mma.getA()), b, acc);
+                               const MmaAcc &acc, Value aScales,
+                               Value bScales) {
+  return emitWarpMma(kb, mma, packFragment(kb, a, mma.getA()), b, acc, aScales,
+                     bScales);
 }
 
 MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a,
-                               ArrayRef<Value> b, const MmaAcc &acc) {
+                               ArrayRef<Value> b, const MmaAcc &acc,
+                               Value aScales, Value bScales) {
+  assert(bool(aScales) == (mma.getScales() != MmaScaleKind::None) &&
+         bool(bScales) == bool(aScales) && "a block-scaled row takes scales");
   auto accType = VectorType::get({4}, mma.getAcc());
+  // Block scales from lanes t = 0 (A: row g; B: column g) and t = 1 (A:
+  // row g + 8): the selectors' defaults (docs/Mma.md).
   Value result = WarpMmaOp::create(
       kb.b, kb.loc, accType, a, packFragment(kb, b, mma.getB()),
-      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc),
-      /*a_scales=*/Value(), /*b_scales=*/Value(), mma,
-      /*scale_selectors=*/nullptr);
+      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc), aScales,
+      bScales, mma, /*scale_selectors=*/nullptr);
   MmaAcc values;
   for (int64_t i = 0; i < 4; ++i)
     values[i] = vector::ExtractOp::create(kb.b, kb.loc, result, i);

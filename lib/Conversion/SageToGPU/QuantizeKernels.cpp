@@ -125,14 +125,61 @@ struct TokenPart {
                  double qmax, int64_t bits, Value buffer, Value head,
                  Value paddedTokens, Value token, int64_t rowBytes,
                  OperandLayoutAttrInterface layout, OperandTile tile) const {
+    SmallVector<Value> codes;
+    for (Value value : values)
+      codes.push_back(quantizeToInt(kb, value, delta, qmax));
+    storeCodes(kb, codes, bits, buffer, head, paddedTokens, token, rowBytes,
+               layout, tile);
+  }
+
+  /// NVFP4 (docs/Algorithm.md section 5): each 16 of the thread's channels
+  /// (a 16-channel block: `channels` is a multiple of 16) get the E4M3
+  /// scale of their max |x| / 6, stored at byte channel / 16 of the token's
+  /// row of `scales` ([head, paddedTokens, scaleRowBytes]), and E2M1 values
+  /// of x / scale, stored as `storeInts` stores 4-bit integers.
+  void storeMicroscaled(KernelBuilder &kb, ArrayRef<Value> values, Value buffer,
+                        Value scales, Value head, Value paddedTokens,
+                        Value token, int64_t rowBytes, int64_t scaleRowBytes,
+                        OperandLayoutAttrInterface layout,
+                        OperandTile tile) const {
+    assert(channels % 16 == 0 && "whole 16-channel blocks a thread");
+    Value scaleBytes = kb.i32(scaleRowBytes), scaleStart = kb.i32(0);
+    Value scaleRow =
+        linearOffset(kb, head, paddedTokens, token, scaleBytes, scaleStart);
+    Value firstBlock = kb.divu(firstChannel, kb.i32(16));
+    SmallVector<Value> codes;
+    for (int64_t c0 = 0; c0 < channels; c0 += 16) {
+      Value absMax = kb.f32(0);
+      for (int64_t i = 0; i < 16; ++i)
+        absMax = kb.maximumf(absMax, kb.absf(values[c0 + i]));
+      auto [bits, scale] = kb.roundToE4M3Scale(kb.divf(absMax, kb.f32(6)));
+      Value zero = kb.cmpf(arith::CmpFPredicate::OEQ, scale, kb.f32(0));
+      Value divisor = kb.select(zero, kb.f32(1), scale);
+      Value noCode = kb.i32(0);
+      for (int64_t i = 0; i < 16; ++i)
+        codes.push_back(
+            kb.select(zero, noCode,
+                      kb.roundToE2M1Code(kb.divf(values[c0 + i], divisor))));
+      Value block = c0 ? kb.add(firstBlock, kb.i32(c0 / 16)) : firstBlock;
+      Value byte = arith::TruncIOp::create(kb.b, kb.loc, kb.i8Type(), bits);
+      kb.store(byte, scales, kb.add(scaleRow, kb.toI64(block)), 1);
+    }
+    storeCodes(kb, codes, 4, buffer, head, paddedTokens, token, rowBytes,
+               layout, tile);
+  }
+
+  /// Stores `codes` (one an element, `bits` wide) packed two's-complement
+  /// at token `row` of the [head, paddedTokens, rowBytes] buffer, in
+  /// `layout`.
+  void storeCodes(KernelBuilder &kb, ArrayRef<Value> codes, int64_t bits,
+                  Value buffer, Value head, Value paddedTokens, Value token,
+                  int64_t rowBytes, OperandLayoutAttrInterface layout,
+                  OperandTile tile) const {
     OperandRow stored(kb, layout.getOperandTiling(), head, paddedTokens, token,
                       kb.i32(rowBytes), tile);
     int64_t perWord = 32 / bits;
     for (int64_t c = 0; c < channels; c += perWord) {
-      SmallVector<Value, 8> word;
-      for (int64_t i = 0; i < perWord; ++i)
-        word.push_back(quantizeToInt(kb, values[c + i], delta, qmax));
-      Value packed = kb.packInts(word, bits);
+      Value packed = kb.packInts(codes.slice(c, perWord), bits);
       // This thread's channels start at part * channels; a word's
       // consecutive channels stay together in the layout
       // (getOperandLayouts checks it).
@@ -220,6 +267,21 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                   config.smoothK ? function_ref<Value(Value)>(mean)
                                  : function_ref<Value(Value)>());
 
+  auto launch = [&] {
+    km.addLaunch("sage_quantize_k", params,
+                 {getBlockCount("Nk", config.blockK), SizeExpr::symbol("Hkv"),
+                  SizeExpr::symbol("B")},
+                 threads);
+  };
+  if (config.microscaled) {
+    thread.storeMicroscaled(
+        kb, values, kernel.arg(kKeyInt), kernel.arg(kKeyScale), head,
+        kb.mul(blocks, kb.i32(config.blockK)), token,
+        config.getQueryKeyRowBytes(), config.getQueryKeyScaleRowBytes(),
+        config.layouts.queryKey, config.getKeyTile());
+    return launch();
+  }
+
   // Per-thread groups of K (operand b): tokens 8k + 2t and 8k + 2t + 1 of
   // the block share delta_K, t = (r mod 8) / 2; per_token, each token has
   // its own; otherwise every token does (per_block, and per_warp: a K
@@ -265,10 +327,7 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
                    kb.mul(blocks, kb.i32(config.blockK)), token,
                    config.getQueryKeyRowBytes(), config.layouts.queryKey,
                    config.getKeyTile());
-  km.addLaunch("sage_quantize_k", params,
-               {getBlockCount("Nk", config.blockK), SizeExpr::symbol("Hkv"),
-                SizeExpr::symbol("B")},
-               threads);
+  launch();
 }
 
 void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
@@ -357,6 +416,21 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
                   config.smoothQ ? function_ref<Value(Value)>(mean)
                                  : function_ref<Value(Value)>());
 
+  auto launch = [&] {
+    km.addLaunch("sage_quantize_q", params,
+                 {getBlockCount("Nq", config.blockQ), SizeExpr::symbol("H"),
+                  SizeExpr::symbol("B")},
+                 threads);
+  };
+  if (config.microscaled) {
+    thread.storeMicroscaled(
+        kb, values, kernel.arg(kQueryInt), kernel.arg(kQueryScale), head,
+        kb.mul(blocks, kb.i32(config.blockQ)), token,
+        config.getQueryKeyRowBytes(), config.getQueryKeyScaleRowBytes(),
+        config.layouts.queryKey, config.getQueryTile());
+    return launch();
+  }
+
   // Per-thread groups of Q (operand a): rows of warp segment w with the same
   // r mod 8, i.e. rows 16w + g and 16w + g + 8.
   thread.storeTokenMax(kb, thread.tokenAbsMax(kb, values), tokenMaxima);
@@ -406,25 +480,100 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
                    kb.mul(blocks, kb.i32(config.blockQ)), token,
                    config.getQueryKeyRowBytes(), config.layouts.queryKey,
                    config.getQueryTile());
-  km.addLaunch("sage_quantize_q", params,
-               {getBlockCount("Nq", config.blockQ), SizeExpr::symbol("H"),
-                SizeExpr::symbol("B")},
-               threads);
+  launch();
+}
+
+/// NVFP4's V (docs/Algorithm.md section 5), thread `channel` of the V
+/// quantizer once the block's f32 values are in `tile` (token r at r *
+/// rowBytes): each 16 MMA positions of the V layout (a block of the P V
+/// MMA's scales; the keys tokenAt does not say, getIndexAt does) get the
+/// E4M3 scale of their max |v| / 6, stored a byte each at position / 16 of
+/// the channel's row of v_scale ([head, D, paddedTokens / 16]); V^T gets
+/// the E2M1 values, two a byte, in the layout's stored order.
+static void storeMicroscaledValues(KernelBuilder &kb,
+                                   const AttentionConfig &config,
+                                   const KernelFunc &kernel, Value tile,
+                                   int64_t rowBytes, ArrayRef<int64_t> tokenAt,
+                                   Value head, Value channel, Value blockStart,
+                                   Value paddedTokens) {
+  using namespace buffers;
+  OperandLayoutAttrInterface layout = config.layouts.value;
+  int64_t dim = config.valueDim, blockK = config.blockK;
+  Value channelBytes = kb.mul(channel, kb.i32(4));
+  auto loadValue = [&](int64_t key) {
+    Value word = kb.loadSharedWords(
+        tile, kb.add(kb.i32(key * rowBytes), channelBytes), 1)[0];
+    return arith::BitcastOp::create(kb.b, kb.loc, kb.f32Type(), word)
+        .getResult();
+  };
+  SmallVector<Value> codeOfKey(blockK), scaleBytes;
+  for (int64_t first = 0; first < blockK; first += 16) {
+    SmallVector<int64_t> keys;
+    for (int64_t position = first; position < first + 16; ++position)
+      keys.push_back(layout.getIndexAt(position));
+    SmallVector<Value> values;
+    Value absMax = kb.f32(0);
+    for (int64_t key : keys) {
+      values.push_back(loadValue(key));
+      absMax = kb.maximumf(absMax, kb.absf(values.back()));
+    }
+    auto [bits, scale] = kb.roundToE4M3Scale(kb.divf(absMax, kb.f32(6)));
+    scaleBytes.push_back(bits);
+    Value zero = kb.cmpf(arith::CmpFPredicate::OEQ, scale, kb.f32(0));
+    Value divisor = kb.select(zero, kb.f32(1), scale);
+    Value noCode = kb.i32(0);
+    for (auto [key, value] : llvm::zip_equal(keys, values))
+      codeOfKey[key] =
+          kb.select(zero, noCode, kb.roundToE2M1Code(kb.divf(value, divisor)));
+  }
+  // The block's blockK / 16 scale bytes, whole words (blockK is a multiple
+  // of 64), at its first key / 16 of the row.
+  SmallVector<Value> scaleWords;
+  for (int64_t i = 0; i < int64_t(scaleBytes.size()); i += 4)
+    scaleWords.push_back(kb.packInts(ArrayRef(scaleBytes).slice(i, 4), 8));
+  Value channels = kb.i32(dim);
+  Value scaleRowBytes = kb.divu(paddedTokens, kb.i32(16));
+  Value blockByte = kb.divu(blockStart, kb.i32(16));
+  Value scaleRow =
+      linearOffset(kb, head, channels, channel, scaleRowBytes, blockByte);
+  kb.storeWords(kernel.arg(kValueScale), scaleRow, scaleWords);
+  // Values: eight a word, 16 bytes (32 keys) a store.
+  Value valueRowBytes = kb.divu(paddedTokens, kb.i32(2));
+  OperandRow stored(kb, layout.getOperandTiling(), head, channels, channel,
+                    valueRowBytes, config.getValueTile());
+  for (int64_t first = 0; first < blockK; first += 32) {
+    SmallVector<Value> words;
+    for (int64_t s = first; s < first + 32; s += 8) {
+      SmallVector<Value> codes;
+      for (int64_t i = 0; i < 8; ++i)
+        codes.push_back(codeOfKey[tokenAt[s + i]]);
+      words.push_back(kb.packInts(codes, 4));
+    }
+    Value key = first ? kb.add(blockStart, kb.i32(first)) : blockStart;
+    Value byte = kb.divu(key, kb.i32(2));
+    kb.storeWords(kernel.arg(kValueQuantized), stored.getOffset(byte), words);
+  }
 }
 
 void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                                           const AttentionConfig &config) {
   using namespace buffers;
   // V_hat is E4M3 or f16 of V / delta_V per channel, or (int8-fp16) f16
-  // of V, rounded only.
-  bool f16 = config.hasF16Values(), scaledValues = config.scaledValues;
-  int64_t elementBytes = config.getValueBytes();
+  // of V, rounded only, or (NVFP4) E2M1 with an E4M3 scale a 16 keys,
+  // which the block's values are staged for in f32.
+  bool f16 = config.hasF16Values(), scaledValues = config.scaledValues,
+       microscaled = config.microscaled;
+  int64_t elementBytes =
+      microscaled ? 4 : config.valueType.getIntOrFloatBitWidth() / 8;
   SmallVector<KernelParam> params = {{kValue, true}};
   if (config.smoothV)
     params.push_back({kValueSum, true});
   if (scaledValues)
     params.push_back({kValueAbsMax, true});
-  params.append({{kValueQuantized, true}, {"Nk", false}, {"Hkv", false}});
+  params.push_back({kValueQuantized, true});
+  if (microscaled)
+    params.push_back({kValueScale, true});
+  params.append({{"Nk", false}, {"Hkv", false}});
   // One thread a channel; the block's values pass through shared memory,
   // token by token in, channel by channel out, so that both the loads of V
   // and the stores of V_hat^T are whole 16-byte vectors.
@@ -499,7 +648,10 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
       scaled.push_back(kb.select(valid, x, kb.f32(0)));
     }
     SmallVector<Value> words;
-    for (int64_t i = 0; i < 8; i += 4)
+    for (int64_t i = 0; i < 8 && microscaled; ++i)
+      words.push_back(
+          arith::BitcastOp::create(kb.b, kb.loc, kb.i32Type(), scaled[i]));
+    for (int64_t i = 0; i < 8 && !microscaled; i += 4)
       if (f16) {
         words.push_back(kb.packF16x2(scaled[i], scaled[i + 1]));
         words.push_back(kb.packF16x2(scaled[i + 2], scaled[i + 3]));
@@ -507,9 +659,13 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
         words.push_back(kb.packE4M3x4(scaled[i], scaled[i + 1], scaled[i + 2],
                                       scaled[i + 3]));
       }
-    kb.storeSharedWords(
-        tile, kb.add(kb.mul(inBlock, kb.i32(rowBytes)), bytesOf(firstChannel)),
-        words);
+    // 16 bytes a store: rows are 16-byte aligned.
+    Value rowStart =
+        kb.add(kb.mul(inBlock, kb.i32(rowBytes)), bytesOf(firstChannel));
+    for (int64_t w = 0; w < int64_t(words.size()); w += 4)
+      kb.storeSharedWords(
+          tile, w ? kb.add(rowStart, kb.i32(4 * w)) : rowStart,
+          ArrayRef(words).slice(w, std::min<int64_t>(4, words.size() - w)));
   }
   kb.barrier();
 
@@ -524,6 +680,17 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
     tokenAt[stored] = config.layouts.value.getIndexAt(position);
   }
   Value paddedTokens = kb.mul(kb.ceilDiv(tokens, blockK), kb.i32(blockK));
+  auto launch = [&] {
+    km.addLaunch("sage_quantize_v", params,
+                 {getBlockCount("Nk", blockK), SizeExpr::symbol("Hkv"),
+                  SizeExpr::symbol("B")},
+                 dim);
+  };
+  if (microscaled) {
+    storeMicroscaledValues(kb, config, kernel, tile, rowBytes, tokenAt, head,
+                           tid, blockStart, paddedTokens);
+    return launch();
+  }
   // A V^T row holds every (padded) key of the head.
   OperandRow stored(kb, config.layouts.value.getOperandTiling(), head,
                     kb.i32(dim), tid, bytesOf(paddedTokens),
@@ -546,8 +713,5 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                   stored.getOffset(bytesOf(kb.add(blockStart, kb.i32(first)))),
                   words);
   }
-  km.addLaunch("sage_quantize_v", params,
-               {getBlockCount("Nk", blockK), SizeExpr::symbol("Hkv"),
-                SizeExpr::symbol("B")},
-               dim);
+  launch();
 }

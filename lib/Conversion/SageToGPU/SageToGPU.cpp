@@ -158,9 +158,18 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                             const AttentionSources &sources,
                                             const KernelChoices &choices) {
   QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
-  if (queryQuant.getGranularity() == Granularity::Microscale)
-    return op.emitOpError() << "nvfp4 (Q, K, P and V microscaled, "
-                            << queryQuant << ") is not lowered to the GPU yet";
+  // NVFP4 (the verifier saw Q, K, P and V microscaled together): the
+  // block-scaled m16n8k64 mma.sync, whose P V consumes 64 keys an MMA.
+  bool microscaled = queryQuant.getGranularity() == Granularity::Microscale;
+  if (microscaled && choices.scope != MmaScope::Warp)
+    return op.emitOpError()
+           << "wgmma has no FP4 operands; nvfp4 is lowered to the "
+              "block-scaled m16n8k64 mma.sync: pass mma-scope=warp";
+  if (microscaled && *op.getBlockK() % 64 != 0)
+    return op.emitOpError()
+           << "nvfp4's P V consumes 64 keys an MMA, which must tile the K/V "
+              "block; got block_k = "
+           << *op.getBlockK();
   // per_thread, per_warp (K: per_block, a K block is read by every warp),
   // per_block or per_token (docs/Algorithm.md section 2).
   Granularity granularity = queryQuant.getGranularity();
@@ -169,7 +178,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   if ((granularity != Granularity::PerThread &&
        granularity != Granularity::PerWarp &&
        granularity != Granularity::PerBlock &&
-       granularity != Granularity::PerToken) ||
+       granularity != Granularity::PerToken && !microscaled) ||
       keyQuant.getGranularity() != keyGranularity)
     return op.emitOpError()
            << "the GPU lowering implements per_thread, per_warp (K per_block), "
@@ -191,9 +200,11 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
                                "tokens are tiled by, as 'block'; got "
                             << keyQuant;
   bool perBlock = granularity == Granularity::PerBlock;
-  int64_t blockQ = queryQuant.getBlock(),
-          warpQ = perBlock || perToken ? 16 : queryQuant.getWarp(),
-          blockK = keyQuant.getBlock();
+  int64_t blockQ =
+              microscaled ? int64_t(*op.getBlockQ()) : queryQuant.getBlock(),
+          warpQ =
+              perBlock || perToken || microscaled ? 16 : queryQuant.getWarp(),
+          blockK = microscaled ? int64_t(*op.getBlockK()) : keyQuant.getBlock();
   if (warpQ != 16 || (blockQ != 64 && blockQ != 128 && blockQ != 192))
     return op.emitOpError()
            << "the GPU lowering implements Q blocks of block-q = 64, 128 or "
@@ -260,9 +271,10 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
               "per_channel V, f16 accumulator); got "
            << queryKeyType << " Q/K, " << op.getVQuant() << " and " << pvAccum;
   // The V quantizer stages a K/V block of D values a token in its 48 KiB
-  // of static shared memory.
-  int64_t quantizerBytes =
-      blockK * (valueDim * valueType.getIntOrFloatBitWidth() / 8 + 16);
+  // of static shared memory (f32 for NVFP4, whose scales need the block's
+  // values first).
+  int64_t stagedBits = microscaled ? 32 : valueType.getIntOrFloatBitWidth();
+  int64_t quantizerBytes = blockK * (valueDim * stagedBits / 8 + 16);
   if (quantizerBytes > 48 * 1024)
     return op.emitOpError()
            << "the V quantizer needs " << quantizerBytes
@@ -275,6 +287,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.valueType = valueType;
   config.scaledValues =
       op.getVQuant().getGranularity() == Granularity::PerChannel;
+  config.microscaled = microscaled;
   config.pvAccum = pvAccum;
   config.queryKeyType = queryKeyType;
   config.scaleGranularity = granularity;
@@ -406,6 +419,10 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.probQuant = op.getPQuant();
   config.pRange = config.probQuant.getRangeValue();
   config.vRange = op.getVQuant().getRangeValue();
+  // NVFP4's scales are inside the MMA and s_row: P~ is not prescaled and
+  // the epilogue's factor is 1.
+  if (microscaled)
+    config.pRange = config.vRange = 1;
   // The shared memory a CTA may have: 227 KiB on sm_90 and sm_100, 163 KiB
   // on sm_80 and sm_87, 99 KiB on sm_86, sm_89 and sm_120 (f16 V's stages
   // are twice E4M3's, so the limit is the chip's).
@@ -473,24 +490,44 @@ static std::vector<PlanBuffer> getBuffers(const AttentionConfig &config,
   if (config.scaledValues)
     result.push_back(
         {kValueAbsMax, "workspace", "f32", {batch, kvHeads, dv}, true});
+  // NVFP4: one E4M3 byte a 16 channels of each Q_hat and K_hat row.
+  std::vector<SizeExpr> keyScaleShape = {
+      batch, kvHeads, keyBlocks * config.getKeyScalesPerBlock()};
+  std::vector<SizeExpr> queryScaleShape = {batch, heads, queryGroups};
+  std::string scaleType = config.microscaled ? "f8E4M3FN" : "f32";
+  if (config.microscaled) {
+    keyScaleShape = {batch, kvHeads, paddedK,
+                     config.getQueryKeyScaleRowBytes()};
+    queryScaleShape = {batch, heads, paddedQ,
+                       config.getQueryKeyScaleRowBytes()};
+  }
   result.push_back(
       {kKeyInt, "workspace", "i8", {batch, kvHeads, paddedK, paddedD}});
-  result.push_back(
-      {kKeyScale,
-       "workspace",
-       "f32",
-       {batch, kvHeads, keyBlocks * config.getKeyScalesPerBlock()}});
+  result.push_back({kKeyScale, "workspace", scaleType, keyScaleShape});
   result.push_back(
       {kQueryInt, "workspace", "i8", {batch, heads, paddedQ, paddedD}});
-  result.push_back(
-      {kQueryScale, "workspace", "f32", {batch, heads, queryGroups}});
+  result.push_back({kQueryScale, "workspace", scaleType, queryScaleShape});
   if (config.smoothQ)
     result.push_back(
         {kQueryMean, "workspace", "f32", {batch, heads, queryBlocks, d}});
-  result.push_back({kValueQuantized,
-                    "workspace",
-                    getTypeName(config.valueType),
-                    {batch, kvHeads, dv, paddedK}});
+  // V_hat^T rows of every padded key (4-bit values two a byte); NVFP4's
+  // E4M3 scales one a 16 keys of a row.
+  if (config.microscaled) {
+    result.push_back({kValueQuantized,
+                      "workspace",
+                      "i8",
+                      {batch, kvHeads, dv,
+                       keyBlocks * config.getValueRowBytes(config.blockK)}});
+    result.push_back({kValueScale,
+                      "workspace",
+                      "f8E4M3FN",
+                      {batch, kvHeads, dv, keyBlocks * (config.blockK / 16)}});
+  } else {
+    result.push_back({kValueQuantized,
+                      "workspace",
+                      getTypeName(config.valueType),
+                      {batch, kvHeads, dv, paddedK}});
+  }
   if (config.maskType) {
     std::vector<SizeExpr> shape = {config.maskPerBatch ? batch : SizeExpr(1)};
     if (rank == 4)
@@ -747,10 +784,13 @@ struct ConvertSageToGPUPass
     plan.chip = chip;
     // The recipe the config implements (its ranges below).
     plan.variant =
-        (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4" : "int8") +
-         (config->hasF16Values() ? "-fp16" : "-fp8") +
-         (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
-            .str();
+        config->microscaled
+            ? "nvfp4"
+            : (Twine(config->queryKeyType.isSignlessInteger(4) ? "int4"
+                                                               : "int8") +
+               (config->hasF16Values() ? "-fp16" : "-fp8") +
+               (config->pvAccum.getAccType().isF16() ? "-f16acc" : ""))
+                  .str();
     plan.queryKeyGranularity =
         stringifyGranularity(config->scaleGranularity).str();
     if (config->pvAccum.getAccType().isF16())

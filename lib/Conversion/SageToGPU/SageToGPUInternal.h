@@ -107,12 +107,16 @@ struct AttentionConfig {
   int64_t paddedHeadDim = 0; // D as Q_hat and K_hat are stored (whole
                              // layout groups, zeros past D)
   int64_t valueDim = 0;      // D of V and O
-  Type queryKeyType;         // i8, or i4 (two a byte, low nibble first)
+  Type queryKeyType; // i8, or i4 or f4E2M1FN (two a byte, low nibble first)
   // V_hat's format: E4M3 scaled per channel, or (int8-fp16) f16, with P in
   // the same format; f16 V is unscaled, or scaled per channel for an f16
   // accumulator (int8-fp16-f16acc).
   Type valueType;
   bool scaledValues = true; // delta_V per channel (a v_amax workspace)
+  // NVFP4 (docs/Algorithm.md section 5): Q, K, P and V in E2M1 with one
+  // E4M3 scale per 16 elements along each contraction, applied by the
+  // block-scaled m16n8k64 mma.sync; P quantized in two levels.
+  bool microscaled = false;
   // Q and K scale groups (docs/Algorithm.md section 2): per_thread (the
   // MMA fragments' rows and column pairs), per_warp (Q: a warp's rows; K:
   // its block), per_block (one a tile) or per_token (one a row or key).
@@ -199,13 +203,15 @@ struct AttentionConfig {
   OperandTile getKeyTile() const { return {blockK, getQueryKeyRowBytes()}; }
   /// Whether P and V are f16 (the int8-fp16 recipes): P_r = 1.
   bool hasF16Values() const { return valueType.isF16(); }
-  /// Bytes of a V_hat^T element.
-  int64_t getValueBytes() const {
-    return valueType.getIntOrFloatBitWidth() / 8;
+  /// Bytes of `keys` elements of a V_hat^T row (4-bit ones two a byte).
+  int64_t getValueRowBytes(int64_t keys) const {
+    return keys * valueType.getIntOrFloatBitWidth() / 8;
   }
   OperandTile getValueTile() const {
-    return {valueDim, blockK * getValueBytes()};
+    return {valueDim, getValueRowBytes(blockK)};
   }
+  /// NVFP4: bytes of a Q_hat or K_hat row's E4M3 scales, one a 16 channels.
+  int64_t getQueryKeyScaleRowBytes() const { return paddedHeadDim / 16; }
 };
 
 /// A kernel parameter: a buffer of the plan (a global pointer) or a size
@@ -266,7 +272,8 @@ inline constexpr const char *kQuery = "q", *kKey = "k", *kValue = "v",
                             *kQueryInt = "q_q", *kQueryScale = "q_scale",
                             *kQueryMean = "q_mean", *kKeyInt = "k_q",
                             *kKeyScale = "k_scale", *kValueQuantized = "v_q",
-                            *kLse = "lse", *kMask = "mask";
+                            *kValueScale = "v_scale", *kLse = "lse",
+                            *kMask = "mask";
 } // namespace buffers
 
 /// sum over tokens of src[b, h, :, d] into sum[b, h, d] (atomics).

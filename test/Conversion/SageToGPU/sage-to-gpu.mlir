@@ -319,23 +319,3 @@ func.func @d256(%q: tensor<1x1x64x256xf16>, %k: tensor<1x1x64x256xf16>, %v: tens
     : (tensor<1x1x64x256xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x256xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x256xf8E4M3FN>, tensor<1x1x1x256xf32>) -> tensor<1x1x64x256xf16>
   return %o : tensor<1x1x64x256xf16>
 }
-
-// -----
-
-// NVFP4 is decomposed, not yet lowered: refused by name.
-func.func @negative_nvfp4(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64x64xf16>, %v: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
-  %kv, %ks = sage.quantize %k {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>
-  %qv, %qs = sage.quantize %q {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>
-  %vv, %vs = sage.quantize %v {quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x4x64xf8E4M3FN>
-  // expected-error@+1 {{'sage.quantized_attention' op nvfp4 (Q, K, P and V microscaled, #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>) is not lowered to the GPU yet}}
-  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
-      block_k = 64 : i64, block_q = 64 : i64,
-      k_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
-      p_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
-      pv_accum = #sage.accum<f32>,
-      q_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>,
-      scale = 1.250000e-01 : f64,
-      v_quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>}
-    : (tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x4xf8E4M3FN>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x4x64xf8E4M3FN>) -> tensor<1x1x64x64xf16>
-  return %o : tensor<1x1x64x64xf16>
-}
