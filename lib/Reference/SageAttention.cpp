@@ -276,8 +276,9 @@ static float quantizePNvFp4(float *p, int64_t n) {
   float rowScale = rowMax / (kE4M3Max * kE2M1Max);
   for (int64_t c = 0; c < n; ++c)
     p[c] = p[c] / rowScale;
-  std::vector<float> absMax(static_cast<size_t>(nvfp4KeyBlock(n - 1) + 1),
-                            0.0f);
+  // Four blocks a 64-key chunk, the last one partial: block indices do not
+  // grow with the key (key 8 is in block 0, key 4 in block 1).
+  std::vector<float> absMax(static_cast<size_t>(4 * ((n + 63) / 64)), 0.0f);
   for (int64_t c = 0; c < n; ++c)
     absMax[nvfp4KeyBlock(c)] = std::max(absMax[nvfp4KeyBlock(c)], p[c]);
   for (int64_t c = 0; c < n; ++c) {

@@ -723,9 +723,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       };
       copyRows(valueDim, valueTile.columns, layout.valueRow, layout.valueStart,
                kernel.arg(kValueQuantized), [&](Value channel) {
-                 return linearOffset(kb, kvHead, kb.i32(valueDim), channel,
-                                     valueBytes(paddedKeys),
-                                     valueBytes(firstKey));
+                 Value channels = kb.i32(valueDim);
+                 Value rowBytes = valueBytes(paddedKeys);
+                 Value start = valueBytes(firstKey);
+                 return linearOffset(kb, kvHead, channels, channel, rowBytes,
+                                     start);
                });
     });
     kb.commitAsyncCopies();
@@ -876,9 +878,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                                        kb.i32(config.getKeyScalesPerBlock()),
                                        group));
     };
-    // NVFP4: the MMA applied the scales; the scores need scale log2 e.
-    if (config.microscaled)
-      return {keyBlock, blockStart, stage, correctionStart, scaleLog2, {}};
+    // NVFP4: the MMA applied the scales; the scores need scale log2 e
+    // (positive where the softmax applies it, as below).
+    if (config.microscaled) {
+      Value factor =
+          foldFactor ? kb.maximumf(scaleLog2,
+                                   kb.f32(std::numeric_limits<float>::min()))
+                     : scaleLog2;
+      return {keyBlock, blockStart, stage, correctionStart, factor, {}};
+    }
     if (config.perTokenScales()) {
       SmallVector<Value> keyScales;
       for (int64_t nt = 0; nt < keyTiles; ++nt)
@@ -1044,10 +1052,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
         for (int64_t c = 0; c < groupChunks; ++c) {
           // NVFP4: key g of the tile's scales of this 64-channel slice,
           // used from lane t = 0 (L2-cached global loads).
-          Value queryScales, keyScales;
+          Value queryScaleWord, keyScales;
           if (config.microscaled) {
             int64_t slice = g * groupChunks + c;
-            queryScales = queryScaleWords[slice];
+            queryScaleWord = queryScaleWords[slice];
             Value key = kb.add(blockStart, keyRow);
             Value rowBytes = kb.i32(scaleRowBytes),
                   sliceByte = kb.i32(4 * slice);
@@ -1057,7 +1065,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
           }
           acc = emitWarpMma(
               kb, queryKeyMma, queryFragments[g * groupChunks + c],
-              {words[2 * c], words[2 * c + 1]}, acc, queryScales, keyScales);
+              {words[2 * c], words[2 * c + 1]}, acc, queryScaleWord, keyScales);
         }
       }
       return acc;

@@ -403,12 +403,19 @@ Value KernelBuilder::packE4M3x4(Value x0, Value x1, Value x2, Value x3) {
 }
 
 std::pair<Value, Value> KernelBuilder::roundToE4M3Scale(Value x) {
-  Value zero = f32(0);
-  Value bits = bitAnd(packE4M3x4(x, zero, zero, zero), 0xff);
+  // cvt.rn.satfinite.e4m3x2.f32 of (0, x): x in the low byte.
+  MLIRContext *ctx = b.getContext();
+  Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+      b, loc, i16Type(), f32(0), x,
+      NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN),
+      NVVM::SaturationModeAttr::get(ctx, NVVM::SaturationMode::SATFINITE),
+      b.getBoolAttr(false), TypeAttr::get(Float8E4M3FNType::get(ctx)));
+  Value bits = bitAnd(arith::ExtUIOp::create(b, loc, i32Type(), pair), 0xff);
   // Decoded exactly: 2^(e - 7) (1 + m / 8), or m 2^-9 below the normals
-  // (x >= 0, and satfinite leaves no NaN). (One op a statement where two
-  // arguments would build ops: the IR must not depend on the compiler's
-  // order of evaluating them.)
+  // (x >= 0 a block's max / 6; NaN, 0x7f, only for a NaN x, whose codes are
+  // then NaN's anyway). (One op a statement where two arguments would
+  // build ops: the IR must not depend on the compiler's order of
+  // evaluating them.)
   Value exponent = arith::ShRUIOp::create(b, loc, bits, i32(3));
   Value mantissa = bitAnd(bits, 7);
   Value exponentBits = shl(add(exponent, i32(120)), 23);

@@ -56,10 +56,12 @@ MmaAcc mlir::sage::emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a,
   auto accType = VectorType::get({4}, mma.getAcc());
   // Block scales from lanes t = 0 (A: row g; B: column g) and t = 1 (A:
   // row g + 8): the selectors' defaults (docs/Mma.md).
-  Value result = WarpMmaOp::create(
-      kb.b, kb.loc, accType, a, packFragment(kb, b, mma.getB()),
-      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc), aScales,
-      bScales, mma, /*scale_selectors=*/nullptr);
+  Value bFragment = packFragment(kb, b, mma.getB());
+  Value accFragment =
+      vector::FromElementsOp::create(kb.b, kb.loc, accType, acc);
+  Value result =
+      WarpMmaOp::create(kb.b, kb.loc, accType, a, bFragment, accFragment,
+                        aScales, bScales, mma, /*scale_selectors=*/nullptr);
   MmaAcc values;
   for (int64_t i = 0; i < 4; ++i)
     values[i] = vector::ExtractOp::create(kb.b, kb.loc, result, i);

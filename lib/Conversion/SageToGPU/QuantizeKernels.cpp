@@ -660,8 +660,8 @@ void mlir::sage::buildQuantizeValueKernel(KernelModule &km,
                                       scaled[i + 3]));
       }
     // 16 bytes a store: rows are 16-byte aligned.
-    Value rowStart =
-        kb.add(kb.mul(inBlock, kb.i32(rowBytes)), bytesOf(firstChannel));
+    Value rowOffset = kb.mul(inBlock, kb.i32(rowBytes));
+    Value rowStart = kb.add(rowOffset, bytesOf(firstChannel));
     for (int64_t w = 0; w < int64_t(words.size()); w += 4)
       kb.storeSharedWords(
           tile, w ? kb.add(rowStart, kb.i32(4 * w)) : rowStart,

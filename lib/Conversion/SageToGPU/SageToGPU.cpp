@@ -161,6 +161,16 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // NVFP4 (the verifier saw Q, K, P and V microscaled together): the
   // block-scaled m16n8k64 mma.sync, whose P V consumes 64 keys an MMA.
   bool microscaled = queryQuant.getGranularity() == Granularity::Microscale;
+  if (microscaled)
+    for (QuantAttr quant :
+         {queryQuant, keyQuant, op.getPQuant(), op.getVQuant()})
+      if (!isa<Float4E2M1FNType>(quant.getElementType()) ||
+          !isa<Float8E4M3FNType>(quant.getScaleType()) ||
+          quant.getBlock() != 16)
+        return op.emitOpError()
+               << "the GPU lowering implements NVFP4 microscaling (f4E2M1FN "
+                  "values, f8E4M3FN scales a 16 elements), not "
+               << quant;
   if (microscaled && choices.scope != MmaScope::Warp)
     return op.emitOpError()
            << "wgmma has no FP4 operands; nvfp4 is lowered to the "

@@ -51,12 +51,14 @@ struct Lane {
   Value shr(Value x, int64_t bits) {
     return arith::ShRUIOp::create(b, loc, x, i32(bits));
   }
-  Value shl(Value x, Value bits) {
-    return arith::ShLIOp::create(b, loc, x, bits);
+  Value shl(Value x, int64_t bits) {
+    Value amount = i32(bits);
+    return arith::ShLIOp::create(b, loc, x, amount);
   }
   Value mask(Value x, int64_t bits) {
     return arith::AndIOp::create(b, loc, x, i32(bits));
   }
+  Value bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
   Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value mulf(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value eq(Value x, int64_t value) {
@@ -75,25 +77,27 @@ struct Lane {
                                   gpu::ShuffleMode::IDX)
         .getShuffleResult();
   }
+  // (One op a statement where two arguments would build ops: the IR must
+  // not depend on the compiler's order of evaluating them.)
   /// E2M1 code (bits 3..0 of `code`) as f32: 0, 0.5, 1, 1.5, 2, 3, 4, 6.
   Value decodeE2M1(Value code) {
     Value magnitude = mask(code, 7);
     Value exponent = shr(magnitude, 1), mantissa = mask(magnitude, 1);
-    Value normal = arith::OrIOp::create(
-        b, loc, shl(add(exponent, i32(126)), i32(23)), shl(mantissa, i32(22)));
-    Value small = select(eq(mantissa, 1), i32(0x3f000000), i32(0));
+    Value exponentBits = shl(add(exponent, i32(126)), 23);
+    Value normal = bitOr(exponentBits, shl(mantissa, 22));
+    Value half = i32(0x3f000000), zero = i32(0);
+    Value small = select(eq(mantissa, 1), half, zero);
     Value bits = select(eq(exponent, 0), small, normal);
-    Value sign = shl(mask(code, 8), i32(28));
-    return bitsToF32(arith::OrIOp::create(b, loc, bits, sign));
+    Value sign = shl(mask(code, 8), 28);
+    return bitsToF32(bitOr(bits, sign));
   }
   /// UE4M3 byte (bits 7..0) as f32 (NaN, 0x7f, does not occur: satfinite).
   Value decodeE4M3(Value byte) {
     Value exponent = mask(shr(byte, 3), 15), mantissa = mask(byte, 7);
-    Value normal = bitsToF32(arith::OrIOp::create(
-        b, loc, shl(add(exponent, i32(120)), i32(23)), shl(mantissa, i32(20))));
-    Value subnormal =
-        mulf(arith::UIToFPOp::create(b, loc, b.getF32Type(), mantissa),
-             f32(1.0 / 512));
+    Value exponentBits = shl(add(exponent, i32(120)), 23);
+    Value normal = bitsToF32(bitOr(exponentBits, shl(mantissa, 20)));
+    Value count = arith::UIToFPOp::create(b, loc, b.getF32Type(), mantissa);
+    Value subnormal = mulf(count, f32(1.0 / 512));
     return select(eq(exponent, 0), subnormal, normal);
   }
 };
@@ -112,8 +116,9 @@ static SmallVector<Value> emulate(Lane &l, ArrayRef<Value> a, ArrayRef<Value> b,
   Value g = l.shr(laneId, 2), t = l.mask(laneId, 3);
   Value rowLane = l.mul(g, l.i32(4));
   // Rows g and g + 8 (A registers r and r + 1), columns 2t and 2t + 1.
-  std::array<Value, 2> columnLane = {l.mul(t, l.i32(8)),
-                                     l.add(l.mul(t, l.i32(8)), l.i32(4))};
+  Value firstColumnLane = l.mul(t, l.i32(8));
+  std::array<Value, 2> columnLane = {firstColumnLane,
+                                     l.add(firstColumnLane, l.i32(4))};
   std::array<Value, 2> rowScales = {
       l.shuffle(aScales, rowLane),
       l.shuffle(aScales, l.add(rowLane, l.i32(1)))};
@@ -142,9 +147,11 @@ static SmallVector<Value> emulate(Lane &l, ArrayRef<Value> a, ArrayRef<Value> b,
       Value blockSum = l.f32(0);
       for (int64_t k = 16 * block; k < 16 * block + 16; ++k)
         blockSum = l.addf(blockSum, l.mulf(rows[row][k], columns[column][k]));
-      Value scale = l.mulf(
-          l.decodeE4M3(l.mask(l.shr(rowScales[row], 8 * block), 0xff)),
-          l.decodeE4M3(l.mask(l.shr(columnScales[column], 8 * block), 0xff)));
+      Value rowScale =
+          l.decodeE4M3(l.mask(l.shr(rowScales[row], 8 * block), 0xff));
+      Value columnScale =
+          l.decodeE4M3(l.mask(l.shr(columnScales[column], 8 * block), 0xff));
+      Value scale = l.mulf(rowScale, columnScale);
       sum = l.addf(sum, l.mulf(blockSum, scale));
     }
     result.push_back(sum);

@@ -319,3 +319,24 @@ func.func @d256(%q: tensor<1x1x64x256xf16>, %k: tensor<1x1x64x256xf16>, %v: tens
     : (tensor<1x1x64x256xi8>, tensor<1x1x32x1xf32>, tensor<1x1x64x256xi8>, tensor<1x1x4x1xf32>, tensor<1x1x64x256xf8E4M3FN>, tensor<1x1x1x256xf32>) -> tensor<1x1x64x256xf16>
   return %o : tensor<1x1x64x256xf16>
 }
+
+// -----
+
+// Microscaling other than NVFP4's (here MXFP4: E8M0 scales over 32) is
+// refused by name, not lowered as NVFP4.
+func.func @negative_mx_microscale(%q: tensor<1x1x64x64xf16>, %k: tensor<1x1x64x64xf16>, %v: tensor<1x1x64x64xf16>) -> tensor<1x1x64x64xf16> {
+  %kv, %ks = sage.quantize %k {quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x2xf8E8M0FNU>
+  %qv, %qs = sage.quantize %q {quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x2xf8E8M0FNU>
+  %vv, %vs = sage.quantize %v {quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU, along = tokens>} : tensor<1x1x64x64xf16> -> tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x2x64xf8E8M0FNU>
+  // expected-error@+1 {{'sage.quantized_attention' op the GPU lowering implements NVFP4 microscaling (f4E2M1FN values, f8E4M3FN scales a 16 elements), not #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      block_k = 64 : i64, block_q = 64 : i64,
+      k_quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>,
+      p_quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>,
+      pv_accum = #sage.accum<f32>,
+      q_quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>,
+      scale = 1.250000e-01 : f64,
+      v_quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU, along = tokens>}
+    : (tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x2xf8E8M0FNU>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x64x2xf8E8M0FNU>, tensor<1x1x64x64xf4E2M1FN>, tensor<1x1x2x64xf8E8M0FNU>) -> tensor<1x1x64x64xf16>
+  return %o : tensor<1x1x64x64xf16>
+}

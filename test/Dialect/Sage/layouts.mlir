@@ -133,6 +133,13 @@ func.func @negative_ordered_accumulator_k() attributes {layout = #sage.mma_order
 
 // -----
 
+// expected-error@+1 {{order = accumulator feeds wgmma's register A operand, which has no 4-bit formats: it needs k = 32, got 64}}
+func.func @negative_ordered_accumulator_k64() attributes {layout = #sage.mma_ordered<along = tokens, k = 64, order = accumulator>} {
+  return
+}
+
+// -----
+
 func.func @negative_ordered_format(%x: tensor<1x2x128x64xf16>) {
   // expected-error@+1 {{'sage.quantize' op layout #sage.mma_ordered<along = features, k = 64> holds 4-bit elements, not 'i8'}}
   %kv, %ks = sage.quantize %x {quant = #sage.quant<i8, per_thread, operand = b, block = 64>,

@@ -57,6 +57,11 @@ LogicalResult
 MmaOrderedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        DimRole along, int64_t k, FragmentOrder order,
                        OperandTiling tiling) {
+  // wgmma takes its A operand from registers in 8-bit formats only.
+  if (order == FragmentOrder::Accumulator && k == 64)
+    return emitError() << "order = accumulator feeds wgmma's register A "
+                          "operand, which has no 4-bit formats: it needs "
+                          "k = 32, got 64";
   return verifyAxisAndOrder(emitError, along, k, order);
 }
 
@@ -83,10 +88,6 @@ int64_t MmaPackedAttr::getLaneBytes() const {
   return getChunks() * kChunkBytes / 4;
 }
 
-// In the accumulator order, position p = 16h + 4t + i of a 32-chunk (the
-// A-register bytes of lane t) holds column 16h + 8(i / 2) + 2t + i % 2:
-// the columns 2t, 2t + 1 that lane t holds in accumulator tiles 2h and
-// 2h + 1.
 /// The accumulator order, on chunks of the MMA's k (32 or 64) elements:
 /// position (k / 2) h + e t + i (e = k / 8 elements a register) holds the
 /// key lane t has in accumulator tile (k / 16) h + i / 2, column 2t + i % 2

@@ -296,7 +296,9 @@ Attribute QuantAttr::parse(AsmParser &parser, Type) {
       FailureOr<DimRole> value = FieldParser<DimRole>::parse(parser);
       if (failed(value))
         return failure();
-      along = *value;
+      // Features is the default: one spelling for one attribute.
+      if (*value != DimRole::Features)
+        along = *value;
       return success();
     }
     return parser.emitError(keyLoc)

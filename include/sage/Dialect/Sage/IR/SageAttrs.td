@@ -66,9 +66,11 @@ def Sage_QuantAttr : Sage_Attr<"Quant", "quant"> {
     `f8E4M3FN` scales over 16 elements and MX formats `f8E8M0FNU` over 32.
     Microscale blocks run along the contraction axis of the MMA the values
     feed: features for Q and K, tokens for V (`along = tokens`, the P V
-    contraction; its scales are `[tokens / block, features]`). Where a
-    `sage.quantize` names an operand layout that permutes that axis, a
-    block is `block` consecutive MMA positions (docs/Layouts.md).
+    contraction; its scales are `[tokens / block, features]`). Blocks are
+    `block` consecutive MMA positions of the axis: for Q and K, consecutive
+    features; for NVFP4's V, whose P comes from the Q K^T accumulator, the
+    16 keys of the accumulator order (keys 32h + 8j + 4c + {0..3} of each
+    64-key chunk, block 2h + c; docs/Algorithm.md section 5).
 
     Example:
 
