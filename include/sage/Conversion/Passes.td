@@ -23,8 +23,9 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     kernel (`sage.warp_mma` of the m16n8k32 s8 or m16n8k64 s4 row for
     Q K^T and of the e4m3 m16n8k32 or f16 m16n8k16 row with an f32
     accumulator for P V, FP32 buffer per K/V block, or with an f16
-    accumulator flushed every `every` MMAs;
-    `convert-sage-to-nvvm` emits the instructions); with
+    accumulator flushed every `every` MMAs; for NVFP4, Q, K, V and P in
+    E2M1 with E4M3 scales a 16 elements through the block-scaled m16n8k64
+    row, sm_120a's; `convert-sage-to-nvvm` emits the instructions); with
     `mma-scope=warpgroup` (sm_90a) both products are `sage.warpgroup_mma`
     (wgmma) reading K and V^T from shared memory through matrix
     descriptors, the operands stored as `#sage.mma_ordered`; that is the
@@ -33,8 +34,8 @@ def ConvertSageToGPU : Pass<"convert-sage-to-gpu", "::mlir::ModuleOp"> {
     bulk copy on an mbarrier (`kv-staging=auto` or `bulk`;
     docs/Layouts.md), or row after row by cp.async (`kv-staging=cp-async`). A mask is the plan's
     `mask` input, added to the scores in the loop. What is not implemented
-    (docs/Recipes.md: INT4 or the f16 accumulator on wgmma, nvfp4) is an
-    error naming it.
+    (docs/Recipes.md: INT4, NVFP4 or the f16 accumulator on wgmma; MX
+    microscaling) is an error naming it.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

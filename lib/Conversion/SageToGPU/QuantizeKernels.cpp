@@ -302,8 +302,10 @@ void mlir::sage::buildQuantizeKeyKernel(KernelModule &km,
     for (int64_t k = 0; k < config.blockK / 8; ++k)
       for (int64_t e = 0; e < 2; ++e)
         members.push_back(kb.add(kb.mul(group, kb.i32(2)), kb.i32(8 * k + e)));
-  Value delta =
-      kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
+  // (One op a statement: the IR must not depend on the compiler's order of
+  // evaluating arguments.)
+  Value groupMax = maxOfShared(kb, tokenMaxima, members);
+  Value delta = kb.divf(groupMax, kb.f32(config.qkRange));
   // The first thread of token 2t writes group t's scale (one a block: of
   // token 0; per_token: of each token).
   Value writer = kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0));
@@ -452,8 +454,10 @@ void mlir::sage::buildQuantizeQueryKernel(KernelModule &km,
     for (int64_t r = 0; r < config.warpQ; ++r)
       members.push_back(kb.add(kb.mul(warp, kb.i32(config.warpQ)), kb.i32(r)));
   }
-  Value delta =
-      kb.divf(maxOfShared(kb, tokenMaxima, members), kb.f32(config.qkRange));
+  // (One op a statement: the IR must not depend on the compiler's order of
+  // evaluating arguments.)
+  Value groupMax = maxOfShared(kb, tokenMaxima, members);
+  Value delta = kb.divf(groupMax, kb.f32(config.qkRange));
   Value writer = kb.cmp(arith::CmpIPredicate::eq, thread.part, kb.i32(0));
   if (!config.perTokenScales()) {
     Value writerRow =
