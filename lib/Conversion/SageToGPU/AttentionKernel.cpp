@@ -34,6 +34,8 @@
 
 #include "SageToGPUInternal.h"
 
+#include "sage/Dialect/Sage/Utils/NvFp4.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -984,18 +986,18 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
             for (int64_t e = 2 * row; e < 2 * row + 2; ++e)
               members.push_back(4 * nt + e);
           Value blockMax = kb.f32(0);
-          for (int64_t i : members)
+          SmallVector<Value> block;
+          for (int64_t i : members) {
             blockMax = kb.maximumf(blockMax, p[i]);
+            block.push_back(p[i]);
+          }
           blockMax = kb.maximumf(blockMax, kb.shuffleXor(blockMax, 1));
-          auto [bits, scale] =
-              kb.roundToE4M3Scale(kb.divf(blockMax, kb.f32(6)));
-          Value zero = kb.cmpf(arith::CmpFPredicate::OEQ, scale, kb.f32(0));
-          Value divisor = kb.select(zero, kb.f32(1), scale);
-          Value noCode = kb.i32(0);
-          for (int64_t i : members)
-            codes[i] = kb.select(zero, noCode,
-                                 kb.roundToE2M1Code(kb.divf(p[i], divisor)));
-          lanePair[row] = kb.bitOr(lanePair[row], kb.shl(bits, 8 * h));
+          nvfp4::Block quantized =
+              nvfp4::quantizeBlock(kb.b, kb.loc, blockMax, block);
+          for (auto [i, code] : llvm::zip_equal(members, quantized.codes))
+            codes[i] = code;
+          lanePair[row] =
+              kb.bitOr(lanePair[row], kb.shl(quantized.scaleBits, 8 * h));
         }
       }
       // Lanes 0 and 1 hold blocks 0 and 2; lanes 2 and 3 (xor 2) blocks 1

@@ -402,53 +402,6 @@ Value KernelBuilder::packE4M3x4(Value x0, Value x1, Value x2, Value x3) {
   return bitOr(pair(x0, x1), shl(pair(x2, x3), 16));
 }
 
-std::pair<Value, Value> KernelBuilder::roundToE4M3Scale(Value x) {
-  // cvt.rn.satfinite.e4m3x2.f32 of (0, x): x in the low byte.
-  MLIRContext *ctx = b.getContext();
-  Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-      b, loc, i16Type(), f32(0), x,
-      NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RN),
-      NVVM::SaturationModeAttr::get(ctx, NVVM::SaturationMode::SATFINITE),
-      b.getBoolAttr(false), TypeAttr::get(Float8E4M3FNType::get(ctx)));
-  Value bits = bitAnd(arith::ExtUIOp::create(b, loc, i32Type(), pair), 0xff);
-  // Decoded exactly: 2^(e - 7) (1 + m / 8), or m 2^-9 below the normals
-  // (x >= 0 a block's max / 6; NaN, 0x7f, only for a NaN x, whose codes are
-  // then NaN's anyway). (One op a statement where two arguments would
-  // build ops: the IR must not depend on the compiler's order of
-  // evaluating them.)
-  Value exponent = arith::ShRUIOp::create(b, loc, bits, i32(3));
-  Value mantissa = bitAnd(bits, 7);
-  Value exponentBits = shl(add(exponent, i32(120)), 23);
-  Value mantissaBits = shl(mantissa, 20);
-  Value normal = arith::BitcastOp::create(b, loc, f32Type(),
-                                          bitOr(exponentBits, mantissaBits));
-  Value count = sitofp(mantissa);
-  Value subnormal = mulf(count, f32(1.0 / 512));
-  Value belowNormals = cmp(arith::CmpIPredicate::eq, exponent, i32(0));
-  return {bits, select(belowNormals, subnormal, normal)};
-}
-
-Value KernelBuilder::roundToE2M1Code(Value x) {
-  // Magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 are codes 0 .. 7; a midpoint
-  // goes to the even code, so the comparison is strict where the code
-  // below is even and inclusive where the code above is.
-  Value magnitude = absf(x);
-  Value code = i32(0);
-  const std::pair<double, bool> steps[] = {
-      {0.25, false}, {0.75, true}, {1.25, false}, {1.75, true},
-      {2.5, false},  {3.5, true},  {5.0, false}};
-  for (auto [midpoint, inclusive] : steps) {
-    Value above =
-        cmpf(inclusive ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT,
-             magnitude, f32(midpoint));
-    code = add(code, arith::ExtUIOp::create(b, loc, i32Type(), above));
-  }
-  Value negative = cmpf(arith::CmpFPredicate::OLT, x, f32(0));
-  code = select(negative, bitOr(code, i32(8)), code);
-  Value nan = cmpf(arith::CmpFPredicate::UNO, x, x);
-  return select(nan, i32(7), code);
-}
-
 Value KernelBuilder::packF16x2(Value low, Value high) {
   auto bits = [&](Value x) -> Value {
     Value half = arith::TruncFOp::create(b, loc, b.getF16Type(), x);

@@ -182,12 +182,6 @@ public:
 
   /// Packs four E4M3 values (x0 in the lowest byte) into an i32.
   Value packE4M3x4(Value x0, Value x1, Value x2, Value x3);
-  /// The E4M3 byte (satfinite, RNE) of x in an i32, and its value (x >= 0:
-  /// NVFP4's block scales).
-  std::pair<Value, Value> roundToE4M3Scale(Value x);
-  /// The 4-bit E2M1 code of x (satfinite, RNE; sign in bit 3; NaN gives
-  /// +6, as the CPU model) in an i32.
-  Value roundToE2M1Code(Value x);
   /// Packs two f32 values rounded to f16 (low in the low half) into an i32.
   Value packF16x2(Value low, Value high);
   /// Packs 32 / bits i32 values of `bits` bits (two's complement, 8 or 4)

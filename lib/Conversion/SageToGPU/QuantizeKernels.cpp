@@ -15,6 +15,8 @@
 
 #include "SageToGPUInternal.h"
 
+#include "sage/Dialect/Sage/Utils/NvFp4.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -152,16 +154,12 @@ struct TokenPart {
       Value absMax = kb.f32(0);
       for (int64_t i = 0; i < 16; ++i)
         absMax = kb.maximumf(absMax, kb.absf(values[c0 + i]));
-      auto [bits, scale] = kb.roundToE4M3Scale(kb.divf(absMax, kb.f32(6)));
-      Value zero = kb.cmpf(arith::CmpFPredicate::OEQ, scale, kb.f32(0));
-      Value divisor = kb.select(zero, kb.f32(1), scale);
-      Value noCode = kb.i32(0);
-      for (int64_t i = 0; i < 16; ++i)
-        codes.push_back(
-            kb.select(zero, noCode,
-                      kb.roundToE2M1Code(kb.divf(values[c0 + i], divisor))));
+      nvfp4::Block quantized =
+          nvfp4::quantizeBlock(kb.b, kb.loc, absMax, values.slice(c0, 16));
+      llvm::append_range(codes, quantized.codes);
       Value block = c0 ? kb.add(firstBlock, kb.i32(c0 / 16)) : firstBlock;
-      Value byte = arith::TruncIOp::create(kb.b, kb.loc, kb.i8Type(), bits);
+      Value byte = arith::TruncIOp::create(kb.b, kb.loc, kb.i8Type(),
+                                           quantized.scaleBits);
       kb.store(byte, scales, kb.add(scaleRow, kb.toI64(block)), 1);
     }
     storeCodes(kb, codes, 4, buffer, head, paddedTokens, token, rowBytes,
@@ -521,14 +519,10 @@ static void storeMicroscaledValues(KernelBuilder &kb,
       values.push_back(loadValue(key));
       absMax = kb.maximumf(absMax, kb.absf(values.back()));
     }
-    auto [bits, scale] = kb.roundToE4M3Scale(kb.divf(absMax, kb.f32(6)));
-    scaleBytes.push_back(bits);
-    Value zero = kb.cmpf(arith::CmpFPredicate::OEQ, scale, kb.f32(0));
-    Value divisor = kb.select(zero, kb.f32(1), scale);
-    Value noCode = kb.i32(0);
-    for (auto [key, value] : llvm::zip_equal(keys, values))
-      codeOfKey[key] =
-          kb.select(zero, noCode, kb.roundToE2M1Code(kb.divf(value, divisor)));
+    nvfp4::Block quantized = nvfp4::quantizeBlock(kb.b, kb.loc, absMax, values);
+    scaleBytes.push_back(quantized.scaleBits);
+    for (auto [key, code] : llvm::zip_equal(keys, quantized.codes))
+      codeOfKey[key] = code;
   }
   // The block's blockK / 16 scale bytes, whole words (blockK is a multiple
   // of 64), at its first key / 16 of the row.

@@ -18,6 +18,7 @@
 
 #include "sage/Conversion/Passes.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Dialect/Sage/Utils/NvFp4.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -51,55 +52,21 @@ struct Lane {
   Value shr(Value x, int64_t bits) {
     return arith::ShRUIOp::create(b, loc, x, i32(bits));
   }
-  Value shl(Value x, int64_t bits) {
-    Value amount = i32(bits);
-    return arith::ShLIOp::create(b, loc, x, amount);
-  }
   Value mask(Value x, int64_t bits) {
     return arith::AndIOp::create(b, loc, x, i32(bits));
   }
-  Value bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
   Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value mulf(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value eq(Value x, int64_t value) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
-                                 i32(value));
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value bitsToF32(Value bits) {
-    return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
-  }
   /// `value` of lane `source` of the warp.
   Value shuffle(Value value, Value source) {
     return gpu::ShuffleOp::create(b, loc, value, source, i32(32),
                                   gpu::ShuffleMode::IDX)
         .getShuffleResult();
   }
-  // (One op a statement where two arguments would build ops: the IR must
-  // not depend on the compiler's order of evaluating them.)
-  /// E2M1 code (bits 3..0 of `code`) as f32: 0, 0.5, 1, 1.5, 2, 3, 4, 6.
-  Value decodeE2M1(Value code) {
-    Value magnitude = mask(code, 7);
-    Value exponent = shr(magnitude, 1), mantissa = mask(magnitude, 1);
-    Value exponentBits = shl(add(exponent, i32(126)), 23);
-    Value normal = bitOr(exponentBits, shl(mantissa, 22));
-    Value half = i32(0x3f000000), zero = i32(0);
-    Value small = select(eq(mantissa, 1), half, zero);
-    Value bits = select(eq(exponent, 0), small, normal);
-    Value sign = shl(mask(code, 8), 28);
-    return bitsToF32(bitOr(bits, sign));
-  }
-  /// UE4M3 byte (bits 7..0) as f32 (NaN, 0x7f, does not occur: satfinite).
-  Value decodeE4M3(Value byte) {
-    Value exponent = mask(shr(byte, 3), 15), mantissa = mask(byte, 7);
-    Value exponentBits = shl(add(exponent, i32(120)), 23);
-    Value normal = bitsToF32(bitOr(exponentBits, shl(mantissa, 20)));
-    Value count = arith::UIToFPOp::create(b, loc, b.getF32Type(), mantissa);
-    Value subnormal = mulf(count, f32(1.0 / 512));
-    return select(eq(exponent, 0), subnormal, normal);
-  }
+  /// E2M1 code (bits 3..0 of `code`) as f32.
+  Value decodeE2M1(Value code) { return nvfp4::decodeCode(b, loc, code); }
+  /// UE4M3 byte (bits 7..0; bit 7 is 0: scales are non-negative) as f32.
+  Value decodeE4M3(Value byte) { return nvfp4::decodeScale(b, loc, byte); }
 };
 
 /// The body of the emulating function: D (four f32) from A (four i32), B
