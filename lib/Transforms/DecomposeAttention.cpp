@@ -108,7 +108,8 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
           withShape(type, type.getShape(), quant.getElementType()),
           withShape(type, quant.getScaleShape(type.getShape()),
                     quant.getScaleType()),
-          input, quant, bound, /*layout=*/nullptr, /*fragment=*/nullptr);
+          /*row_scales=*/Type(), input, quant, bound, /*layout=*/nullptr,
+          /*fragment=*/nullptr, /*row_range=*/nullptr);
     };
 
     // K: gamma(K) = K - mean(K); the mean is softmax-invariant (section 1).

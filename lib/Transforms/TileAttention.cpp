@@ -517,8 +517,9 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                                     probQuant.getElementType()),
               RankedTensorType::get(probQuant.getScaleShape({blockQ, blockK}),
                                     probQuant.getScaleType()),
-              softmax.getProbs(), probQuant, b.getF64FloatAttr(1.0),
-              /*layout=*/nullptr, /*fragment=*/nullptr);
+              /*row_scales=*/Type(), softmax.getProbs(), probQuant,
+              b.getF64FloatAttr(1.0), /*layout=*/nullptr,
+              /*fragment=*/nullptr, /*row_range=*/nullptr);
 
           // R = P_hat V_hat_j with V as the b operand ([channels, keys]).
           Value valueTile = lb.paddedTile(op.getVValues(), batch, kvHead,

@@ -90,6 +90,10 @@ static constexpr const char *kStagingName = "sage_attention_kv";
 /// The static shared memory a kernel may declare.
 static constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
+/// NVFP4's first level scales each row of P~ so that its max is the largest
+/// value an E4M3 scale times an E2M1 code reaches: 448 * 6.
+static constexpr double kNvFp4ProbRowRange = 448.0 * 6.0;
+
 namespace {
 /// Where a K/V block sits in shared memory: K_hat (blockK rows of padded D
 /// bytes), then V_hat^T (Dv rows of blockK values); after the stages and
@@ -943,91 +947,27 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   };
 
   OperandLayoutAttrInterface vLayout = config.layouts.value;
-  // NVFP4's P of the current block (docs/Algorithm.md section 5): s_row of
-  // rows g and g + 8, and per 64-key chunk the A scales word (rows g on
-  // lane t = 0, g + 8 on t = 1).
+  // NVFP4's P of the current block (docs/Algorithm.md section 5), from
+  // sage.quantize in two levels on the accumulator fragment: s_row of rows g
+  // and g + 8, and per 64-key chunk the P V MMA's A scale register.
   std::array<Value, 2> probRowScales;
   SmallVector<Value> probScaleWords;
-  // P~ in two levels: P' = P~ / s_row with s_row = rowmax / (448 * 6) over
-  // the block (0 for a row without a visible key), then E2M1 of P' / scale
-  // with an E4M3 scale a 16 MMA positions. In the accumulator order (the V
-  // layout's, docs/Layouts.md) positions (k/2) h + 8t' + i of a chunk are
-  // lane t' 's keys of tiles 4h .. 4h + 3, so a block is the values of the
-  // lane pair {2c, 2c + 1} in one half: one shuffle finds its maximum, and
-  // one more brings lanes 0 and 1 the other pair's scales.
   auto microscaleProbs = [&](Value probs) -> Value {
-    SmallVector<Value> p = kb.elements(probs);
-    for (int64_t row = 0; row < 2; ++row) {
-      Value rowMax = kb.f32(0);
-      for (int64_t i = 0; i < int64_t(p.size()); ++i)
-        if (rowOf(i % 4) == row)
-          rowMax = kb.maximumf(rowMax, p[i]);
-      for (int64_t mask = 1; mask < 4; mask *= 2)
-        rowMax = kb.maximumf(rowMax, kb.shuffleXor(rowMax, mask));
-      Value zero = kb.f32(0);
-      Value empty = kb.cmpf(arith::CmpFPredicate::OEQ, rowMax, zero);
-      probRowScales[row] = kb.divf(rowMax, kb.f32(448.0 * 6.0));
-      Value divisor = kb.select(empty, kb.f32(1), probRowScales[row]);
-      for (int64_t i = 0; i < int64_t(p.size()); ++i)
-        if (rowOf(i % 4) == row)
-          p[i] = kb.select(empty, zero, kb.divf(p[i], divisor));
-    }
-    SmallVector<Value> codes(p.size());
-    probScaleWords.clear();
-    Value secondRow = kb.cmp(arith::CmpIPredicate::eq, lane.t, kb.i32(1));
-    for (int64_t chunk = 0; chunk < keyTiles / 8; ++chunk) {
-      // The lane's scale bytes of blocks 2h + t / 2, per row, h in bits 8h.
-      std::array<Value, 2> lanePair;
-      for (int64_t row = 0; row < 2; ++row) {
-        lanePair[row] = kb.i32(0);
-        for (int64_t h = 0; h < 2; ++h) {
-          SmallVector<int64_t> members;
-          for (int64_t nt = 8 * chunk + 4 * h; nt < 8 * chunk + 4 * h + 4; ++nt)
-            for (int64_t e = 2 * row; e < 2 * row + 2; ++e)
-              members.push_back(4 * nt + e);
-          Value blockMax = kb.f32(0);
-          SmallVector<Value> block;
-          for (int64_t i : members) {
-            blockMax = kb.maximumf(blockMax, p[i]);
-            block.push_back(p[i]);
-          }
-          blockMax = kb.maximumf(blockMax, kb.shuffleXor(blockMax, 1));
-          nvfp4::Block quantized =
-              nvfp4::quantizeBlock(kb.b, kb.loc, blockMax, block);
-          for (auto [i, code] : llvm::zip_equal(members, quantized.codes))
-            codes[i] = code;
-          lanePair[row] =
-              kb.bitOr(lanePair[row], kb.shl(quantized.scaleBits, 8 * h));
-        }
-      }
-      // Lanes 0 and 1 hold blocks 0 and 2; lanes 2 and 3 (xor 2) blocks 1
-      // and 3: bytes b0 b1 b2 b3 of the row's word.
-      std::array<Value, 2> words;
-      for (int64_t row = 0; row < 2; ++row) {
-        Value mine = lanePair[row];
-        Value other = kb.shuffleXor(mine, 2);
-        Value block0 = kb.bitAnd(mine, 0xff);
-        Value block1 = kb.shl(kb.bitAnd(other, 0xff), 8);
-        Value block2 = kb.shl(kb.bitAnd(mine, 0xff00), 8);
-        Value block3 = kb.shl(kb.bitAnd(other, 0xff00), 16);
-        Value low = kb.bitOr(block0, block1);
-        Value high = kb.bitOr(block2, block3);
-        words[row] = kb.bitOr(low, high);
-      }
-      probScaleWords.push_back(kb.select(secondRow, words[1], words[0]));
-    }
-    // The codes as the fragment's E2M1 elements.
-    SmallVector<Value> nibbles;
-    for (Value code : codes)
-      nibbles.push_back(
-          arith::TruncIOp::create(kb.b, kb.loc, kb.b.getIntegerType(4), code));
-    Value packed = vector::FromElementsOp::create(
+    int64_t elements = keyTiles * 4;
+    auto quantize = QuantizeOp::create(
         kb.b, kb.loc,
-        VectorType::get({int64_t(codes.size())}, kb.b.getIntegerType(4)),
-        nibbles);
-    return arith::BitcastOp::create(
-        kb.b, kb.loc,
-        VectorType::get({int64_t(codes.size())}, config.valueType), packed);
+        VectorType::get({elements}, config.probQuant.getElementType()),
+        VectorType::get({elements / 8}, config.probQuant.getScaleType()),
+        VectorType::get({2}, kb.f32Type()), probs, config.probQuant,
+        /*bound=*/nullptr, /*layout=*/nullptr, queryKeyMma,
+        kb.b.getF64FloatAttr(kNvFp4ProbRowRange));
+    SmallVector<Value> rowScales = kb.elements(quantize.getRowScales());
+    probRowScales = {rowScales[0], rowScales[1]};
+    Value words = vector::BitCastOp::create(
+        kb.b, kb.loc, VectorType::get({elements / 32}, kb.i32Type()),
+        quantize.getScales());
+    probScaleWords = kb.elements(words);
+    return quantize.getValues();
   };
   // The softmax of block j's scores (wgmma: `groupScores`; mma.sync: its
   // own MMAs) in `state`: returns alpha and P_hat on the accumulator
@@ -1178,9 +1118,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     auto probQuant = QuantizeOp::create(
         kb.b, kb.loc,
         VectorType::get({keyTiles * 4}, config.probQuant.getElementType()),
-        VectorType::get({1}, kb.f32Type()), softmax.getProbs(),
-        config.probQuant, kb.b.getF64FloatAttr(probRange), /*layout=*/nullptr,
-        queryKeyMma);
+        VectorType::get({1}, kb.f32Type()), /*row_scales=*/Type(),
+        softmax.getProbs(), config.probQuant, kb.b.getF64FloatAttr(probRange),
+        /*layout=*/nullptr, queryKeyMma, /*row_range=*/nullptr);
     return std::make_pair(alpha, probQuant.getValues());
   };
   // Register r of a chunk of k keys holds `perRegister` elements (four

@@ -279,6 +279,8 @@ struct QuantizeOnFragments : OpRewritePattern<QuantizeOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isa<VectorType>(op.getInput().getType()))
       return rewriter.notifyMatchFailure(op, "on tiles");
+    if (op.getQuant().getGranularity() == Granularity::Microscale)
+      return rewriter.notifyMatchFailure(op, "NVFP4: MicroscaleFragments.cpp");
     Location loc = op.getLoc();
     F32Builder f{rewriter, loc};
     MLIRContext *ctx = getContext();

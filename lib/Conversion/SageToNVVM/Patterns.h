@@ -22,6 +22,9 @@ LogicalResult setWarpSpecializeLaunchBounds(Operation *root);
 /// sage.mask_scores, sage.online_softmax, sage.quantize and sage.accumulate on
 /// accumulator fragments (AccumulatorFragments.cpp).
 void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);
+/// sage.quantize of NVFP4 (P in two levels) on accumulator fragments
+/// (MicroscaleFragments.cpp).
+void populateMicroscaleFragmentPatterns(RewritePatternSet &patterns);
 } // namespace sage
 } // namespace mlir
 

@@ -24,6 +24,7 @@ void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpgroupMmaPatterns(patterns);
   populateWarpSpecializePatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
+  populateMicroscaleFragmentPatterns(patterns);
 }
 
 namespace {

@@ -29,17 +29,20 @@
 //       CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<1xi32>, !llvm.ptr<1>
 //       CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // The attention kernel: Q K^T with Q's and K's scale words, P~ in two
-// levels (s_row = rowmax / 2688), the lanes' P scale words swapped across
-// lane pairs, P V with P's and V's scale words, R * s_row, then O.
+// levels (sage.quantize with row_range = 448 * 6 on the accumulator
+// fragment), P V with P's scale word and V's, R * s_row, then O.
 // CHECK-LABEL: gpu.func @sage_attention
 //       CHECK: scf.for
 // CHECK-COUNT-8: sage.warp_mma %{{.*}}, %{{.*}}, %{{.*}} scales(%[[QS:.*]], %{{.*}}) {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 64, a = f4E2M1FN, a_source = registers, b = f4E2M1FN, b_source = registers, acc = f32, scales = ue4m3_block16>}
 //       CHECK: sage.online_softmax {{.*}}prob_scale = 1.000000e+00
-//       CHECK: arith.constant 2.688000e+03 : f32
-//       CHECK: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : i32
-//       CHECK: %[[PV:.*]] = sage.warp_mma %{{.*}}, %{{.*}}, %{{.*}} scales(%{{.*}}, %{{.*}}) {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 64, a = f4E2M1FN
+//       CHECK: %[[PQ:.*]], %[[PS:.*]], %[[SROW:.*]] = sage.quantize %{{.*}} {fragment = #sage.mma<{{.*}}k = 64{{.*}}>, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, row_range = 2.688000e+03 : f64} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+//       CHECK: %[[S0:.*]] = vector.extract %[[SROW]][0]
+//       CHECK: %[[WORDS:.*]] = vector.bitcast %[[PS]] : vector<4xf8E4M3FN> to vector<1xi32>
+//       CHECK: %[[WORD:.*]] = vector.extract %[[WORDS]][0]
+//       CHECK: vector.shuffle %[[PQ]], %[[PQ]]
+//       CHECK: %[[PV:.*]] = sage.warp_mma %{{.*}}, %{{.*}}, %{{.*}} scales(%[[WORD]], %{{.*}}) {mma = #sage.mma<scope = warp, m = 16, n = 8, k = 64, a = f4E2M1FN
 //       CHECK: %[[R0:.*]] = vector.extract %[[PV]][0]
-//       CHECK: arith.mulf %[[R0]], %{{.*}} : f32
+//       CHECK: arith.mulf %[[R0]], %[[S0]] : f32
 //       CHECK: sage.accumulate
 // CHECK-COUNT-7: sage.warp_mma {{.*}} scales(
 //   CHECK-NOT: sage.warp_mma

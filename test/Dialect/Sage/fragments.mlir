@@ -202,3 +202,113 @@ func.func @negative_zero_prob_scale(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
   %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {prob_scale = 0.0 : f64} : tensor<64x64xf32>, tensor<64xf32>
   return
 }
+
+// -----
+
+// NVFP4's P on fragments: two levels, a scale byte a 16-key block (four a
+// 64-key chunk) and the lane's two row scales.
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+// CHECK-LABEL: func @quantize_nvfp4
+//       CHECK:   sage.quantize %{{.*}} {fragment = #sage.mma<{{.*}}>, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>, row_range = 2.688000e+03 : f64} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+func.func @quantize_nvfp4(%p: vector<32xf32>) -> vector<2xf32> {
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+  return %r : vector<2xf32>
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_no_row_range(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op microscales on fragments in two levels: it needs `row_range`, the range each row is first scaled into}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_bad_row_range(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op row_range must be finite and positive, got -1}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = -1.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_bound(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op microscales on fragments with measured scales: no `bound`}}
+  %v, %s, %r = sage.quantize %p {bound = 1.0 : f64, fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_mx(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op on fragments microscales as NVFP4 only (f8E4M3FN scales), got 'f8E8M0FNU' scales}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 32, scale = f8E8M0FNU>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_along_tokens(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op on fragments microscales along the keys (the accumulator's columns), not along tokens}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN, along = tokens>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#m16n8k16 = #sage.mma<scope = warp, m = 16, n = 8, k = 16, a = f16, a_source = registers, b = f16, b_source = registers, acc = f32, scales = none>
+func.func @negative_quantize_nvfp4_partial_chunk(%p: vector<16xf32>) {
+  // expected-error@+1 {{'sage.quantize' op microscales whole 64-key chunks (32 values a lane), got 'vector<16xf32>'}}
+  %v, %s, %r = sage.quantize %p {fragment = #m16n8k16, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<16xf32> -> vector<16xf4E2M1FN>, vector<2xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_scales_type(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op expected values of type 'vector<32xf4E2M1FN>' and scales of type 'vector<4xf8E4M3FN>' (four a 64-key chunk) for an input 'vector<32xf32>', got 'vector<32xf4E2M1FN>' and 'vector<2xf8E4M3FN>'}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<2xf8E4M3FN>, vector<2xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_no_row_scales(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op expected a third result, the row scales}}
+  %v, %s = sage.quantize %p {fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_row_scales_type(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op expected row scales of type 'vector<2xf32>' (the lane's rows of the accumulator), got 'vector<1xf32>'}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_row_range_e4m3(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op takes `row_range` and returns row scales with NVFP4 microscaling only}}
+  %v, %s = sage.quantize %p {bound = 1.0 : f64, fragment = #s8, row_range = 2688.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_quantize_row_range_tile(%p: tensor<64x64xf32>) {
+  // expected-error@+1 {{'sage.quantize' op quantizes in two levels (`row_range`, row scales) on fragments only}}
+  %v, %s = sage.quantize %p {row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : tensor<64x64xf32> -> tensor<64x64xf4E2M1FN>, tensor<64x4xf8E4M3FN>
+  return
+}

@@ -284,16 +284,70 @@ static LogicalResult verifyAccumulatorFragment(Operation *op,
                                                StringRef valuesName,
                                                VectorType values);
 
+static LogicalResult verifyFragmentRows(Operation *op, MmaAttr fragment,
+                                        StringRef rowsName, Type rows);
+
+/// P's two-level NVFP4 quantization on an m16n8 accumulator fragment: 64-key
+/// chunks (eight 8-key tiles), a scale byte a 16-key block, and the lane's
+/// row scales.
+static LogicalResult verifyMicroscaledFragment(QuantizeOp op,
+                                               VectorType input) {
+  QuantAttr quant = op.getQuant();
+  if (!isa<Float8E4M3FNType>(quant.getScaleType()))
+    return op.emitOpError()
+           << "on fragments microscales as NVFP4 only (f8E4M3FN scales), got "
+           << quant.getScaleType() << " scales";
+  if (quant.getAlong())
+    return op.emitOpError() << "on fragments microscales along the keys "
+                               "(the accumulator's columns), not along "
+                            << stringifyDimRole(*quant.getAlong());
+  std::optional<APFloat> rowRange = op.getRowRange();
+  if (!rowRange)
+    return op.emitOpError()
+           << "microscales on fragments in two levels: it needs `row_range`, "
+              "the range each row is first scaled into";
+  if (!rowRange->isFiniteNonZero() || rowRange->isNegative())
+    return op.emitOpError() << "row_range must be finite and positive, got "
+                            << rowRange->convertToDouble();
+  if (op.getBound())
+    return op.emitOpError()
+           << "microscales on fragments with measured scales: no `bound`";
+  // Every warp row of the MMA table is m16n8 (docs/Mma.md): a lane holds
+  // rows g and g + 8 and two keys of each 8-key tile.
+  MmaAttr mma = *op.getFragment();
+  int64_t elements = input.getNumElements();
+  if (elements % 32 != 0)
+    return op.emitOpError()
+           << "microscales whole 64-key chunks (32 values a lane), got "
+           << input;
+  auto values = VectorType::get({elements}, quant.getElementType());
+  auto scales = VectorType::get({elements / 8}, quant.getScaleType());
+  if (op.getValues().getType() != values || op.getScales().getType() != scales)
+    return op.emitOpError()
+           << "expected values of type " << values << " and scales of type "
+           << scales << " (four a 64-key chunk) for an input " << input
+           << ", got " << op.getValues().getType() << " and "
+           << op.getScales().getType();
+  if (!op.getRowScales())
+    return op.emitOpError() << "expected a third result, the row scales";
+  return verifyFragmentRows(op, mma, "row scales", op.getRowScales().getType());
+}
+
 /// The fragment form: element-wise on an accumulator fragment, with the
-/// static scale of `bound`.
+/// static scale of `bound`; or NVFP4's two levels.
 static LogicalResult verifyQuantizeFragment(QuantizeOp op, VectorType input) {
   if (failed(verifyAccumulatorFragment(op, op.getFragment(), "input", input)))
     return failure();
+  if (op.getLayoutAttr())
+    return op.emitOpError() << "on fragments has no memory `layout`";
+  if (op.getQuant().getGranularity() == Granularity::Microscale)
+    return verifyMicroscaledFragment(op, input);
+  if (op.getRowRange() || op.getRowScales())
+    return op.emitOpError() << "takes `row_range` and returns row scales "
+                               "with NVFP4 microscaling only";
   if (!op.getBound())
     return op.emitOpError() << "on fragments needs a static `bound`: a lane "
                                "cannot measure a group's maximum alone";
-  if (op.getLayoutAttr())
-    return op.emitOpError() << "on fragments has no memory `layout`";
   Type format = op.getQuant().getElementType();
   if (!isa<Float8E4M3FNType, Float16Type>(format))
     return op.emitOpError()
@@ -326,6 +380,9 @@ LogicalResult QuantizeOp::verify() {
   }
   if (getFragmentAttr())
     return emitOpError() << "has a `fragment` layout but operates on tiles";
+  if (getRowRange() || getRowScales())
+    return emitOpError() << "quantizes in two levels (`row_range`, row "
+                            "scales) on fragments only";
   if (std::optional<APFloat> bound = getBound()) {
     if (!bound->isFiniteNonZero() || bound->isNegative())
       return emitOpError() << "bound must be finite and positive, got "

@@ -148,11 +148,22 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     trailing ones: `[token groups, feature groups]`, e.g. `[N, 1]` per token,
     `[1, D]` per channel, `[N, D / 16]` for NVFP4.
 
-    On fragments (vectors, docs/Levels.md, L4) the op is element-wise:
-    `values` keeps the layout of `input`, the accumulator of the MMA
-    `fragment` names, and `scales` is the one static scale
-    (`vector<1xf32>`); it needs `bound`, since a lane cannot measure a
-    group's maximum alone.
+    On fragments (vectors, docs/Levels.md, L4) `values` keeps the layout of
+    `input`, the accumulator of the MMA `fragment` names. With a static
+    `bound` the op is element-wise and `scales` is the one static scale
+    (`vector<1xf32>`).
+
+    NVFP4 on fragments is P's two-level quantization (docs/Algorithm.md
+    section 5), named by `row_range`: each row is divided by its
+    `s_row = max(row) / row_range` (`row_scales`, one per row the lane holds,
+    0 for a row of zeros), then microscaled: a UE4M3 scale per block of 16
+    keys, E2M1 values. The blocks are those of the accumulator order
+    (docs/Layouts.md): keys `32h + 8j + 4c + {0..3}` of each 64-key chunk,
+    which one quarter of the P V MMA's A operand holds when V is stored in
+    that order. A block spans a lane pair, so the lowering meets its maximum
+    with one shuffle. `scales` holds, per 64-key chunk, the four bytes of the
+    block-scaled MMA's A scale register (blocks 0 to 3 from the low byte):
+    row `g + 8`'s on lanes with `t = 1`, row `g`'s on the others.
 
     Example:
 
@@ -160,6 +171,9 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     %qv, %qs = sage.quantize %q
         {quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 32>}
       : tensor<2x32x1024x128xf16> -> tensor<2x32x1024x128xi8>, tensor<2x32x256x1xf32>
+    %pv, %ps, %srow = sage.quantize %p {fragment = #qk, row_range = 2688.0 : f64,
+        quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>}
+      : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
     ```
   }];
   let arguments = (ins AnyTypeOf<[Sage_FloatTensor,
@@ -167,14 +181,17 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
                        Sage_QuantAttr:$quant,
                        OptionalAttr<F64Attr>:$bound,
                        OptionalAttr<Sage_OperandLayoutAttrInterface>:$layout,
-                       OptionalAttr<Sage_MmaAttr>:$fragment);
+                       OptionalAttr<Sage_MmaAttr>:$fragment,
+                       OptionalAttr<F64Attr>:$row_range);
   let results = (outs
       AnyTypeOf<[Sage_QuantTensor,
-                 VectorOfRankAndType<[1], [I8, F8E4M3FN, F16]>]>:$values,
-      AnyTypeOf<[Sage_ScaleTensor, VectorOfRankAndType<[1], [F32]>]>:$scales);
+                 VectorOfRankAndType<[1], [I8, F8E4M3FN, F16, F4E2M1FN]>]>:$values,
+      AnyTypeOf<[Sage_ScaleTensor,
+                 VectorOfRankAndType<[1], [F32, F8E4M3FN]>]>:$scales,
+      Optional<VectorOfRankAndType<[1], [F32]>>:$row_scales);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->`
-    type($values) `,` type($scales)
+    type($values) `,` type($scales) (`,` type($row_scales)^)?
   }];
   let hasVerifier = 1;
 }
