@@ -22,6 +22,7 @@ using namespace mlir::sage;
 void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpMmaPatterns(patterns);
   populateWarpgroupMmaPatterns(patterns);
+  populateTcgen05MmaPatterns(patterns);
   populateWarpSpecializePatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
   populateMicroscaleFragmentPatterns(patterns);

@@ -118,6 +118,31 @@ std::string MmaInstruction::getUnavailableReason(Chip chip) const {
   return llvm::formatv("needs sm_{0} or newer", minSm).str();
 }
 
+uint32_t MmaInstruction::getTcgen05Descriptor(int64_t n) const {
+  assert(scope == MmaScope::Tcgen05 && hasN(n) && "a tcgen05 row's shape");
+  // Fields common to every kind: N >> 3 at bits 17..22; both transpose
+  // bits (15, 16) 0, i.e. K-major; sparsity and negation 0.
+  uint32_t descriptor = uint32_t(n >> 3) << 17;
+  if (scales == MmaScaleKind::Ue4m3Block16) {
+    // kind::mxf4nvf4: E2M1 is format 1 for A (bits 7..9) and B (10..11);
+    // scale type UE4M3 is 0 (bit 23); M >> 7 at bits 27..28; the scale
+    // factor ids (4..5, 29..30) are 0, as scale_vec::4X requires; K = 64
+    // (bit 31 clear).
+    assert(a == "e2m1" && b == "e2m1" && m == 128 && "NVFP4's M = 128 row");
+    return descriptor | 1u << 7 | 1u << 10 | uint32_t(m >> 7) << 27;
+  }
+  // kind::i8 (S8 = 1) and kind::f8f6f4 (E4M3 = 0): A at bits 7..9, B at
+  // 10..12; D at bits 4..5 (F16 0, F32 1, S32 2); M >> 4 at bits 24..28.
+  auto format = [](StringRef name) -> uint32_t {
+    assert((name == "s8" || name == "e4m3") && "an i8 or f8f6f4 row");
+    return name == "s8" ? 1 : 0;
+  };
+  assert((acc == "s32" || acc == "f32") && "an s32 or f32 accumulator");
+  uint32_t accumulator = acc == "s32" ? 2 : 1;
+  return descriptor | accumulator << 4 | format(a) << 7 | format(b) << 10 |
+         uint32_t(m >> 4) << 24;
+}
+
 StringRef mlir::sage::getMmaFormatName(Type type) {
   if (type.isSignlessInteger(8))
     return "s8";

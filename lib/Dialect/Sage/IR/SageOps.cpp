@@ -653,6 +653,31 @@ LogicalResult WarpgroupMmaOp::verify() {
                         mma.getM(), mma.getN(), mma.getAcc());
 }
 
+LogicalResult Tcgen05MmaOp::verify() {
+  MmaAttr mma = getMma();
+  if (mma.getScope() != MmaScope::Tcgen05)
+    return emitOpError() << "is one tcgen05.mma, but its mma is of scope "
+                         << stringifyMmaScope(mma.getScope());
+  Type aType = getA().getType();
+  if (mma.getASource() == OperandSource::Shared && !aType.isInteger(64))
+    return emitOpError() << "expected a as the i64 shared-memory descriptor "
+                            "the row reads A through, got "
+                         << aType;
+  if (mma.getASource() == OperandSource::TensorMemory && !aType.isInteger(32))
+    return emitOpError() << "expected a as the i32 tensor-memory address the "
+                            "row reads A from, got "
+                         << aType;
+  bool blockScaled = mma.getScales() != MmaScaleKind::None;
+  if (blockScaled != bool(getAScales()))
+    return emitOpError() << (blockScaled
+                                 ? "expected the tensor-memory addresses of "
+                                   "A's and B's block scales: the row is "
+                                   "block-scaled"
+                                 : "takes block scales only for a "
+                                   "block-scaled row");
+  return success();
+}
+
 /// Checks that each fragment fills whole 32-bit registers of integer or
 /// float elements, as the fence and the wait pass them on.
 static LogicalResult verifyRegisterFragments(Operation *op,

@@ -60,6 +60,10 @@ struct MmaInstruction {
   std::string getPtx(int64_t n) const;
   /// Why `chip` cannot run it, or an empty string.
   std::string getUnavailableReason(Chip chip) const;
+  /// A tcgen05 row's 32-bit instruction descriptor for shape n, both
+  /// operands K-major, dense, no negation (PTX ISA, "Instruction
+  /// descriptor"; docs/Mma.md).
+  uint32_t getTcgen05Descriptor(int64_t n) const;
 };
 
 /// Every row, in the table's order.

@@ -368,6 +368,47 @@ def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
   let hasVerifier = 1;
 }
 
+def Sage_Tcgen05MmaOp : Sage_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
+  let summary = "one tcgen05.mma, issued by one thread for the CTA";
+  let description = [{
+    The distributed form of a `sage.qmma` on Blackwell datacenter chips
+    (sm_100a; docs/Levels.md, L4): one `tcgen05.mma` of a tcgen05-scope row
+    of sage's MMA table (docs/Mma.md), named by `mma`. One thread issues it
+    for the CTA. D, `[M, N]`, lives in tensor memory at the address
+    `accumulator` (i32: lane in the upper 16 bits, column in the lower);
+    B, `[N, K]` K-major, is read from shared memory through its 64-bit
+    matrix descriptor `b`; A, `[M, K]` K-major, through its descriptor
+    (`a : i64`, a row with `a_source = shared`) or from tensor memory at
+    the address `a` (`a : i32`, `a_source = tensor_memory`). A
+    block-scaled row reads the scale vectors of A and B from tensor memory
+    at `a_scales` and `b_scales`.
+
+    `D = A * B + D` where `accumulate` is true, `D = A * B` where it is
+    false. Both operands are K-major and the row fixes every format and
+    `M` x `N`, so the lowering builds the instruction descriptor itself.
+    The op is asynchronous like the instruction: it completes when a later
+    `tcgen05.commit` arrives on its mbarrier, so it is not `Pure` and no
+    pass moves it. `convert-sage-to-nvvm` turns it into that one
+    instruction (`nvvm.tcgen05.mma`, or `nvvm.tcgen05.mma.block_scale`).
+
+    Example:
+
+    ```mlir
+    sage.tcgen05_mma %tmemD, %descQ, %descK, %false {mma = #sage.mma<
+        scope = tcgen05, m = 128, n = 64, k = 32, a = i8, a_source = shared,
+        b = i8, b_source = shared, acc = i32, scales = none>} : i64
+    ```
+  }];
+  let arguments = (ins I32:$accumulator, AnyTypeOf<[I32, I64]>:$a, I64:$b,
+                       I1:$accumulate, Optional<I32>:$a_scales,
+                       Optional<I32>:$b_scales, Sage_MmaAttr:$mma);
+  let assemblyFormat = [{
+    $accumulator `,` $a `,` $b `,` $accumulate
+    (`scales` `(` $a_scales^ `,` $b_scales `)`)? attr-dict `:` type($a)
+  }];
+  let hasVerifier = 1;
+}
+
 def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
     [RangedTypesMatchWith<"the results have the fragments' types",
                           "fragments", "results", "$_self">]> {
