@@ -237,6 +237,8 @@ Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
 struct WarpgroupChain {
   Value acc;
   SmallVector<Value> aRegisters;
+  /// The token of the chain's commit group (sage.warpgroup_commit).
+  Value group;
 };
 /// A wgmma.fence after the registers `registers` are written: returns them
 /// as the wgmmas after it read them.

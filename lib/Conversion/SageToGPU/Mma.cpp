@@ -123,7 +123,9 @@ WarpgroupChain mlir::sage::issueWarpgroupMmas(KernelBuilder &kb, MmaAttr mma,
   for (auto [a, descriptor] : llvm::zip_equal(fragments, bDescriptors))
     chain.acc = WarpgroupMmaOp::create(kb.b, kb.loc, accType, a, descriptor,
                                        chain.acc, mma);
-  NVVM::WgmmaGroupSyncAlignedOp::create(kb.b, kb.loc);
+  chain.group = WarpgroupCommitOp::create(
+      kb.b, kb.loc, WgmmaGroupType::get(kb.b.getContext()),
+      ValueRange{chain.acc});
   return chain;
 }
 
@@ -136,7 +138,7 @@ SmallVector<MmaAcc> mlir::sage::waitWarpgroupMmas(KernelBuilder &kb,
   llvm::append_range(fragments, chain.aRegisters);
   Value acc =
       WarpgroupWaitOp::create(kb.b, kb.loc, ValueRange(fragments).getTypes(),
-                              pending, fragments)
+                              pending, chain.group, fragments)
           .getResult(0);
   int64_t count = cast<VectorType>(acc.getType()).getNumElements();
   SmallVector<MmaAcc> tiles(count / 4);

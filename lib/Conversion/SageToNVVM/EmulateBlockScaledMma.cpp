@@ -65,8 +65,10 @@ struct Lane {
   }
   /// E2M1 code (bits 3..0 of `code`) as f32.
   Value decodeE2M1(Value code) { return nvfp4::decodeCode(b, loc, code); }
-  /// UE4M3 byte (bits 7..0; bit 7 is 0: scales are non-negative) as f32.
-  Value decodeE4M3(Value byte) { return nvfp4::decodeScale(b, loc, byte); }
+  /// UE4M3 byte (bits 6..0; the unsigned format has no sign bit) as f32.
+  Value decodeE4M3(Value byte) {
+    return nvfp4::decodeScale(b, loc, mask(byte, 0x7f));
+  }
 };
 
 /// The body of the emulating function: D (four f32) from A (four i32), B

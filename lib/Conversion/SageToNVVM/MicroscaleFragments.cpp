@@ -5,9 +5,10 @@
 // s_row = max(row) / row_range, reduced over the quad, then E2M1 codes of
 // P' under a UE4M3 scale a 16-key block. In the accumulator order
 // (docs/Layouts.md) block 2h + c of a 64-key chunk holds keys 32h + 8j + 4c
-// + {0..3}: those of tiles 4h .. 4h + 3 that lanes t = 2c and 2c + 1 hold,
-// so one lane-pair shuffle meets its maximum, and one more brings each lane
-// the other pair's scale bytes for the A scale register.
+// + {0..3}, j = 0..3: those of tiles 4h .. 4h + 3 that lanes t = 2c and
+// 2c + 1 hold, so one lane-pair shuffle meets its maximum, and one more
+// brings lanes 0 and 1 the other pair's scale bytes for the A scale
+// register.
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,7 +12,8 @@
 // sage.warpgroup_fence and sage.warpgroup_wait pass their fragments
 // through an empty inline asm next to the wgmma.fence / wgmma.wait_group,
 // which pins where the registers are written and read: before the fence,
-// after the wait.
+// after the wait. sage.warpgroup_commit is the wgmma.commit_group; its
+// token, which the waits take, lowers to nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,6 +203,21 @@ struct WarpgroupFenceToNVVM : OpRewritePattern<WarpgroupFenceOp> {
   }
 };
 
+/// The commit once its token's waits are lowered: the token lowers to
+/// nothing, the commit to wgmma.commit_group where it stands.
+struct WarpgroupCommitToNVVM : OpRewritePattern<WarpgroupCommitOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(WarpgroupCommitOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->use_empty())
+      return rewriter.notifyMatchFailure(op, "its waits are not lowered yet");
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct WarpgroupWaitToNVVM : OpRewritePattern<WarpgroupWaitOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -218,6 +234,6 @@ struct WarpgroupWaitToNVVM : OpRewritePattern<WarpgroupWaitOp> {
 } // namespace
 
 void mlir::sage::populateWarpgroupMmaPatterns(RewritePatternSet &patterns) {
-  patterns.add<WarpgroupMmaToNVVM, WarpgroupFenceToNVVM, WarpgroupWaitToNVVM>(
-      patterns.getContext());
+  patterns.add<WarpgroupMmaToNVVM, WarpgroupFenceToNVVM, WarpgroupCommitToNVVM,
+               WarpgroupWaitToNVVM>(patterns.getContext());
 }

@@ -46,7 +46,7 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // CHECK-LABEL: gpu.func @sage_attention
 // CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[END:.*]], %{{.*}} : i32
 // CHECK-NEXT: %{{.*}}:36 = scf.if %[[ANY]] -> (
-// CHECK: sage.warpgroup_wait 0, %{{.*}} : vector<32xi32>
+// CHECK: sage.warpgroup_wait 0 on %{{.*}}, %{{.*}} : vector<32xi32>
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[ALPHA0:.*]] = sage.online_softmax
 // CHECK: %[[P0:.*]], %{{.*}} = sage.quantize
 // The loop carries block j - 1's alpha and P_hat (E4M3, the accumulator's
@@ -56,27 +56,28 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // CHECK-NEXT: %[[A1:.*]] = vector.shuffle %[[P]], %[[P]]
 // Block j's Q K^T and block j - 1's P V are issued back to back, after
 // one fence of P's registers, as two commit groups.
-// CHECK: %[[FENCED:.*]]:2 = sage.warpgroup_fence %[[A0]], %[[A1]] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK: %[[FENCED:.*]]:2 = sage.warpgroup_fence(%[[A0]], %[[A1]] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>)
 // CHECK-NEXT: %[[S0:.*]] = sage.warpgroup_mma %{{.*}}, %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared
 // CHECK-NEXT: %[[S:.*]] = sage.warpgroup_mma %{{.*}}, %{{.*}}, %[[S0]]
-// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: %[[SG:.*]] = sage.warpgroup_commit(%[[S]] : vector<32xi32>)
 // CHECK-NEXT: %[[R0:.*]] = sage.warpgroup_mma %[[FENCED]]#0, %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers
 // CHECK-NEXT: %[[R:.*]] = sage.warpgroup_mma %[[FENCED]]#1, %{{.*}}, %[[R0]]
-// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// The scores are waited for with the P V still in flight; block j's
-// softmax runs before the P V is waited for (keeping P's registers
-// untouched until then) and added to O with block j - 1's alpha.
-// CHECK-NEXT: %{{.*}} = sage.warpgroup_wait 1, %[[S]] : vector<32xi32>
+// CHECK-NEXT: %[[RG:.*]] = sage.warpgroup_commit(%[[R]] : vector<32xf32>)
+// The scores are waited for with the P V still in flight (one group
+// committed after theirs may run); block j's softmax runs before the P V
+// is waited for (keeping P's registers untouched until then) and added to
+// O with block j - 1's alpha.
+// CHECK-NEXT: %{{.*}} = sage.warpgroup_wait 1 on %[[SG]], %[[S]] : vector<32xi32>
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT_ALPHA:.*]] = sage.online_softmax
 // CHECK: %[[NEXT_P:.*]], %{{.*}} = sage.quantize
-// CHECK-NEXT: %[[DONE:.*]]:3 = sage.warpgroup_wait 0, %[[R]], %[[FENCED]]#0, %[[FENCED]]#1
+// CHECK-NEXT: %[[DONE:.*]]:3 = sage.warpgroup_wait 0 on %[[RG]], %[[R]], %[[FENCED]]#0, %[[FENCED]]#1
 // CHECK: sage.accumulate %{{.*}} into %{{.*}} rescale %[[ALPHA]]
 // Warp-specialized, the stage of block j - 1 goes back to the producer.
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: scf.yield {{.*}}, %[[NEXT_ALPHA]], %[[NEXT_P]] :
 // The last block's P V after the loop.
 // CHECK: %[[LAST0:.*]] = vector.shuffle %[[LOOP]]#37, %[[LOOP]]#37
-// CHECK: sage.warpgroup_fence %[[LAST0]]
+// CHECK: sage.warpgroup_fence(%[[LAST0]]
 // CHECK: sage.warpgroup_wait 0
 // CHECK: sage.accumulate %{{.*}} into %{{.*}} rescale %[[LOOP]]#36
 

@@ -39,7 +39,7 @@
 //  CHECK-NEXT:   %[[PAIR:.*]] = arith.constant 256 : i32
 //  CHECK-NEXT:   nvvm.barrier id = %[[MY_TURN]] number_of_threads = %[[PAIR]]
 //       CHECK:   sage.warpgroup_mma {{.*}}a = f8E4M3FN, a_source = registers
-//       CHECK:   nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:   sage.warpgroup_commit
 //       CHECK:   %[[NOT_LAST_BLOCK:.*]] = arith.cmpi ne, %[[BLOCK]], %[[LAST_BLOCK]] : i32
 //       CHECK:   %[[NOT_LAST_GROUP:.*]] = arith.cmpi ne, %[[WARPGROUP]], %{{.*}} : i32
 //  CHECK-NEXT:   %[[PASSES:.*]] = arith.ori %[[NOT_LAST_BLOCK]], %[[NOT_LAST_GROUP]] : i1
@@ -94,8 +94,8 @@ func.func @k_only(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tens
 //       OVERLAP: scf.for {{.*}} iter_args
 //       OVERLAP:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 //       OVERLAP:   sage.warpgroup_fence
-//       OVERLAP:   nvvm.wgmma.commit.group.sync.aligned
-//       OVERLAP:   nvvm.wgmma.commit.group.sync.aligned
+//       OVERLAP:   sage.warpgroup_commit
+//       OVERLAP:   sage.warpgroup_commit
 //       OVERLAP:   scf.if %{{.*}} {
 //  OVERLAP-NEXT:     arith.constant
 //       OVERLAP:     nvvm.barrier.arrive

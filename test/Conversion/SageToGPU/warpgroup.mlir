@@ -88,8 +88,8 @@
 // CHECK: sage.warpgroup_fence{{$}}
 // CHECK-NEXT: %[[S0:.*]] = sage.warpgroup_mma %[[QDESC]], %[[KDESC]] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>} : i64 -> vector<32xi32>
 // CHECK-NEXT: %[[S1:.*]] = sage.warpgroup_mma %{{.*}}, %{{.*}}, %[[S0]]
-// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: %[[S:.*]] = sage.warpgroup_wait 0, %[[S1]] : vector<32xi32>
+// CHECK-NEXT: %[[SG:.*]] = sage.warpgroup_commit(%[[S1]] : vector<32xi32>)
+// CHECK-NEXT: %[[S:.*]] = sage.warpgroup_wait 0 on %[[SG]], %[[S1]] : vector<32xi32>
 // CHECK-NEXT: vector.extract %[[S]][0] : i32 from vector<32xi32>
 // Only a block holding keys past Nk (its last key, start + 63, >= Nk) is
 // masked; the others skip sage.mask_scores (not causal here).
@@ -103,12 +103,12 @@
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[SCORES]] : vector<32xf32>
 // CHECK: sage.online_softmax
-// CHECK: %[[P:.*]]:2 = sage.warpgroup_fence %{{.*}}, %{{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK: %[[P:.*]]:2 = sage.warpgroup_fence(%{{.*}}, %{{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>)
 // CHECK-NEXT: %[[R0:.*]] = sage.warpgroup_mma %[[P]]#0, %{{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<32xf32>
 // CHECK-NEXT: %[[R1:.*]] = sage.warpgroup_mma %[[P]]#1, %{{.*}}, %[[R0]]
-// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: %[[RG:.*]] = sage.warpgroup_commit(%[[R1]] : vector<32xf32>)
 // The wait also passes P's registers, which the wgmmas read until then.
-// CHECK-NEXT: %[[R:.*]]:3 = sage.warpgroup_wait 0, %[[R1]], %[[P]]#0, %[[P]]#1 : vector<32xf32>, vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK-NEXT: %[[R:.*]]:3 = sage.warpgroup_wait 0 on %[[RG]], %[[R1]], %[[P]]#0, %[[P]]#1 : vector<32xf32>, vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
 // CHECK-NEXT: vector.extract %[[R]]#0[0] : f32 from vector<32xf32>
 // CHECK: sage.accumulate
 

@@ -6,20 +6,32 @@
 
 #s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
 
-// Level one: row g's max over the lane (elements 4j, 4j + 1) and the quad,
-// s_row = max / row_range, P' = P~ / s_row (0 for a row of zeros).
-// Level two: block 0 of row g holds tiles 0..3 of this lane pair (eight
-// values a lane); its max meets the pair's by one shuffle, its E4M3 scale is max / 6. The A scale
-// word gathers the other pair's bytes (xor 2) and lanes t = 1 take row
-// g + 8's.
+// Level one: row g's max over the lane (elements 4j, 4j + 1) and the
+// quad, s_row = max / row_range, P' = P~ / s_row (0 for a row of zeros).
+// Level two: block 0 of row g is tiles 0..3 of this lane pair (elements
+// 0, 1, 4, 5, 8, 9, 12, 13 of each lane); its max meets the pair's by one
+// shuffle, its E4M3 scale is max / 6. Row g + 8's block 0 is elements 2,
+// 3, 6, 7, ... The A scale word of a row is b0 b1 b2 b3 from the low byte:
+// this pair's blocks 0 and 2 (bytes 0 and 1 of its word) and the other
+// pair's 1 and 3 (xor 2); lanes t = 1 take row g + 8's.
 // CHECK-LABEL: func @microscale
 //  CHECK-SAME: (%[[P:.*]]: vector<32xf32>)
+//   CHECK-DAG:   %[[C16:.*]] = arith.constant 16 : i32
+//   CHECK-DAG:   %[[FF00:.*]] = arith.constant 65280 : i32
+//   CHECK-DAG:   %[[C8:.*]] = arith.constant 8 : i32
+//   CHECK-DAG:   %[[FF:.*]] = arith.constant 255 : i32
 //   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG:   %[[ROWRANGE:.*]] = arith.constant 2.688000e+03 : f32
 //   CHECK-DAG:   %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
 //   CHECK-DAG:   %[[P0:.*]] = vector.extract %[[P]][0]
 //   CHECK-DAG:   %[[P1:.*]] = vector.extract %[[P]][1]
+//   CHECK-DAG:   %[[P2:.*]] = vector.extract %[[P]][2]
 //   CHECK-DAG:   %[[P4:.*]] = vector.extract %[[P]][4]
+//   CHECK-DAG:   %[[P5:.*]] = vector.extract %[[P]][5]
+//   CHECK-DAG:   %[[P8:.*]] = vector.extract %[[P]][8]
+//   CHECK-DAG:   %[[P9:.*]] = vector.extract %[[P]][9]
+//   CHECK-DAG:   %[[P12:.*]] = vector.extract %[[P]][12]
+//   CHECK-DAG:   %[[P13:.*]] = vector.extract %[[P]][13]
 //   CHECK-DAG:   %[[P29:.*]] = vector.extract %[[P]][29]
 //       CHECK:   %[[M0:.*]] = llvm.intr.maximum(%[[ZERO]], %[[P0]])
 //  CHECK-NEXT:   %[[M1:.*]] = llvm.intr.maximum(%[[M0]], %[[P1]])
@@ -38,7 +50,20 @@
 //  CHECK-NEXT:   %[[PP1:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q1]]
 //  CHECK-NEXT:   %[[Q4:.*]] = arith.divf %[[P4]], %[[DIVISOR]]
 //  CHECK-NEXT:   %[[PP4:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q4]]
+//  CHECK-NEXT:   %[[Q5:.*]] = arith.divf %[[P5]], %[[DIVISOR]]
+//  CHECK-NEXT:   %[[PP5:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q5]]
+//  CHECK-NEXT:   %[[Q8:.*]] = arith.divf %[[P8]], %[[DIVISOR]]
+//  CHECK-NEXT:   %[[PP8:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q8]]
+//  CHECK-NEXT:   %[[Q9:.*]] = arith.divf %[[P9]], %[[DIVISOR]]
+//  CHECK-NEXT:   %[[PP9:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q9]]
+//  CHECK-NEXT:   %[[Q12:.*]] = arith.divf %[[P12]], %[[DIVISOR]]
+//  CHECK-NEXT:   %[[PP12:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q12]]
+//  CHECK-NEXT:   %[[Q13:.*]] = arith.divf %[[P13]], %[[DIVISOR]]
+//  CHECK-NEXT:   %[[PP13:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[Q13]]
 //       CHECK:   %[[SROW1:.*]] = arith.divf %{{.*}}, %[[ROWRANGE]]
+//  CHECK-NEXT:   %[[DIVISOR1:.*]] = arith.select %{{.*}}, %{{.*}}, %[[SROW1]]
+//  CHECK-NEXT:   %[[Q2:.*]] = arith.divf %[[P2]], %[[DIVISOR1]]
+//  CHECK-NEXT:   %[[PP2:.*]] = arith.select %{{.*}}, %[[ZERO]], %[[Q2]]
 //       CHECK:   %[[TID:.*]] = gpu.thread_id  x
 //       CHECK:   %[[TID32:.*]] = arith.index_castui %[[TID]]
 //  CHECK-NEXT:   %[[LANE:.*]] = arith.remui %[[TID32]], %[[C32]]
@@ -47,20 +72,28 @@
 //  CHECK-NEXT:   %[[B0:.*]] = llvm.intr.maximum(%[[ZERO]], %[[PP0]])
 //  CHECK-NEXT:   %[[B1:.*]] = llvm.intr.maximum(%[[B0]], %[[PP1]])
 //  CHECK-NEXT:   %[[B2:.*]] = llvm.intr.maximum(%[[B1]], %[[PP4]])
-//  CHECK-NEXT:   %[[B3:.*]] = llvm.intr.maximum(%[[B2]], %{{.*}})
-//  CHECK-NEXT:   %[[B4:.*]] = llvm.intr.maximum(%[[B3]], %{{.*}})
-//  CHECK-NEXT:   %[[B5:.*]] = llvm.intr.maximum(%[[B4]], %{{.*}})
-//  CHECK-NEXT:   %[[B6:.*]] = llvm.intr.maximum(%[[B5]], %{{.*}})
-//  CHECK-NEXT:   %[[BLANE:.*]] = llvm.intr.maximum(%[[B6]], %{{.*}})
+//  CHECK-NEXT:   %[[B3:.*]] = llvm.intr.maximum(%[[B2]], %[[PP5]])
+//  CHECK-NEXT:   %[[B4:.*]] = llvm.intr.maximum(%[[B3]], %[[PP8]])
+//  CHECK-NEXT:   %[[B5:.*]] = llvm.intr.maximum(%[[B4]], %[[PP9]])
+//  CHECK-NEXT:   %[[B6:.*]] = llvm.intr.maximum(%[[B5]], %[[PP12]])
+//  CHECK-NEXT:   %[[BLANE:.*]] = llvm.intr.maximum(%[[B6]], %[[PP13]])
 //  CHECK-NEXT:   %[[BX:.*]], %{{.*}} = gpu.shuffle  xor %[[BLANE]], %[[C1]], %[[C32]] : f32
 //  CHECK-NEXT:   %[[BMAX:.*]] = llvm.intr.maximum(%[[BLANE]], %[[BX]])
 //  CHECK-NEXT:   %[[SCALEARG:.*]] = arith.divf %[[BMAX]], %[[SIX]]
 //  CHECK-NEXT:   nvvm.convert.f32x2.to.f8x2 %[[ZERO]], %[[SCALEARG]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
-//       CHECK:   gpu.shuffle  xor %{{.*}}, %[[C2]], %[[C32]] : i32
-//       CHECK:   %[[LOW0:.*]] = arith.ori
-//  CHECK-NEXT:   %[[HIGH0:.*]] = arith.ori
+//       CHECK:   llvm.intr.maximum(%[[ZERO]], %[[PP2]])
+//       CHECK:   %[[OTHER0:.*]], %{{.*}} = gpu.shuffle  xor %[[PAIR0:.*]], %[[C2]], %[[C32]] : i32
+//  CHECK-NEXT:   %[[W0:.*]] = arith.andi %[[PAIR0]], %[[FF]] : i32
+//  CHECK-NEXT:   %[[W1M:.*]] = arith.andi %[[OTHER0]], %[[FF]] : i32
+//  CHECK-NEXT:   %[[W1:.*]] = arith.shli %[[W1M]], %[[C8]] : i32
+//  CHECK-NEXT:   %[[W2M:.*]] = arith.andi %[[PAIR0]], %[[FF00]] : i32
+//  CHECK-NEXT:   %[[W2:.*]] = arith.shli %[[W2M]], %[[C8]] : i32
+//  CHECK-NEXT:   %[[W3M:.*]] = arith.andi %[[OTHER0]], %[[FF00]] : i32
+//  CHECK-NEXT:   %[[W3:.*]] = arith.shli %[[W3M]], %[[C16]] : i32
+//  CHECK-NEXT:   %[[LOW0:.*]] = arith.ori %[[W0]], %[[W1]]
+//  CHECK-NEXT:   %[[HIGH0:.*]] = arith.ori %[[W2]], %[[W3]]
 //  CHECK-NEXT:   %[[WORD0:.*]] = arith.ori %[[LOW0]], %[[HIGH0]]
-//       CHECK:   gpu.shuffle  xor %{{.*}}, %[[C2]], %[[C32]] : i32
+//  CHECK-NEXT:   gpu.shuffle  xor %{{.*}}, %[[C2]], %[[C32]] : i32
 //       CHECK:   %[[LOW1:.*]] = arith.ori
 //  CHECK-NEXT:   %[[HIGH1:.*]] = arith.ori
 //  CHECK-NEXT:   %[[WORD1:.*]] = arith.ori %[[LOW1]], %[[HIGH1]]

@@ -228,7 +228,7 @@ func.func @negative_quantize_nvfp4_no_row_range(%p: vector<32xf32>) {
 
 #s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
 func.func @negative_quantize_nvfp4_bad_row_range(%p: vector<32xf32>) {
-  // expected-error@+1 {{'sage.quantize' op row_range must be finite and positive, got -1}}
+  // expected-error@+1 {{'sage.quantize' op row_range must be a finite positive f32, got -1}}
   %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = -1.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
   return
 }
@@ -310,5 +310,14 @@ func.func @negative_quantize_row_range_e4m3(%p: vector<32xf32>) {
 func.func @negative_quantize_row_range_tile(%p: tensor<64x64xf32>) {
   // expected-error@+1 {{'sage.quantize' op quantizes in two levels (`row_range`, row scales) on fragments only}}
   %v, %s = sage.quantize %p {row_range = 2688.0 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : tensor<64x64xf32> -> tensor<64x64xf4E2M1FN>, tensor<64x4xf8E4M3FN>
+  return
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_quantize_nvfp4_row_range_beyond_f32(%p: vector<32xf32>) {
+  // expected-error@+1 {{'sage.quantize' op row_range must be a finite positive f32, got 1.000000e+300}}
+  %v, %s, %r = sage.quantize %p {fragment = #s8, row_range = 1.0e300 : f64, quant = #sage.quant<f4E2M1FN, microscale, block = 16, scale = f8E4M3FN>} : vector<32xf32> -> vector<32xf4E2M1FN>, vector<4xf8E4M3FN>, vector<2xf32>
   return
 }

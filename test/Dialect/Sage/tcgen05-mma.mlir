@@ -63,3 +63,12 @@ func.func @negative_scales(%d: i32, %s: i32, %a: i64, %b: i64, %acc: i1) {
   sage.tcgen05_mma %d, %a, %b, %acc scales(%s, %s) {mma = #i8} : i64
   return
 }
+
+// -----
+
+#nvfp4 = #sage.mma<scope = tcgen05, m = 128, n = 64, k = 64, a = f4E2M1FN, a_source = shared, b = f4E2M1FN, b_source = shared, acc = f32, scales = ue4m3_block16>
+func.func @negative_a_scales_only(%d: i32, %s: i32, %a: i64, %b: i64, %acc: i1) {
+  // expected-error@+1 {{'sage.tcgen05_mma' op expected the block scales of both A and B, or neither}}
+  "sage.tcgen05_mma"(%d, %a, %b, %acc, %s) {mma = #nvfp4, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>} : (i32, i64, i64, i1, i32) -> ()
+  return
+}

@@ -20,26 +20,31 @@ func.func @rows(%da: i64, %db: i64, %c: vector<64xi32>, %a: vector<16xf8E4M3FN>,
 // -----
 
 // A chain starts without an accumulator (D = A * B); its register operands
-// pass sage.warpgroup_fence and its result sage.warpgroup_wait.
+// pass sage.warpgroup_fence, its commit returns the group's token, and its
+// result passes the sage.warpgroup_wait on that token.
 #s8r = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = registers, b = i8, b_source = shared, acc = i32, scales = none>
 
 // CHECK-LABEL: func @chain
 //  CHECK-SAME: (%[[A0:.*]]: vector<16xi8>, %[[A1:.*]]: vector<16xi8>, %[[DB:.*]]: i64)
-//       CHECK: %[[A:.*]]:2 = sage.warpgroup_fence %[[A0]], %[[A1]] : vector<16xi8>, vector<16xi8>
+//       CHECK: %[[A:.*]]:2 = sage.warpgroup_fence(%[[A0]], %[[A1]] : vector<16xi8>, vector<16xi8>)
 //       CHECK: %[[D0:.*]] = sage.warpgroup_mma %[[A]]#0, %[[DB]] {mma = {{.*}}} : vector<16xi8> -> vector<64xi32>
 //       CHECK: %[[D1:.*]] = sage.warpgroup_mma %[[A]]#1, %[[DB]], %[[D0]] {mma = {{.*}}} : vector<16xi8> -> vector<64xi32>
-//       CHECK: %[[D:.*]] = sage.warpgroup_wait 1, %[[D1]] : vector<64xi32>
+//       CHECK: %[[G:.*]] = sage.warpgroup_commit(%[[D1]] : vector<64xi32>)
+//       CHECK: %[[D:.*]]:3 = sage.warpgroup_wait 0 on %[[G]], %[[D1]], %[[A]]#0, %[[A]]#1 : vector<64xi32>, vector<16xi8>, vector<16xi8>
 //       CHECK: sage.warpgroup_fence
-//  CHECK-NEXT: sage.warpgroup_wait 0
-//  CHECK-NEXT: return %[[D]]
+//  CHECK-NEXT: %[[EMPTY:.*]] = sage.warpgroup_commit{{$}}
+//  CHECK-NEXT: sage.warpgroup_wait 0 on %[[EMPTY]]{{$}}
+//  CHECK-NEXT: return %[[D]]#0
 func.func @chain(%a0: vector<16xi8>, %a1: vector<16xi8>, %db: i64) -> vector<64xi32> {
-  %a:2 = sage.warpgroup_fence %a0, %a1 : vector<16xi8>, vector<16xi8>
+  %a:2 = sage.warpgroup_fence(%a0, %a1 : vector<16xi8>, vector<16xi8>)
   %d0 = sage.warpgroup_mma %a#0, %db {mma = #s8r} : vector<16xi8> -> vector<64xi32>
   %d1 = sage.warpgroup_mma %a#1, %db, %d0 {mma = #s8r} : vector<16xi8> -> vector<64xi32>
-  %d = sage.warpgroup_wait 1, %d1 : vector<64xi32>
+  %g = sage.warpgroup_commit(%d1 : vector<64xi32>)
+  %d:3 = sage.warpgroup_wait 0 on %g, %d1, %a#0, %a#1 : vector<64xi32>, vector<16xi8>, vector<16xi8>
   sage.warpgroup_fence
-  sage.warpgroup_wait 0
-  return %d : vector<64xi32>
+  %empty = sage.warpgroup_commit
+  sage.warpgroup_wait 0 on %empty
+  return %d#0 : vector<64xi32>
 }
 
 // -----
@@ -104,25 +109,25 @@ func.func @negative_accumulator_unlike_result(%da: i64, %db: i64, %c: vector<64x
 
 // -----
 
-func.func @negative_wait_pending(%d: vector<64xi32>) -> vector<64xi32> {
+func.func @negative_wait_pending(%g: !sage.wgmma_group, %d: vector<64xi32>) -> vector<64xi32> {
   // expected-error@+1 {{'sage.warpgroup_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0}}
-  %0 = sage.warpgroup_wait -1, %d : vector<64xi32>
+  %0 = sage.warpgroup_wait -1 on %g, %d : vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // -----
 
-func.func @negative_wait_types(%d: vector<64xi32>) -> vector<64xf32> {
+func.func @negative_wait_types(%g: !sage.wgmma_group, %d: vector<64xi32>) -> vector<64xf32> {
   // expected-error@+1 {{'sage.warpgroup_wait' op failed to verify that the results have the fragments' types}}
-  %0 = "sage.warpgroup_wait"(%d) {pending = 0 : i64} : (vector<64xi32>) -> vector<64xf32>
+  %0 = "sage.warpgroup_wait"(%g, %d) {pending = 0 : i64} : (!sage.wgmma_group, vector<64xi32>) -> vector<64xf32>
   return %0 : vector<64xf32>
 }
 
 // -----
 
-func.func @negative_wait_pending_too_many(%d: vector<64xi32>) -> vector<64xi32> {
+func.func @negative_wait_pending_too_many(%g: !sage.wgmma_group, %d: vector<64xi32>) -> vector<64xi32> {
   // expected-error@+1 {{'sage.warpgroup_wait' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0 whose maximum value is 7}}
-  %0 = sage.warpgroup_wait 8, %d : vector<64xi32>
+  %0 = sage.warpgroup_wait 8 on %g, %d : vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -130,14 +135,28 @@ func.func @negative_wait_pending_too_many(%d: vector<64xi32>) -> vector<64xi32> 
 
 func.func @negative_fence_partial_register(%a: vector<3xi8>) -> vector<3xi8> {
   // expected-error@+1 {{'sage.warpgroup_fence' op expected fragment #0 to fill whole 32-bit registers with integer or float elements, got 'vector<3xi8>'}}
-  %0 = sage.warpgroup_fence %a : vector<3xi8>
+  %0 = sage.warpgroup_fence(%a : vector<3xi8>)
   return %0 : vector<3xi8>
 }
 
 // -----
 
-func.func @negative_wait_index_fragment(%s: vector<2xf32>, %d: vector<4xindex>) -> vector<4xindex> {
+func.func @negative_wait_index_fragment(%g: !sage.wgmma_group, %s: vector<2xf32>, %d: vector<4xindex>) -> vector<4xindex> {
   // expected-error@+1 {{'sage.warpgroup_wait' op expected fragment #1 to fill whole 32-bit registers with integer or float elements, got 'vector<4xindex>'}}
-  %0:2 = sage.warpgroup_wait 0, %s, %d : vector<2xf32>, vector<4xindex>
+  %0:2 = sage.warpgroup_wait 0 on %g, %s, %d : vector<2xf32>, vector<4xindex>
   return %0#1 : vector<4xindex>
+}
+
+// -----
+
+// A wgmma result is read after the wait of its own group.
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+func.func @negative_wait_other_group(%da: i64, %db: i64) -> vector<64xi32> {
+  %d0 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<64xi32>
+  %g0 = sage.warpgroup_commit(%d0 : vector<64xi32>)
+  %d1 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<64xi32>
+  %g1 = sage.warpgroup_commit(%d1 : vector<64xi32>)
+  // expected-error@+1 {{'sage.warpgroup_wait' op waits on a group whose commit does not name fragment #0, a wgmma result}}
+  %0 = sage.warpgroup_wait 0 on %g0, %d1 : vector<64xi32>
+  return %0 : vector<64xi32>
 }

@@ -10,6 +10,7 @@ using namespace mlir::sage;
 
 void SageDialect::initialize() {
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "sage/Dialect/Sage/IR/SageOps.cpp.inc"

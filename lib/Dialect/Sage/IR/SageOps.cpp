@@ -306,8 +306,10 @@ static LogicalResult verifyMicroscaledFragment(QuantizeOp op,
     return op.emitOpError()
            << "microscales on fragments in two levels: it needs `row_range`, "
               "the range each row is first scaled into";
-  if (!rowRange->isFiniteNonZero() || rowRange->isNegative())
-    return op.emitOpError() << "row_range must be finite and positive, got "
+  // The lowering divides by it in f32.
+  float rowRangeF32 = float(rowRange->convertToDouble());
+  if (!std::isfinite(rowRangeF32) || rowRangeF32 <= 0)
+    return op.emitOpError() << "row_range must be a finite positive f32, got "
                             << rowRange->convertToDouble();
   if (op.getBound())
     return op.emitOpError()
@@ -667,6 +669,9 @@ LogicalResult Tcgen05MmaOp::verify() {
     return emitOpError() << "expected a as the i32 tensor-memory address the "
                             "row reads A from, got "
                          << aType;
+  if (bool(getAScales()) != bool(getBScales()))
+    return emitOpError() << "expected the block scales of both A and B, or "
+                            "neither";
   bool blockScaled = mma.getScales() != MmaScaleKind::None;
   if (blockScaled != bool(getAScales()))
     return emitOpError() << (blockScaled
@@ -701,7 +706,20 @@ LogicalResult WarpgroupFenceOp::verify() {
 }
 
 LogicalResult WarpgroupWaitOp::verify() {
-  return verifyRegisterFragments(*this, getFragments());
+  if (failed(verifyRegisterFragments(*this, getFragments())))
+    return failure();
+  // A wgmma result is readable after the wait of its own group. (A token
+  // carried through a loop has no commit to compare with here.)
+  auto commit = getGroup().getDefiningOp<WarpgroupCommitOp>();
+  if (!commit)
+    return success();
+  for (auto [i, fragment] : llvm::enumerate(getFragments()))
+    if (fragment.getDefiningOp<WarpgroupMmaOp>() &&
+        !llvm::is_contained(commit.getAccumulators(), fragment))
+      return emitOpError() << "waits on a group whose commit does not name "
+                              "fragment #"
+                           << i << ", a wgmma result";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -73,7 +73,9 @@ std::pair<Value, Value> nvfp4::roundScale(OpBuilder &b, Location loc, Value x) {
 }
 
 Value nvfp4::decodeScale(OpBuilder &b, Location loc, Value bits) {
-  // (0x7f, NaN, comes only from a NaN x, whose codes are NaN's anyway.)
+  // (0x7f, NaN, comes only from a NaN x: the block's codes are then +6,
+  // roundCode's NaN, and the decoded 480 is never used as a divisor of a
+  // finite block.)
   Scalars s{b, loc};
   Value exponent = s.shr(bits, 3);
   Value mantissa = s.bitAnd(bits, 7);

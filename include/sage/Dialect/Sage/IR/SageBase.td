@@ -38,9 +38,12 @@ def Sage_Dialect : Dialect {
     every attribute they meet being legal.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes, where their storage classes are defined.
     void registerAttributes();
+    /// Registers the types, where their storage classes are defined.
+    void registerTypes();
   }];
 }
 

@@ -11,6 +11,7 @@
 
 #include "sage/Dialect/Sage/IR/SageAttrs.h"
 #include "sage/Dialect/Sage/IR/SageDialect.h"
+#include "sage/Dialect/Sage/IR/SageTypes.h"
 
 #define GET_OP_CLASSES
 #include "sage/Dialect/Sage/IR/SageOps.h.inc"

@@ -6,6 +6,7 @@
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "sage/Dialect/Sage/IR/SageAttrs.td"
 include "sage/Dialect/Sage/IR/SageBase.td"
+include "sage/Dialect/Sage/IR/SageTypes.td"
 
 def Sage_FloatTensor : RankedTensorOf<[F16, BF16, F32]>;
 def Sage_F32Tensor : RankedTensorOf<[F32]>;
@@ -154,16 +155,20 @@ def Sage_QuantizeOp : Sage_Op<"quantize", [Pure]> {
     (`vector<1xf32>`).
 
     NVFP4 on fragments is P's two-level quantization (docs/Algorithm.md
-    section 5), named by `row_range`: each row is divided by its
-    `s_row = max(row) / row_range` (`row_scales`, one per row the lane holds,
-    0 for a row of zeros), then microscaled: a UE4M3 scale per block of 16
-    keys, E2M1 values. The blocks are those of the accumulator order
-    (docs/Layouts.md): keys `32h + 8j + 4c + {0..3}` of each 64-key chunk,
-    which one quarter of the P V MMA's A operand holds when V is stored in
-    that order. A block spans a lane pair, so the lowering meets its maximum
-    with one shuffle. `scales` holds, per 64-key chunk, the four bytes of the
-    block-scaled MMA's A scale register (blocks 0 to 3 from the low byte):
-    row `g + 8`'s on lanes with `t = 1`, row `g`'s on the others.
+    section 5), named by `row_range`. Its input is P~, which is never
+    negative, so maxima are of the values rather than their magnitudes:
+    each row is divided by its `s_row = max(row) / row_range`
+    (`row_scales`, one per row the lane holds, 0 for a row of zeros), then
+    microscaled: a UE4M3 scale per block of 16 keys, E2M1 values. The
+    blocks are those of the accumulator order (docs/Layouts.md): keys
+    `32h + 8j + 4c + {0..3}`, j = 0..3, of each 64-key chunk, which one
+    quarter of the P V MMA's A operand holds when V is stored in that
+    order. A block spans a lane pair, so the lowering meets its maximum
+    with one shuffle. `scales` holds, per 64-key chunk, the four bytes of
+    the block-scaled MMA's A scale register (blocks 0 to 3 from the low
+    byte) on the lanes the instruction reads with its default selectors:
+    row `g`'s on lane `t = 0`, row `g + 8`'s on `t = 1`; the other lanes'
+    words are unspecified.
 
     Example:
 
@@ -342,7 +347,7 @@ def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
     like the instruction: the shared memory it reads must be published to
     the async proxy and its register operands passed through
     `sage.warpgroup_fence` before it, and its result is read through the
-    `sage.warpgroup_wait` of its commit group (`wgmma.commit_group`). It
+    `sage.warpgroup_wait` on the token of its `sage.warpgroup_commit`. It
     is not `Pure`, so no pass moves it across those. `convert-sage-to-nvvm`
     turns it into that one instruction: `nvvm.wgmma.mma_async` for A from
     shared memory, one `wgmma.mma_async` in `llvm.inline_asm` for A from
@@ -426,52 +431,82 @@ def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
     Example:
 
     ```mlir
-    %p = sage.warpgroup_fence %probs : vector<16xf8E4M3FN>
+    %p = sage.warpgroup_fence(%probs : vector<16xf8E4M3FN>)
     %o = sage.warpgroup_mma %p, %descV {mma = ...}
         : vector<16xf8E4M3FN> -> vector<32xf32>
     ```
   }];
   let arguments = (ins Variadic<VectorOfRank<[1]>>:$fragments);
   let results = (outs Variadic<VectorOfRank<[1]>>:$results);
+  // Parenthesized, so that the op without fragments is not read as taking
+  // the next op's result name.
   let assemblyFormat = [{
-    ($fragments^ `:` type($fragments))? attr-dict
+    (`(` $fragments^ `:` type($fragments) `)`)? attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def Sage_WarpgroupCommitOp : Sage_Op<"warpgroup_commit"> {
+  let summary = "commits a warpgroup's issued wgmmas as one group";
+  let description = [{
+    Commits every wgmma the warpgroup issued since its last commit as one
+    group (`wgmma.commit_group`, docs/Levels.md, L4) and returns the
+    group's token, which the `sage.warpgroup_wait` that makes their results
+    readable takes. `accumulators` are the results of the group's wgmmas
+    that are read later (the last of each chain), so the commit comes after
+    them and the wait can name them.
+
+    Example:
+
+    ```mlir
+    %s1 = sage.warpgroup_mma %q1, %k1, %s0 {mma = ...} : i64 -> vector<32xi32>
+    %g = sage.warpgroup_commit(%s1 : vector<32xi32>)
+    %s = sage.warpgroup_wait 0 on %g, %s1 : vector<32xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<VectorOfRank<[1]>>:$accumulators);
+  let results = (outs Sage_WgmmaGroupType:$group);
+  let assemblyFormat = [{
+    (`(` $accumulators^ `:` type($accumulators) `)`)? attr-dict
+  }];
 }
 
 def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
     [RangedTypesMatchWith<"the results have the fragments' types",
                           "fragments", "results", "$_self">]> {
-  let summary = "waits for a warpgroup's wgmma groups; their results are "
-                "read after it";
+  let summary = "waits for a warpgroup's wgmma group; its results are read "
+                "after it";
   let description = [{
     Waits until at most `pending` (0 to 7) of the warpgroup's committed
     wgmma groups are still running (`wgmma.wait_group`, docs/Levels.md,
-    L4).
-    `fragments` are results of the wgmmas waited for, or registers they
-    read (A fragments, which must not change before they complete);
-    `results` are the same values, defined from the wait on: readers of
-    `results` cannot be moved before it, where the registers do not yet
-    hold them, and the registers passed in stay allocated and untouched
-    until it. Each fragment is whole 32-bit registers of integer or float
-    elements.
+    L4), which must include `group`: groups complete in commit order, so
+    `pending` counts the groups committed after it that may still run.
+    `fragments` are results of `group`'s wgmmas (ones its commit names),
+    or registers they read (A fragments, which must not change before they
+    complete); `results` are the same values, defined from the wait on:
+    readers of `results` cannot be moved before it, where the registers do
+    not yet hold them, and the registers passed in stay allocated and
+    untouched until it. Each fragment is whole 32-bit registers of integer
+    or float elements.
 
     Example:
 
     ```mlir
-    nvvm.wgmma.commit.group.sync.aligned
-    %s = sage.warpgroup_wait 0, %s0 : vector<32xi32>
+    %g = sage.warpgroup_commit(%s0 : vector<32xi32>)
+    %s = sage.warpgroup_wait 0 on %g, %s0 : vector<32xi32>
     // The P V chain's accumulator and the P registers it reads.
-    %r:3 = sage.warpgroup_wait 0, %r0, %p#0, %p#1
+    %h = sage.warpgroup_commit(%r0 : vector<32xf32>)
+    %r:3 = sage.warpgroup_wait 0 on %h, %r0, %p#0, %p#1
         : vector<32xf32>, vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
     ```
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>,
                                                IntMaxValue<7>]>:$pending,
+                       Sage_WgmmaGroupType:$group,
                        Variadic<VectorOfRank<[1]>>:$fragments);
   let results = (outs Variadic<VectorOfRank<[1]>>:$results);
   let assemblyFormat = [{
-    $pending (`,` $fragments^ `:` type($fragments))? attr-dict
+    $pending `on` $group (`,` $fragments^ `:` type($fragments))? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -19,11 +19,12 @@
 namespace mlir::sage::nvfp4 {
 
 /// The UE4M3 scale of `x` (f32, >= 0): cvt.rn.satfinite to E4M3, as its
-/// bits (i32, 0 .. 0x7e) and its exact f32 value.
+/// bits (i32, 0 .. 0x7e; 0x7f, NaN's, for a NaN x) and its exact f32
+/// value.
 std::pair<Value, Value> roundScale(OpBuilder &b, Location loc, Value x);
 
-/// The f32 value of UE4M3 bits (i32, 0 .. 0x7e): 2^(e - 7) (1 + m / 8), or
-/// m 2^-9 below the normals.
+/// The f32 value of UE4M3 bits (i32, 0 .. 0x7f): 2^(e - 7) (1 + m / 8), or
+/// m 2^-9 below the normals (0x7f, NaN's code, decodes to 480).
 Value decodeScale(OpBuilder &b, Location loc, Value bits);
 
 /// The E2M1 code (i32, sign in bit 3) nearest `x` (f32), ties to the even
