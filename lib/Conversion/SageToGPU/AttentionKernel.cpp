@@ -932,12 +932,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     Value groupRows = kb.mul(warpgroup, kb.i32(64 * 16));
     Value queryRows = kb.add(kb.i32(layout.getQueryOffset()), groupRows);
     for (int64_t c = 0; c < paddedDim / 32; ++c) {
-      queryDescriptors.push_back(getMatrixDescriptor(
-          kb, staging, kb.add(queryRows, kb.i32(2 * c * queryLeading)),
-          queryLeading, KVStaging::kStrideBytes));
-      keyDescriptors.push_back(getMatrixDescriptor(
-          kb, staging, kb.add(stage, kb.i32(2 * c * keyLeading)), keyLeading,
-          KVStaging::kStrideBytes));
+      queryDescriptors.push_back(
+          getMatrixDescriptor(kb, queryKeyGroupMma, staging,
+                              kb.add(queryRows, kb.i32(2 * c * queryLeading)),
+                              queryLeading, KVStaging::kStrideBytes));
+      keyDescriptors.push_back(
+          getMatrixDescriptor(kb, queryKeyGroupMma, staging,
+                              kb.add(stage, kb.i32(2 * c * keyLeading)),
+                              keyLeading, KVStaging::kStrideBytes));
     }
     return operands;
   };
@@ -1151,7 +1153,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     int64_t leading = valueTile.getLeadingBytes();
     for (int64_t c = 0; c < keyChunks; ++c)
       descriptors.push_back(getMatrixDescriptor(
-          kb, staging,
+          kb, probValueGroupMma, staging,
           kb.add(stage, kb.i32(layout.valueStart + 2 * c * leading)), leading,
           KVStaging::kStrideBytes));
     return descriptors;

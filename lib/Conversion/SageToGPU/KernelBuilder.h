@@ -225,12 +225,13 @@ MmaAcc emitWarpMma(KernelBuilder &kb, MmaAttr mma, Value a, ArrayRef<Value> b,
 /// memory (wgmma, sm_90a).
 MmaAttr getWarpgroupMma(MLIRContext *ctx, Type operands, Type accumulator,
                         int64_t n, OperandSource aSource);
-/// The i64 wgmma descriptor of a K-major operand tile at byte `offset` of
-/// the shared array `base`, stored without swizzle: core matrices of 8
-/// rows x 16 bytes, `leading` bytes apart along K and `stride` bytes apart
-/// from one 8-row group to the next (docs/Layouts.md).
-Value getMatrixDescriptor(KernelBuilder &kb, Value base, Value offset,
-                          int64_t leading, int64_t stride);
+/// The i64 descriptor (sage.matrix_descriptor) through which `mma` reads
+/// a K-major operand tile at byte `offset` of the shared array `base`,
+/// stored without swizzle: core matrices of 8 rows x 16 bytes, `leading`
+/// bytes apart along K and `stride` bytes apart from one 8-row group to the
+/// next (docs/Layouts.md).
+Value getMatrixDescriptor(KernelBuilder &kb, MmaAttr mma, Value base,
+                          Value offset, int64_t leading, int64_t stride);
 /// A committed wgmma group in flight: its accumulator and the A registers it
 /// reads (none for A from shared memory), both only to be read through the
 /// wait for it.

@@ -76,21 +76,15 @@ MmaAttr mlir::sage::getWarpgroupMma(MLIRContext *ctx, Type operands,
                       MmaScaleKind::None);
 }
 
-Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, Value base,
-                                      Value offset, int64_t leading,
+Value mlir::sage::getMatrixDescriptor(KernelBuilder &kb, MmaAttr mma,
+                                      Value base, Value offset, int64_t leading,
                                       int64_t stride) {
-  // Bits 0-13: the shared address / 16; 16-29: leading / 16; 32-45:
-  // stride / 16; 62-63: swizzle mode 0 (none) (docs/Layouts.md).
-  assert(leading % 16 == 0 && leading < (1 << 18) && stride % 16 == 0 &&
-         stride < (1 << 18) && "descriptor offsets are 14-bit multiples of 16");
   Type i64 = kb.b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(kb.b, kb.loc, i64, base);
   address = arith::AddIOp::create(kb.b, kb.loc, address, kb.toI64(offset));
-  Value start = arith::ShRUIOp::create(
-      kb.b, kb.loc,
-      arith::AndIOp::create(kb.b, kb.loc, address, kb.i64(0x3ffff)), kb.i64(4));
-  int64_t fields = (leading >> 4) << 16 | (stride >> 4) << 32;
-  return arith::OrIOp::create(kb.b, kb.loc, start, kb.i64(fields));
+  return MatrixDescriptorOp::create(kb.b, kb.loc, i64, address, mma,
+                                    kb.b.getI64IntegerAttr(leading),
+                                    kb.b.getI64IntegerAttr(stride));
 }
 
 SmallVector<Value> mlir::sage::fenceWarpgroupOperands(KernelBuilder &kb,

@@ -13,6 +13,8 @@ namespace sage {
 void populateWarpMmaPatterns(RewritePatternSet &patterns);
 /// sage.warpgroup_mma to its wgmma (WarpgroupMmaToNVVM.cpp).
 void populateWarpgroupMmaPatterns(RewritePatternSet &patterns);
+/// sage.matrix_descriptor to its 64 bits (MatrixDescriptors.cpp).
+void populateMatrixDescriptorPatterns(RewritePatternSet &patterns);
 /// sage.tcgen05_mma to its tcgen05.mma (Tcgen05MmaToNVVM.cpp).
 void populateTcgen05MmaPatterns(RewritePatternSet &patterns);
 /// sage.warp_specialize to one branch per role (WarpSpecializeToNVVM.cpp).

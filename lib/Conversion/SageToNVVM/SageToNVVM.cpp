@@ -23,6 +23,7 @@ void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpMmaPatterns(patterns);
   populateWarpgroupMmaPatterns(patterns);
   populateTcgen05MmaPatterns(patterns);
+  populateMatrixDescriptorPatterns(patterns);
   populateWarpSpecializePatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
   populateMicroscaleFragmentPatterns(patterns);

@@ -69,19 +69,16 @@
 // CHECK-NEXT: gpu.barrier
 // The descriptors of the first k-step, Q's at 16416 + 64 * 16 * (warp / 4)
 // (the warpgroup's rows), then K's; both leading 1024 bytes (64 rows x
-// 16), stride 128 (8 rows x 16): (64 << 16) | (8 << 32).
+// 16), stride 128 (8 rows x 16), through the Q K^T wgmma's row.
 // CHECK: %[[QROWS:.*]] = arith.addi %c16416_i32{{.*}}, %{{.*}} : i32
 // CHECK: %[[QSTEP:.*]] = arith.addi %[[QROWS]], %c0_i32{{.*}} : i32
 // CHECK-NEXT: %[[QBASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[QOFFSET:.*]] = arith.extsi %[[QSTEP]] : i32 to i64
-// CHECK-NEXT: arith.addi %[[QBASE]], %[[QOFFSET]] : i64
-// CHECK: %[[QDESC:.*]] = arith.ori %{{.*}}, %c34363932672_i64{{.*}} : i64
+// CHECK-NEXT: %[[QADDRESS:.*]] = arith.addi %[[QBASE]], %[[QOFFSET]] : i64
+// CHECK-NEXT: %[[QDESC:.*]] = sage.matrix_descriptor %[[QADDRESS]] {leading = 1024 : i64, mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared{{.*}}>, stride = 128 : i64}
 // CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
 // CHECK: %[[ADDRESS:.*]] = arith.addi %[[BASE]], %{{.*}} : i64
-// CHECK: %[[MASKED:.*]] = arith.andi %[[ADDRESS]], %c262143_i64
-// CHECK: %[[START:.*]] = arith.shrui %[[MASKED]], %c4_i64
-// CHECK: %[[FIELDS:.*]] = arith.constant 34363932672 : i64
-// CHECK: %[[KDESC:.*]] = arith.ori %[[START]], %[[FIELDS]] : i64
+// CHECK-NEXT: %[[KDESC:.*]] = sage.matrix_descriptor %[[ADDRESS]] {leading = 1024 : i64, mma = #sage.mma<{{.*}}>, stride = 128 : i64}
 // No register operand passes the fence; the first wgmma starts the
 // accumulator (no acc operand), the second adds to it, and the scores are
 // read through the wait.
@@ -124,8 +121,7 @@
 // the one K/V stage; block-k = 128 is the Q K^T wgmma's n.
 // Q's descriptors: leading 2048 bytes (128 rows x 16), the warpgroup's
 // rows 1024 bytes (64 x 16) a warpgroup in; K's: leading 2048 (128 keys x
-// 16); both (128 << 16) | (8 << 32); V^T's: leading 1024 (64 channels x
-// 16), (64 << 16) | (8 << 32).
+// 16); V^T's: leading 1024 (64 channels x 16); all stride 128.
 // TWO-GROUPS: gpu.func @sage_attention({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // TWO-GROUPS: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32
 // The Q tile at 32800, after 32 KiB of stages and three barriers.
@@ -134,11 +130,10 @@
 // TWO-GROUPS-NEXT: %[[GROUP_ROWS:.*]] = arith.muli %[[GROUP]], %[[ROW_BYTES]] : i32
 // TWO-GROUPS-NEXT: %[[TILE:.*]] = arith.constant 32800 : i32
 // TWO-GROUPS-NEXT: %[[QROWS:.*]] = arith.addi %[[TILE]], %[[GROUP_ROWS]] : i32
-// TWO-GROUPS: %[[QDESC_FIELDS:.*]] = arith.constant 34368126976 : i64
-// TWO-GROUPS-NEXT: %[[QDESC:.*]] = arith.ori %{{.*}}, %[[QDESC_FIELDS]] : i64
+// TWO-GROUPS: %[[QDESC:.*]] = sage.matrix_descriptor %{{.*}} {leading = 2048 : i64, mma = #sage.mma<{{.*}}n = 128{{.*}}>, stride = 128 : i64}
 // TWO-GROUPS: sage.warpgroup_fence{{$}}
 // TWO-GROUPS-NEXT: sage.warpgroup_mma %[[QDESC]], %{{.*}} {{.*}}n = 128, k = 32, a = i8, a_source = shared{{.*}} : i64 -> vector<64xi32>
-// TWO-GROUPS: arith.constant 34363932672 : i64
+// TWO-GROUPS: sage.matrix_descriptor %{{.*}} {leading = 1024 : i64, mma = #sage.mma<{{.*}}n = 64, k = 32, a = f8E4M3FN{{.*}}>, stride = 128 : i64}
 // TWO-GROUPS: sage.warpgroup_mma {{.*}}n = 64, k = 32, a = f8E4M3FN{{.*}} : vector<16xf8E4M3FN> -> vector<32xf32>
 func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
   %o = sage.attention %q, %k, %v {layout = #sage.layout<[batch, heads, tokens, features]>, recipe = #sage.recipe<"int8-fp8">}

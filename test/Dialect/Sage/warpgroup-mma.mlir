@@ -160,3 +160,41 @@ func.func @negative_wait_other_group(%da: i64, %db: i64) -> vector<64xi32> {
   %0 = sage.warpgroup_wait 0 on %g0, %d1 : vector<64xi32>
   return %0 : vector<64xi32>
 }
+
+// -----
+
+// sage.matrix_descriptor: the descriptor a wgmma or tcgen05.mma row reads a
+// shared-memory operand through.
+// CHECK-LABEL: func @descriptor
+//       CHECK:   sage.matrix_descriptor %{{.*}} {leading = 1024 : i64, mma = #sage.mma<scope = warpgroup{{.*}}>, stride = 128 : i64}
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+func.func @descriptor(%address: i64) -> i64 {
+  %0 = sage.matrix_descriptor %address {leading = 1024 : i64, mma = #s8, stride = 128 : i64}
+  return %0 : i64
+}
+
+// -----
+
+func.func @negative_descriptor_warp(%address: i64) -> i64 {
+  // expected-error@+1 {{'sage.matrix_descriptor' op describes shared memory for wgmma or tcgen05, but its mma is an mma.sync, which reads registers}}
+  %0 = sage.matrix_descriptor %address {leading = 1024 : i64, mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, stride = 128 : i64}
+  return %0 : i64
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+func.func @negative_descriptor_leading(%address: i64) -> i64 {
+  // expected-error@+1 {{'sage.matrix_descriptor' op leading must be a multiple of 16 below 2^18 bytes, got 1000}}
+  %0 = sage.matrix_descriptor %address {leading = 1000 : i64, mma = #s8, stride = 128 : i64}
+  return %0 : i64
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+func.func @negative_descriptor_stride(%address: i64) -> i64 {
+  // expected-error@+1 {{'sage.matrix_descriptor' op stride must be a multiple of 16 below 2^18 bytes, got 262144}}
+  %0 = sage.matrix_descriptor %address {leading = 1024 : i64, mma = #s8, stride = 262144 : i64}
+  return %0 : i64
+}

@@ -655,6 +655,22 @@ LogicalResult WarpgroupMmaOp::verify() {
                         mma.getM(), mma.getN(), mma.getAcc());
 }
 
+LogicalResult MatrixDescriptorOp::verify() {
+  if (getMma().getScope() == MmaScope::Warp)
+    return emitOpError() << "describes shared memory for wgmma or tcgen05, "
+                            "but its mma is an mma.sync, which reads "
+                            "registers";
+  // Each offset is a 14-bit field of 16-byte units.
+  for (auto [name, bytes] :
+       {std::pair<StringRef, int64_t>{"leading", getLeading()},
+        {"stride", getStride()}})
+    if (bytes < 0 || bytes % 16 != 0 || bytes >= (1 << 18))
+      return emitOpError() << name
+                           << " must be a multiple of 16 below 2^18 bytes, got "
+                           << bytes;
+  return success();
+}
+
 LogicalResult Tcgen05MmaOp::verify() {
   MmaAttr mma = getMma();
   if (mma.getScope() != MmaScope::Tcgen05)

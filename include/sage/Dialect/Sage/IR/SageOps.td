@@ -414,6 +414,34 @@ def Sage_Tcgen05MmaOp : Sage_Op<"tcgen05_mma", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Sage_MatrixDescriptorOp : Sage_Op<"matrix_descriptor", [Pure]> {
+  let summary = "the 64-bit shared-memory descriptor of an MMA operand tile";
+  let description = [{
+    The descriptor through which the MMA `mma` names, a wgmma (sm_90a) or a
+    tcgen05.mma (sm_100a), reads a K-major operand tile at the
+    shared-memory byte `address` (docs/Levels.md, L4): core matrices of 8
+    rows x 16 bytes without swizzle, `leading` bytes apart along K and
+    `stride` bytes apart from one 8-row group to the next
+    (docs/Layouts.md). Both encodings put `address / 16`, `leading / 16`
+    and `stride / 16` (14 bits each) at bits 0, 16 and 32; tcgen05's also
+    sets its fixed version bit 46. Swizzle mode, base offset and the
+    leading-offset mode are 0 (PTX ISA, "Matrix Descriptor" of wgmma and
+    "Shared Memory Descriptor" of tcgen05).
+
+    Example:
+
+    ```mlir
+    %desc = sage.matrix_descriptor %address {leading = 128 : i64,
+        mma = #sage.mma<scope = warpgroup, ...>, stride = 256 : i64}
+    ```
+  }];
+  let arguments = (ins I64:$address, Sage_MmaAttr:$mma, I64Attr:$leading,
+                       I64Attr:$stride);
+  let results = (outs I64:$descriptor);
+  let assemblyFormat = "$address attr-dict";
+  let hasVerifier = 1;
+}
+
 def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
     [RangedTypesMatchWith<"the results have the fragments' types",
                           "fragments", "results", "$_self">]> {

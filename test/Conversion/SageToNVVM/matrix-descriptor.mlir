@@ -1,0 +1,26 @@
+// RUN: sage-opt %s --convert-sage-to-nvvm | FileCheck %s
+
+// convert-sage-to-nvvm (L5): sage.matrix_descriptor becomes its 64 bits:
+// (address & 0x3ffff) >> 4 | leading / 16 << 16 | stride / 16 << 32, and
+// for tcgen05 the fixed bit 46 (docs/Mma.md).
+
+// wgmma, leading 1024, stride 128: (64 << 16) | (8 << 32) = 34363932672.
+// tcgen05, leading 2048, stride 128: (128 << 16) | (8 << 32) | (1 << 46)
+// = 70403112304640.
+// CHECK-LABEL: func @descriptors
+//  CHECK-SAME: (%[[ADDRESS:.*]]: i64)
+//   CHECK-DAG:   %[[LOW:.*]] = arith.constant 262143 : i64
+//   CHECK-DAG:   %[[FOUR:.*]] = arith.constant 4 : i64
+//   CHECK-DAG:   %[[WGMMA:.*]] = arith.constant 34363932672 : i64
+//   CHECK-DAG:   %[[TCGEN05:.*]] = arith.constant 70403112304640 : i64
+//       CHECK:   %[[MASKED:.*]] = arith.andi %[[ADDRESS]], %[[LOW]] : i64
+//  CHECK-NEXT:   %[[START:.*]] = arith.shrui %[[MASKED]], %[[FOUR]] : i64
+//  CHECK-NEXT:   %[[D0:.*]] = arith.ori %[[START]], %[[WGMMA]] : i64
+//       CHECK:   %[[START1:.*]] = arith.shrui %{{.*}}, %[[FOUR]] : i64
+//  CHECK-NEXT:   %[[D1:.*]] = arith.ori %[[START1]], %[[TCGEN05]] : i64
+//  CHECK-NEXT:   return %[[D0]], %[[D1]]
+func.func @descriptors(%address: i64) -> (i64, i64) {
+  %d0 = sage.matrix_descriptor %address {leading = 1024 : i64, mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>, stride = 128 : i64}
+  %d1 = sage.matrix_descriptor %address {leading = 2048 : i64, mma = #sage.mma<scope = tcgen05, m = 128, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>, stride = 128 : i64}
+  return %d0, %d1 : i64, i64
+}
