@@ -3,7 +3,7 @@
 // The 64-bit shared-memory descriptor of a K-major operand tile without
 // swizzle, as wgmma (sm_90a) and tcgen05.mma (sm_100a) read it: the
 // address, leading and stride byte offsets in 16-byte units at bits 0, 16
-// and 32; tcgen05's fixed version bit 46 (docs/Mma.md).
+// and 32; tcgen05's fixed version bit 46 (docs/Layouts.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -39,7 +39,8 @@ struct ConvertSageToNVVMPass
     populateSageToNVVMPatterns(patterns);
     // The greedy driver also folds the fragment casts the patterns leave
     // against the ones that built the fragments.
-    // Every verified op has a pattern that applies.
+    // Every verified fragment-level op has a pattern that applies (a
+    // commit once its waits are lowered: its token has no other users).
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

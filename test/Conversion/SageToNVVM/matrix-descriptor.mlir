@@ -16,7 +16,8 @@
 //       CHECK:   %[[MASKED:.*]] = arith.andi %[[ADDRESS]], %[[LOW]] : i64
 //  CHECK-NEXT:   %[[START:.*]] = arith.shrui %[[MASKED]], %[[FOUR]] : i64
 //  CHECK-NEXT:   %[[D0:.*]] = arith.ori %[[START]], %[[WGMMA]] : i64
-//       CHECK:   %[[START1:.*]] = arith.shrui %{{.*}}, %[[FOUR]] : i64
+//  CHECK-NEXT:   %[[MASKED1:.*]] = arith.andi %[[ADDRESS]], %[[LOW]] : i64
+//  CHECK-NEXT:   %[[START1:.*]] = arith.shrui %[[MASKED1]], %[[FOUR]] : i64
 //  CHECK-NEXT:   %[[D1:.*]] = arith.ori %[[START1]], %[[TCGEN05]] : i64
 //  CHECK-NEXT:   return %[[D0]], %[[D1]]
 func.func @descriptors(%address: i64) -> (i64, i64) {

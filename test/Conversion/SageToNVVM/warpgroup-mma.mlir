@@ -83,6 +83,7 @@ func.func @register_a_first(%a: vector<16xf8E4M3FN>, %db: i64) -> vector<32xf32>
 //       CHECK: %[[PH:.*]] = vector.shuffle {{.*}} [0, 1, 2, 3] : vector<2xf16>, vector<2xf16>
 //  CHECK-NEXT: nvvm.wgmma.fence.aligned
 //  CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+//  CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 //  CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 //       CHECK: llvm.inline_asm has_side_effects "", "=f,=f,0,1,~{memory}" {{.*}} : (f32, f32) -> !llvm.struct<(f32, f32)>
 //       CHECK: %[[PS:.*]] = vector.from_elements {{.*}} : vector<2xf32>
@@ -90,6 +91,7 @@ func.func @register_a_first(%a: vector<16xf8E4M3FN>, %db: i64) -> vector<32xf32>
 func.func @fence_wait(%a: vector<16xf8E4M3FN>, %h: vector<4xf16>, %s: vector<2xf32>) -> (vector<16xf8E4M3FN>, vector<4xf16>, vector<2xf32>) {
   %p:2 = sage.warpgroup_fence(%a, %h : vector<16xf8E4M3FN>, vector<4xf16>)
   %g = sage.warpgroup_commit
+  %g1 = sage.warpgroup_commit
   %w = sage.warpgroup_wait 1 on %g, %s : vector<2xf32>
   return %p#0, %p#1, %w : vector<16xf8E4M3FN>, vector<4xf16>, vector<2xf32>
 }

@@ -89,6 +89,16 @@ func.func @negative_buffer(%r: vector<6xf32>, %a: vector<2xf32>) {
   return
 }
 
+
+// -----
+
+// (Found by sage-fuzz: the verifier read the missing fragment's
+// accumulator type.)
+func.func @negative_accumulate_no_fragment(%r: vector<4xf32>, %a: vector<2xf32>) {
+  // expected-error@+1 {{'sage.accumulate' op on fragments needs `fragment`, the MMA whose accumulator layout they have}}
+  %o1 = sage.accumulate %r into %r rescale %a {scheme = #sage.accum<f32>} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
+  return
+}
 // -----
 
 #e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>

@@ -156,9 +156,65 @@ func.func @negative_wait_other_group(%da: i64, %db: i64) -> vector<64xi32> {
   %g0 = sage.warpgroup_commit(%d0 : vector<64xi32>)
   %d1 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<64xi32>
   %g1 = sage.warpgroup_commit(%d1 : vector<64xi32>)
-  // expected-error@+1 {{'sage.warpgroup_wait' op waits on a group whose commit does not name fragment #0, a wgmma result}}
-  %0 = sage.warpgroup_wait 0 on %g0, %d1 : vector<64xi32>
+  // expected-error@+1 {{'sage.warpgroup_wait' op waits on a group that does not cover fragment #0, a wgmma result no earlier commit names}}
+  %0 = sage.warpgroup_wait 1 on %g0, %d1 : vector<64xi32>
   return %0 : vector<64xi32>
+}
+
+// -----
+
+// Groups complete in commit order: waiting for a later group covers an
+// earlier group's results.
+// CHECK-LABEL: func @wait_later_group
+//       CHECK:   sage.warpgroup_wait 0 on %{{.*}}, %{{.*}}, %{{.*}} : vector<64xi32>, vector<64xi32>
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+func.func @wait_later_group(%da: i64, %db: i64) -> vector<64xi32> {
+  %d0 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<64xi32>
+  %g0 = sage.warpgroup_commit(%d0 : vector<64xi32>)
+  %d1 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<64xi32>
+  %g1 = sage.warpgroup_commit(%d1 : vector<64xi32>)
+  %0:2 = sage.warpgroup_wait 0 on %g1, %d0, %d1 : vector<64xi32>, vector<64xi32>
+  return %0#0 : vector<64xi32>
+}
+
+// -----
+
+#s8 = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+func.func @negative_wait_too_many_pending(%da: i64, %db: i64) -> vector<64xi32> {
+  %d0 = sage.warpgroup_mma %da, %db {mma = #s8} : i64 -> vector<64xi32>
+  %g0 = sage.warpgroup_commit(%d0 : vector<64xi32>)
+  // expected-error@+1 {{'sage.warpgroup_wait' op leaves 1 groups pending, but only 0 were committed after its group}}
+  %0 = sage.warpgroup_wait 1 on %g0, %d0 : vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// -----
+
+func.func @negative_wait_argument_token(%g: !sage.wgmma_group, %d: vector<64xi32>) -> vector<64xi32> {
+  // expected-error@+1 {{'sage.warpgroup_wait' op expected the token of a sage.warpgroup_commit}}
+  %0 = sage.warpgroup_wait 0 on %g, %d : vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// -----
+
+func.func @negative_commit_token_returned() -> !sage.wgmma_group {
+  // expected-error@+1 {{'sage.warpgroup_commit' op token is used by 'func.return'; only sage.warpgroup_wait takes it}}
+  %g = sage.warpgroup_commit
+  return %g : !sage.wgmma_group
+}
+
+// -----
+
+func.func @negative_commit_token_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'sage.warpgroup_commit' op token is used by 'scf.for'; only sage.warpgroup_wait takes it}}
+  %g = sage.warpgroup_commit
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %g) -> (!sage.wgmma_group) {
+    scf.yield %t : !sage.wgmma_group
+  }
+  return
 }
 
 // -----

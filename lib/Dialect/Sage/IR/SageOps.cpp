@@ -721,20 +721,54 @@ LogicalResult WarpgroupFenceOp::verify() {
   return verifyRegisterFragments(*this, getFragments());
 }
 
+LogicalResult WarpgroupCommitOp::verify() {
+  // The token only orders waits after the commit: it lowers to nothing, so
+  // it may not flow anywhere else (a loop's iter_args, a region's results).
+  for (Operation *user : getGroup().getUsers())
+    if (!isa<WarpgroupWaitOp>(user))
+      return emitOpError() << "token is used by '" << user->getName()
+                           << "'; only sage.warpgroup_wait takes it";
+  return success();
+}
+
+/// Whether `commit` comes no later than `group` in its block: groups
+/// complete in commit order, so a wait for `group` covers it too.
+static bool isCommittedBy(WarpgroupCommitOp commit, WarpgroupCommitOp group) {
+  return commit == group || (commit->getBlock() == group->getBlock() &&
+                             commit->isBeforeInBlock(group));
+}
+
 LogicalResult WarpgroupWaitOp::verify() {
   if (failed(verifyRegisterFragments(*this, getFragments())))
     return failure();
-  // A wgmma result is readable after the wait of its own group. (A token
-  // carried through a loop has no commit to compare with here.)
   auto commit = getGroup().getDefiningOp<WarpgroupCommitOp>();
   if (!commit)
-    return success();
-  for (auto [i, fragment] : llvm::enumerate(getFragments()))
-    if (fragment.getDefiningOp<WarpgroupMmaOp>() &&
-        !llvm::is_contained(commit.getAccumulators(), fragment))
-      return emitOpError() << "waits on a group whose commit does not name "
-                              "fragment #"
-                           << i << ", a wgmma result";
+    return emitOpError() << "expected the token of a sage.warpgroup_commit";
+  // In one block, at most the groups committed after `group` may still
+  // run once the wait returns.
+  if (commit->getBlock() == (*this)->getBlock()) {
+    int64_t later = 0;
+    for (Operation *op = commit->getNextNode(); op && op != *this;
+         op = op->getNextNode())
+      later += isa<WarpgroupCommitOp>(op);
+    if (getPending() > later)
+      return emitOpError() << "leaves " << getPending()
+                           << " groups pending, but only " << later
+                           << " were committed after its group";
+  }
+  // A wgmma result is readable once its group, or a later one, is waited
+  // for.
+  for (auto [i, fragment] : llvm::enumerate(getFragments())) {
+    if (!fragment.getDefiningOp<WarpgroupMmaOp>())
+      continue;
+    bool covered = llvm::any_of(fragment.getUsers(), [&](Operation *user) {
+      auto named = dyn_cast<WarpgroupCommitOp>(user);
+      return named && isCommittedBy(named, commit);
+    });
+    if (!covered)
+      return emitOpError() << "waits on a group that does not cover fragment #"
+                           << i << ", a wgmma result no earlier commit names";
+  }
   return success();
 }
 
@@ -855,6 +889,9 @@ LogicalResult AccumulateOp::verify() {
                          << getScheme() << ", got "
                          << partialType.getElementType();
   if (auto buffer = dyn_cast<VectorType>(bufferType)) {
+    if (failed(
+            verifyAccumulatorFragment(*this, getFragment(), "buffer", buffer)))
+      return failure();
     // On fragments, one op is one flush: `partial` is the accumulator of
     // the MMAs since the last one.
     if (getFragment()->getAcc() != accType)
@@ -862,10 +899,8 @@ LogicalResult AccumulateOp::verify() {
                               "in "
                            << accType << " for " << getScheme() << ", got "
                            << *getFragment();
-    return failure(failed(verifyAccumulatorFragment(*this, getFragment(),
-                                                    "buffer", buffer)) ||
-                   failed(verifyFragmentRows(*this, *getFragment(), "rescale",
-                                             getRescale().getType())));
+    return verifyFragmentRows(*this, *getFragment(), "rescale",
+                              getRescale().getType());
   }
   return verifyRowVector(*this, "rescale",
                          cast<RankedTensorType>(getRescale().getType()),

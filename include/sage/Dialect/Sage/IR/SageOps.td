@@ -480,7 +480,8 @@ def Sage_WarpgroupCommitOp : Sage_Op<"warpgroup_commit"> {
     Commits every wgmma the warpgroup issued since its last commit as one
     group (`wgmma.commit_group`, docs/Levels.md, L4) and returns the
     group's token, which the `sage.warpgroup_wait` that makes their results
-    readable takes. `accumulators` are the results of the group's wgmmas
+    readable takes, and nothing else (the token lowers to nothing, so it
+    does not cross loops or region boundaries). `accumulators` are the results of the group's wgmmas
     that are read later (the last of each chain), so the commit comes after
     them and the wait can name them.
 
@@ -497,6 +498,7 @@ def Sage_WarpgroupCommitOp : Sage_Op<"warpgroup_commit"> {
   let assemblyFormat = [{
     (`(` $accumulators^ `:` type($accumulators) `)`)? attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
@@ -508,9 +510,10 @@ def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
     Waits until at most `pending` (0 to 7) of the warpgroup's committed
     wgmma groups are still running (`wgmma.wait_group`, docs/Levels.md,
     L4), which must include `group`: groups complete in commit order, so
-    `pending` counts the groups committed after it that may still run.
-    `fragments` are results of `group`'s wgmmas (ones its commit names),
-    or registers they read (A fragments, which must not change before they
+    `pending` counts the groups committed after it that may still run (in
+    one block the verifier counts them). `fragments` are results of the
+    wgmmas of `group` or of an earlier group (ones their commits name), or
+    registers they read (A fragments, which must not change before they
     complete); `results` are the same values, defined from the wait on:
     readers of `results` cannot be moved before it, where the registers do
     not yet hold them, and the registers passed in stay allocated and

@@ -17,9 +17,10 @@ def Sage_WgmmaGroupType : TypeDef<Sage_Dialect, "WgmmaGroup"> {
   let description = [{
     The token `sage.warpgroup_commit` returns for the wgmmas it commits
     (`wgmma.commit_group`), and `sage.warpgroup_wait` takes: the wait makes
-    that group's results readable. It exists in the IR only, so that the
-    dependence of a wgmma's readers on its group's completion is data flow
-    a pass can see; it lowers to nothing.
+    that group's results readable, and nothing else takes (not a loop's
+    iter_args nor a region's results). It exists in the IR only, so that
+    the dependence of a wgmma's readers on its group's completion is data
+    flow a pass can see; it lowers to nothing.
   }];
 }
 
