@@ -747,7 +747,7 @@ LogicalResult WarpgroupWaitOp::verify() {
   // In one block, at most the groups committed after `group` may still
   // run once the wait returns.
   if (commit->getBlock() == (*this)->getBlock()) {
-    int64_t later = 0;
+    uint64_t later = 0;
     for (Operation *op = commit->getNextNode(); op && op != *this;
          op = op->getNextNode())
       later += isa<WarpgroupCommitOp>(op);
