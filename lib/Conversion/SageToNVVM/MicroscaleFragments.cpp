@@ -16,6 +16,7 @@
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Dialect/Sage/Utils/NvFp4.h"
+#include "sage/Dialect/Sage/Utils/ScalarBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,37 +28,15 @@ using namespace mlir;
 using namespace mlir::sage;
 
 namespace {
-/// The scalar ops of the lowering. (One op a statement where two arguments
-/// would build ops: the IR must not depend on the compiler's order of
-/// evaluating them.)
-struct Scalars {
-  OpBuilder &b;
-  Location loc;
-
-  Value i32(int64_t value) {
-    return arith::ConstantIntOp::create(b, loc, value, 32);
-  }
-  Value f32(double value) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                          APFloat(float(value)));
-  }
-  Value shl(Value x, int64_t bits) {
-    return arith::ShLIOp::create(b, loc, x, i32(bits));
-  }
-  Value bitAnd(Value x, int64_t mask) {
-    return arith::AndIOp::create(b, loc, x, i32(mask));
-  }
-  Value bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value divf(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+/// The scalar ops of the lowering, with the float maximum and the lane
+/// shuffles it adds.
+struct Scalars : ScalarBuilder {
   /// max.NaN.f32, as the quantizers' maxima (a NaN poisons its block).
   Value maximumf(Value x, Value y) {
     return LLVM::MaximumOp::create(b, loc, x, y);
   }
   Value isZero(Value x) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, f32(0));
-  }
-  Value select(Value condition, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, condition, x, y);
   }
   Value shuffleXor(Value value, int64_t mask) {
     return gpu::ShuffleOp::create(b, loc, value, mask, /*width=*/32,
@@ -75,7 +54,7 @@ struct MicroscaleOnFragments : OpRewritePattern<QuantizeOp> {
         op.getQuant().getGranularity() != Granularity::Microscale)
       return rewriter.notifyMatchFailure(op, "not NVFP4 on fragments");
     Location loc = op.getLoc();
-    Scalars s{rewriter, loc};
+    Scalars s{{rewriter, loc}};
     SmallVector<Value> p;
     auto input = cast<VectorType>(op.getInput().getType());
     for (int64_t i = 0; i < input.getNumElements(); ++i)

@@ -1,6 +1,7 @@
 //===- NvFp4.cpp - E2M1 values and UE4M3 scales as IR ---------------------===//
 
 #include "sage/Dialect/Sage/Utils/NvFp4.h"
+#include "sage/Dialect/Sage/Utils/ScalarBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -8,56 +9,7 @@
 using namespace mlir;
 using namespace mlir::sage;
 
-namespace {
-/// The i32 / f32 scalar ops the roundings are written in. (One op a
-/// statement where two arguments would build ops: the IR must not depend
-/// on the compiler's order of evaluating them.)
-struct Scalars {
-  OpBuilder &b;
-  Location loc;
-
-  Value i32(int64_t value) {
-    return arith::ConstantIntOp::create(b, loc, value, 32);
-  }
-  Value f32(double value) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                          APFloat(float(value)));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value shl(Value x, int64_t bits) {
-    return arith::ShLIOp::create(b, loc, x, i32(bits));
-  }
-  Value shr(Value x, int64_t bits) {
-    return arith::ShRUIOp::create(b, loc, x, i32(bits));
-  }
-  Value bitAnd(Value x, int64_t mask) {
-    return arith::AndIOp::create(b, loc, x, i32(mask));
-  }
-  Value bitOr(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value isEqual(Value x, int64_t value) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
-                                 i32(value));
-  }
-  Value cmpf(arith::CmpFPredicate predicate, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, predicate, x, y);
-  }
-  Value divf(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value select(Value condition, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, condition, x, y);
-  }
-  Value toI32(Value bits) {
-    return arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
-  }
-  Value bitsToF32(Value bits) {
-    return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
-  }
-  /// |x| by clearing the sign bit (no libdevice call).
-  Value absf(Value x) {
-    Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
-    return bitsToF32(bitAnd(bits, 0x7fffffff));
-  }
-};
-} // namespace
+using Scalars = ScalarBuilder;
 
 std::pair<Value, Value> nvfp4::roundScale(OpBuilder &b, Location loc, Value x) {
   Scalars s{b, loc};
