@@ -11,6 +11,7 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -138,6 +139,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertSageToNVVM());
+  // cp.async groups and their tokens (the tokens vanish).
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   // NVVM ops with no LLVM intrinsic (mbarrier.try_wait.parity) become their

@@ -37,6 +37,12 @@
 // PTX-LABEL: .visible .entry sage_attention(
 // Q fragments: one 16-byte load per row and 64-channel group.
 // PTX: ld.global.v4.b32
+// K/V blocks by cp.async, 16 bytes a copy, none read past the last block
+// (the source size operand, 16 or 0); block j + 1's group stays in flight
+// while block j is used.
+// PTX: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// PTX: cp.async.commit_group;
+// PTX: cp.async.wait_group 1;
 // PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 // PTX: shfl.sync.bfly.b32
 // PTX: ex2.approx.ftz.f32

@@ -111,19 +111,42 @@ namespace {
 ///    so no Q registers live across the loop (ptxas 13 and the CUDA 13.0
 ///    driver reuse a loop-invariant wgmma A register inside the loop,
 ///    benchmarks/results/2026-12-03-h200-wgmma-order.md).
+///  * cp.async: a copy loop whose chunks do not divide among the threads
+///    leaves some threads without a chunk in its last round; each of them
+///    zero-fills its own 16 bytes of a sink after the stages instead (one
+///    slot a thread: no two threads write the same bytes), so that every
+///    thread issues the same copies and a group's tokens need no branch.
 struct KVStaging {
   bool coreMatrices, bulkCopies, releases;
-  int64_t stages, keyRow, valueRow, valueStart, stageBytes, queryBytes;
+  int64_t sinkBytes, stages, keyRow, valueRow, valueStart, stageBytes,
+      queryBytes;
   explicit KVStaging(const AttentionConfig &config)
       : coreMatrices(config.scope == MmaScope::Warpgroup),
         bulkCopies(config.layouts.queryKey.getOperandTiling() ==
                    OperandTiling::CoreMatrices),
-        releases(config.releasesStages()), stages(config.kvStages),
+        releases(config.releasesStages()),
+        sinkBytes(!bulkCopies && needsSink(config) ? 16 * config.threads() : 0),
+        stages(config.kvStages),
         keyRow(config.getQueryKeyRowBytes() + (coreMatrices ? 0 : 16)),
         valueRow(config.getValueTile().columns + (coreMatrices ? 0 : 16)),
         valueStart(config.blockK * keyRow),
         stageBytes(valueStart + config.valueDim * valueRow),
         queryBytes(coreMatrices ? config.getQueryTile().getBytes() : 0) {}
+  /// Whether some cp.async loop (K, V^T, or wgmma's Q tile) has a last
+  /// round with fewer 16-byte chunks than threads.
+  static bool needsSink(const AttentionConfig &config) {
+    int64_t keyChunks = config.blockK * config.getQueryKeyRowBytes() / 16;
+    int64_t valueChunks = config.getValueTile().getBytes() / 16;
+    int64_t queryChunks = config.scope == MmaScope::Warpgroup
+                              ? config.getQueryTile().getBytes() / 16
+                              : 0;
+    return llvm::any_of(
+        ArrayRef<int64_t>{keyChunks, valueChunks, queryChunks},
+        [&](int64_t chunks) { return chunks % config.threads() != 0; });
+  }
+  /// Byte offset of the cp.async sink (16 bytes a thread, written, never
+  /// read).
+  int64_t getSinkOffset() const { return stages * stageBytes; }
   /// Byte offset of stage `stage`'s "full" mbarrier (8 bytes each), which
   /// its copies complete.
   int64_t getBarrierOffset(int64_t stage) const {
@@ -142,7 +165,7 @@ struct KVStaging {
   /// Byte offset of the Q tile (16-byte aligned, as descriptors need).
   int64_t getQueryOffset() const {
     int64_t end =
-        bulkCopies ? getQueryBarrierOffset() + 8 : stages * stageBytes;
+        bulkCopies ? getQueryBarrierOffset() + 8 : getSinkOffset() + sinkBytes;
     return llvm::alignTo(end, 16);
   }
   /// The stages, their barriers and the Q tile.
@@ -670,73 +693,108 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   for (int64_t dt = 0; dt < valueDim / 8; ++dt)
     init.out.push_back({kb.f32(0), kb.f32(0), kb.f32(0), kb.f32(0)});
 
+  // cp.async's operands as byte memrefs: nvgpu's copies address memrefs.
+  Value stagingMemref, keyMemref, valueMemref, queryMemref;
+  if (!layout.bulkCopies) {
+    stagingMemref = kb.byteMemref(staging);
+    keyMemref = kb.byteMemref(kernel.arg(kKeyInt));
+    valueMemref = kb.byteMemref(kernel.arg(kValueQuantized));
+    if (layout.coreMatrices)
+      queryMemref = kb.byteMemref(kernel.arg(kQueryInt));
+  }
+  // `chunks` 16-byte cp.async copies from `source`, chunk c by thread c
+  // mod the CTA's threads to the stage offset and source offset `place`
+  // gives, none where `copies` (i1, if given) is false: those zero-fill
+  // their destination. A thread without a chunk in the last round
+  // zero-fills its sink slot. Returns the thread's copies' tokens.
+  auto copyChunks = [&](int64_t chunks, Value copies, Value source,
+                        function_ref<std::pair<Value, Value>(Value)> place) {
+    SmallVector<Value> tokens;
+    for (int64_t i = 0; i < chunks; i += config.threads()) {
+      Value chunk = kb.add(lane.tid, kb.i32(i));
+      auto [destination, sourceOffset] = place(chunk);
+      Value copiesChunk = copies;
+      if (i + config.threads() > chunks) {
+        Value hasChunk =
+            kb.cmp(arith::CmpIPredicate::ult, chunk, kb.i32(chunks));
+        Value sinkSlot = kb.add(kb.i32(layout.getSinkOffset()),
+                                kb.mul(lane.tid, kb.i32(16)));
+        destination = kb.select(hasChunk, destination, sinkSlot);
+        copiesChunk =
+            copies
+                ? Value(arith::AndIOp::create(kb.b, kb.loc, copies, hasChunk))
+                : hasChunk;
+      }
+      tokens.push_back(kb.copyAsync16(stagingMemref, destination, source,
+                                      sourceOffset, copiesChunk));
+    }
+    return tokens;
+  };
+
   // Copies K/V block `keyBlock` into its stage, if it exists:
   // thread 0 by two bulk copies that complete on the stage's barrier, or
-  // all threads 16 bytes a copy (coalesced), always closing a copy group.
+  // all threads 16 bytes a copy (coalesced) in a cp.async group, whose
+  // token it returns: a block past the end copies nothing (each thread's
+  // copies zero-fill the stage, which no block uses), so that every
+  // thread closes a group per block.
   // (Warp-specialized, the producer copies.)
-  auto issueBlock = [&](Value keyBlock) {
+  auto issueBlock = [&](Value keyBlock) -> Value {
     if (config.warpSpecialized)
-      return;
+      return {};
+    Value exists = kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd);
     if (layout.bulkCopies) {
       Value issuer = arith::AndIOp::create(
           kb.b, kb.loc, kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)),
-          kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd));
-      return kb.ifThen(issuer, [&] {
+          exists);
+      kb.ifThen(issuer, [&] {
         if (layout.releases)
           waitForRelease(keyBlock);
         copyBlock(keyBlock);
       });
+      return {};
     }
-    kb.ifThen(kb.cmp(arith::CmpIPredicate::slt, keyBlock, blockEnd), [&] {
-      Value stage = stageOffset(keyBlock);
-      Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
-      auto copyRows = [&](int64_t rows, int64_t rowBytes, int64_t smemRow,
-                          int64_t smemStart, Value source,
-                          function_ref<Value(Value)> rowOffset) {
-        int64_t perRow = rowBytes / 16, chunks = rows * perRow;
-        for (int64_t i = 0; i < chunks; i += config.threads()) {
-          Value chunk = kb.add(lane.tid, kb.i32(i));
-          auto copy = [&] {
-            Value row = kb.divu(chunk, kb.i32(perRow));
-            Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
-            Value inTile = layout.coreMatrices
-                               ? kb.add(kb.mul(kb.remu(chunk, kb.i32(perRow)),
-                                               kb.i32(rows * 16)),
-                                        kb.mul(row, kb.i32(16)))
-                               : kb.add(kb.mul(row, kb.i32(smemRow)), column);
-            Value dst = kb.add(kb.add(stage, kb.i32(smemStart)), inTile);
-            kb.copyAsync16(staging, dst, source,
-                           kb.add(rowOffset(row), kb.toI64(column)));
-          };
-          if (i + config.threads() <= chunks)
-            copy();
-          else
-            kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, chunk, kb.i32(chunks)),
-                      copy);
-        }
-      };
-      copyRows(config.blockK, queryKeyRowBytes, layout.keyRow, 0,
-               kernel.arg(kKeyInt), [&](Value row) {
-                 return linearOffset(kb, kvHead, paddedKeys,
-                                     kb.add(firstKey, row),
-                                     kb.i32(queryKeyRowBytes), kb.i32(0));
-               });
-      // Bytes of a number of keys of a V^T row (even: whole blocks).
-      int64_t valueBits = config.valueType.getIntOrFloatBitWidth();
-      auto valueBytes = [&](Value keys) {
-        return valueBits == 4 ? kb.divu(keys, kb.i32(2))
-                              : kb.mul(keys, kb.i32(valueBits / 8));
-      };
-      copyRows(valueDim, valueTile.columns, layout.valueRow, layout.valueStart,
-               kernel.arg(kValueQuantized), [&](Value channel) {
-                 Value channels = kb.i32(valueDim);
-                 Value rowBytes = valueBytes(paddedKeys);
-                 Value start = valueBytes(firstKey);
-                 return linearOffset(kb, kvHead, channels, channel, rowBytes,
-                                     start);
-               });
-    });
-    kb.commitAsyncCopies();
+    Value stage = stageOffset(keyBlock);
+    Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
+    // `rows` rows of `rowBytes`, stored `smemRow` bytes apart (or in core
+    // matrices) from `smemStart` in the stage.
+    auto copyRows = [&](int64_t rows, int64_t rowBytes, int64_t smemRow,
+                        int64_t smemStart, Value source,
+                        function_ref<Value(Value)> rowOffset) {
+      int64_t perRow = rowBytes / 16;
+      return copyChunks(rows * perRow, exists, source, [&](Value chunk) {
+        Value row = kb.divu(chunk, kb.i32(perRow));
+        Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
+        Value inTile = layout.coreMatrices
+                           ? kb.add(kb.mul(kb.remu(chunk, kb.i32(perRow)),
+                                           kb.i32(rows * 16)),
+                                    kb.mul(row, kb.i32(16)))
+                           : kb.add(kb.mul(row, kb.i32(smemRow)), column);
+        Value destination = kb.add(kb.add(stage, kb.i32(smemStart)), inTile);
+        return std::pair(destination, kb.add(rowOffset(row), kb.toI64(column)));
+      });
+    };
+    SmallVector<Value> copies = copyRows(
+        config.blockK, queryKeyRowBytes, layout.keyRow, 0, keyMemref,
+        [&](Value row) {
+          return linearOffset(kb, kvHead, paddedKeys, kb.add(firstKey, row),
+                              kb.i32(queryKeyRowBytes), kb.i32(0));
+        });
+    // Bytes of a number of keys of a V^T row (even: whole blocks).
+    int64_t valueBits = config.valueType.getIntOrFloatBitWidth();
+    auto keyBytesOfV = [&](Value keys) {
+      return valueBits == 4 ? kb.divu(keys, kb.i32(2))
+                            : kb.mul(keys, kb.i32(valueBits / 8));
+    };
+    llvm::append_range(
+        copies, copyRows(valueDim, valueTile.columns, layout.valueRow,
+                         layout.valueStart, valueMemref, [&](Value channel) {
+                           Value channels = kb.i32(valueDim);
+                           Value rowBytes = keyBytesOfV(paddedKeys);
+                           Value start = keyBytesOfV(firstKey);
+                           return linearOffset(kb, kvHead, channels, channel,
+                                               rowBytes, start);
+                         }));
+    return kb.commitAsyncCopies(copies);
   };
   if (layout.bulkCopies && !config.warpSpecialized)
     initBarriers();
@@ -761,34 +819,24 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       });
       kb.waitBarrier(staging, barrier, kb.i32(0));
     } else {
-      int64_t chunks = queryTile.getBytes() / 16;
-      for (int64_t i = 0; i < chunks; i += config.threads()) {
-        Value chunk = kb.add(lane.tid, kb.i32(i));
-        auto copy = [&] {
-          Value row = kb.remu(chunk, kb.i32(config.blockQ));
-          Value column = kb.divu(chunk, kb.i32(config.blockQ));
-          Value query = kb.add(firstQuery, row);
-          OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
-                            paddedQueries, query, kb.i32(queryKeyRowBytes),
-                            queryTile);
-          Value sourceOffset = source.getOffset(kb.mul(column, kb.i32(16)));
-          Value destination = kb.add(queryStart, kb.mul(chunk, kb.i32(16)));
-          kb.copyAsync16(staging, destination, kernel.arg(kQueryInt),
-                         sourceOffset);
-        };
-        if (i + config.threads() <= chunks)
-          copy();
-        else
-          kb.ifThen(kb.cmp(arith::CmpIPredicate::ult, chunk, kb.i32(chunks)),
-                    copy);
-      }
-      kb.commitAsyncCopies();
-      kb.waitAsyncCopies(0);
+      SmallVector<Value> copies = copyChunks(
+          queryTile.getBytes() / 16, /*copies=*/Value(), queryMemref,
+          [&](Value chunk) {
+            Value row = kb.remu(chunk, kb.i32(config.blockQ));
+            Value column = kb.divu(chunk, kb.i32(config.blockQ));
+            Value query = kb.add(firstQuery, row);
+            OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
+                              paddedQueries, query, kb.i32(queryKeyRowBytes),
+                              queryTile);
+            return std::pair(kb.add(queryStart, kb.mul(chunk, kb.i32(16))),
+                             source.getOffset(kb.mul(column, kb.i32(16))));
+          });
+      kb.waitAsyncCopies(kb.commitAsyncCopies(copies), /*pending=*/0);
       kb.fenceProxyAsyncShared();
       computeBarrier();
     }
   }
-  issueBlock(kb.i32(0));
+  Value firstCopies = issueBlock(kb.i32(0));
 
   // Block j once its stage holds it: dS (Q smoothing) computed and
   // published, the stage waited for, the scores' dequantization factor.
@@ -802,7 +850,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // each (row, key) its own.
   bool foldFactor =
       !config.smoothQ && !config.maskType && !config.perTokenScales();
-  auto enterBlock = [&](Value keyBlock) -> BlockView {
+  // `copies`: the cp.async group that copied the block (cp.async staging).
+  auto enterBlock = [&](Value keyBlock, Value copies = {}) -> BlockView {
     Value blockStart = kb.mul(keyBlock, kb.i32(config.blockK));
     Value stage = stageOffset(keyBlock);
     // Block j's dS: buffer j % 2 when double-buffered.
@@ -862,7 +911,8 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       // the async proxy that wgmma reads through.
       kb.waitBarrier(staging, barrierOffset(keyBlock), phaseParity(keyBlock));
     } else {
-      kb.waitAsyncCopies(1);
+      // The next block's group may stay in flight.
+      kb.waitAsyncCopies(copies, /*pending=*/1);
       // wgmma reads the stage through the async proxy: the copies' writes
       // are made visible to it before the barrier.
       if (layout.coreMatrices)
@@ -1260,11 +1310,15 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
 
   // One K/V block an iteration: its scores, softmax, P V and O. Taking
   // turns, the warpgroups issue their P V in turn.
+  // With cp.async staging the loop also carries the group that copies the
+  // iteration's block, issued by the iteration before.
   auto step = [&](Value keyBlock, ValueRange carried) -> SmallVector<Value> {
-    SoftmaxState state = SoftmaxState::unflatten(carried);
+    Value copies = firstCopies ? carried.back() : Value();
+    SoftmaxState state =
+        SoftmaxState::unflatten(firstCopies ? carried.drop_back() : carried);
     // Prefetch the next block while this one is used.
-    issueBlock(kb.add(keyBlock, kb.i32(1)));
-    BlockView view = enterBlock(keyBlock);
+    Value nextCopies = issueBlock(kb.add(keyBlock, kb.i32(1)));
+    BlockView view = enterBlock(keyBlock, copies);
     SmallVector<MmaAcc> groupScores;
     if (layout.coreMatrices)
       groupScores = waitWarpgroupMmas(kb, /*pending=*/0,
@@ -1288,7 +1342,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                       dt);
     }
     releaseStage(keyBlock);
-    return state.flatten();
+    SmallVector<Value> results = state.flatten();
+    if (nextCopies)
+      results.push_back(nextCopies);
+    return results;
   };
 
   // wgmma with the softmax overlapped (docs/Levels.md, L4): `step`'s
@@ -1389,10 +1446,19 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       kb.ifThen(arith::AndIOp::create(kb.b, kb.loc, lastWarpgroup, anyBlock),
                 passTurn);
   }
-  SoftmaxState final = SoftmaxState::unflatten(
+  assert((!config.overlapSoftmax || !firstCopies) &&
+         "the overlapped loop stages by bulk copies (getConfig)");
+  SmallVector<Value> loopInit = init.flatten();
+  size_t stateSize = loopInit.size();
+  if (firstCopies)
+    loopInit.push_back(firstCopies);
+  SmallVector<Value> loopResults =
       config.overlapSoftmax
           ? kb.ifThenElse(anyBlock, overlappedLoop, init.flatten())
-          : kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), init.flatten(), step));
+          : kb.forLoop(kb.i32(0), blockEnd, kb.i32(1), loopInit, step);
+  // The loop's last group copies no block: nothing waits for it.
+  SoftmaxState final =
+      SoftmaxState::unflatten(ValueRange(loopResults).take_front(stateSize));
 
   // O = O * (1 / l) * (delta_V / P_r) (+ mean V), as the CPU model
   // rounds it; rows that see no key are 0.

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -246,15 +247,58 @@ Type KernelBuilder::sharedPtrType() const {
   return LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/3);
 }
 
-void KernelBuilder::copyAsync16(Value sharedBase, Value sharedOffset,
-                                Value globalBase, Value globalOffset) {
-  Value dst = sharedPointer(sharedBase, sharedOffset);
-  Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), globalBase,
-                                  ValueRange{globalOffset});
-  NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
-                          NVVM::LoadCacheModifierKindAttr::get(
-                              b.getContext(), NVVM::LoadCacheModifierKind::CG),
-                          /*cpSize=*/Value());
+Value KernelBuilder::byteMemref(Value pointer) {
+  auto pointerType = cast<LLVM::LLVMPointerType>(pointer.getType());
+  auto space = pointerType.getAddressSpace() == 3 ? gpu::AddressSpace::Workgroup
+                                                  : gpu::AddressSpace::Global;
+  auto type = MemRefType::get(
+      {ShapedType::kDynamic}, i8Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), space));
+  // The descriptor the LLVM lowering gives such a memref: allocated and
+  // aligned pointer, offset 0, size (unknown: the largest), stride 1.
+  auto descriptorType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), {pointerType, pointerType, i64Type(),
+                       LLVM::LLVMArrayType::get(i64Type(), 1),
+                       LLVM::LLVMArrayType::get(i64Type(), 1)});
+  Value descriptor = LLVM::PoisonOp::create(b, loc, descriptorType);
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, pointer,
+                                           ArrayRef<int64_t>{0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, pointer,
+                                           ArrayRef<int64_t>{1});
+  auto llvmI64 = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64Type(),
+                                    b.getI64IntegerAttr(value));
+  };
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, llvmI64(0),
+                                           ArrayRef<int64_t>{2});
+  descriptor = LLVM::InsertValueOp::create(
+      b, loc, descriptor, llvmI64(std::numeric_limits<int64_t>::max()),
+      ArrayRef<int64_t>{3, 0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, llvmI64(1),
+                                           ArrayRef<int64_t>{4, 0});
+  return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+      .getResult(0);
+}
+
+Value KernelBuilder::copyAsync16(Value sharedBytes, Value sharedOffset,
+                                 Value globalBytes, Value globalOffset,
+                                 Value copies) {
+  auto index = [&](Value offset) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), offset);
+  };
+  Value sourceOffset = index(globalOffset);
+  Value sourceElements;
+  if (copies) {
+    // Nothing is read, from a source address that exists.
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    sourceOffset = arith::SelectOp::create(b, loc, copies, sourceOffset, zero);
+    Value sixteen = arith::ConstantIndexOp::create(b, loc, 16);
+    sourceElements = arith::SelectOp::create(b, loc, copies, sixteen, zero);
+  }
+  return nvgpu::DeviceAsyncCopyOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), sharedBytes,
+      ValueRange{index(sharedOffset)}, globalBytes, ValueRange{sourceOffset},
+      b.getIndexAttr(16), sourceElements, /*bypassL1=*/b.getUnitAttr());
 }
 
 Value KernelBuilder::sharedPointer(Value sharedBase, Value byteOffset) {
@@ -312,12 +356,13 @@ void KernelBuilder::arriveOnBarrier(Value sharedBase, Value barrierOffset) {
                                  /*count=*/Value());
 }
 
-void KernelBuilder::commitAsyncCopies() {
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+Value KernelBuilder::commitAsyncCopies(ValueRange copies) {
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), copies);
 }
 
-void KernelBuilder::waitAsyncCopies(int64_t pending) {
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+void KernelBuilder::waitAsyncCopies(Value group, int64_t pending) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(pending));
 }
 
 void KernelBuilder::fenceProxyAsyncShared() {

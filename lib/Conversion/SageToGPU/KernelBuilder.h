@@ -120,12 +120,24 @@ public:
   // Shared memory as raw bytes (an llvm.mlir.global in address space 3):
   // 16-byte asynchronous copies from global memory, and word loads.
   Type sharedPtrType() const;
-  /// cp.async.cg.shared.global of 16 bytes.
-  void copyAsync16(Value sharedBase, Value sharedOffset, Value globalBase,
-                   Value globalOffset);
-  void commitAsyncCopies();
-  /// Waits until at most `pending` groups of copies are in flight.
-  void waitAsyncCopies(int64_t pending);
+  /// The bytes at `pointer` (an !llvm.ptr in address space 1 or 3) as a
+  /// memref<?xi8> of that memory space, for ops that address memrefs
+  /// (nvgpu's async copies). Its size is unknown and never read.
+  Value byteMemref(Value pointer);
+  // Asynchronous 16-byte copies (cp.async) as nvgpu's ops, whose tokens
+  // order them: a copy returns a token, a group closes on the tokens of
+  // the thread's copies and returns its own, and a wait names the group
+  // it waits for (docs/Levels.md, L4).
+  /// nvgpu.device_async_copy of 16 bytes bypassing L1 (cp.async.cg)
+  /// between byteMemref views, at i32 / i64 byte offsets. Where `copies`
+  /// (i1) is false, no source byte is read and the destination's 16 bytes
+  /// are zero-filled.
+  Value copyAsync16(Value sharedBytes, Value sharedOffset, Value globalBytes,
+                    Value globalOffset, Value copies = {});
+  /// Closes a group on `copies` and returns the group's token.
+  Value commitAsyncCopies(ValueRange copies);
+  /// Waits for `group`, with at most `pending` younger groups in flight.
+  void waitAsyncCopies(Value group, int64_t pending);
   /// fence.proxy.async.shared::cta: this thread's writes to shared memory
   /// become visible to the async proxy (wgmma's and bulk copies' reads).
   void fenceProxyAsyncShared();

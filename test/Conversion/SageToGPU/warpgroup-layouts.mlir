@@ -100,8 +100,8 @@ func.func @negative_warpgroup_mixed_tiling(%q: tensor<?x?x?x64xf16>, %k: tensor<
 // CHECK-NEXT: llvm.store %{{.*}}, %[[K_PTR]]
 // CHECK: gpu.func @sage_attention
 // CHECK-NOT: nvvm.mbarrier
-// CHECK: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: sage.warpgroup_mma

@@ -1,4 +1,4 @@
-// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --implicit-check-not=sage.warp_mma --implicit-check-not=nvvm.cp.async.shared.global --implicit-check-not=nvvm.fence.proxy
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --implicit-check-not=sage.warp_mma --implicit-check-not=nvgpu.device_async_copy --implicit-check-not=nvvm.fence.proxy
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 mma-scope=warpgroup" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SM90
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=cta" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SCOPE
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=AUTO-SM90A --implicit-check-not=sage.warp_mma
@@ -6,7 +6,7 @@
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --check-prefix=TWO-GROUPS --implicit-check-not=sage.warp_mma
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=cp-async" | FileCheck %s --check-prefix=CP-ASYNC --implicit-check-not=nvvm.mbarrier
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 kv-staging=bulk" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BULK-WARP
-// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvvm.cp.async.shared.global
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvgpu.device_async_copy
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WS-CP-ASYNC
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=false kv-stages=3 kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES-CP-ASYNC
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-stages=1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-STAGES
@@ -147,12 +147,13 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // CP-ASYNC: gpu.func @sage_quantize_k
 // CP-ASYNC: gpu.func @sage_attention(
 // The Q tile the same way, waited for before the loop.
-// CP-ASYNC: nvvm.cp.async.shared.global
-// CP-ASYNC: nvvm.cp.async.wait.group 0
+// CP-ASYNC: nvgpu.device_async_copy
+// CP-ASYNC: %[[Q_GROUP:.*]] = nvgpu.device_async_create_group
+// CP-ASYNC-NEXT: nvgpu.device_async_wait %[[Q_GROUP]] {numGroups = 0 : i32}
 // CP-ASYNC-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CP-ASYNC-NEXT: gpu.barrier
-// CP-ASYNC: nvvm.cp.async.shared.global
-// CP-ASYNC: nvvm.cp.async.wait.group 1
+// CP-ASYNC: nvgpu.device_async_copy
+// CP-ASYNC: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CP-ASYNC-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CP-ASYNC-NEXT: gpu.barrier
 // CP-ASYNC: sage.warpgroup_mma
