@@ -454,27 +454,28 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   auto stageOffset = [&](Value keyBlock) {
     return kb.mul(stageIndex(keyBlock), kb.i32(layout.stageBytes));
   };
-  // Block j's barrier among those from byte `first` on, one a stage.
-  auto stageBarrier = [&](int64_t first, Value keyBlock) {
-    return kb.add(kb.i32(first), kb.mul(stageIndex(keyBlock), kb.i32(8)));
-  };
-  auto barrierOffset = [&](Value keyBlock) {
-    return stageBarrier(layout.getBarrierOffset(0), keyBlock);
-  };
-  auto releaseOffset = [&](Value keyBlock) {
-    return stageBarrier(layout.getReleaseOffset(0), keyBlock);
-  };
-  auto phaseParity = [&](Value keyBlock) {
-    return kb.bitAnd(kb.divu(keyBlock, kb.i32(layout.stages)), 1);
-  };
+  // The stages' mbarriers (bulk copies), and the Q tile's: rings of
+  // stages, whose ops find block j's stage and phase.
+  Value kvRing, queryRing;
+  if (layout.bulkCopies) {
+    kvRing = StageRingOp::create(
+        kb.b, kb.loc,
+        StageRingType::get(ctx, layout.stages,
+                           layout.releases ? config.threads() : 0),
+        staging, kb.i32(layout.getBarrierOffset(0)));
+    queryRing = StageRingOp::create(
+        kb.b, kb.loc, StageRingType::get(ctx, /*stages=*/1, /*consumers=*/0),
+        staging, kb.i32(layout.getQueryBarrierOffset()));
+  }
   // Arms the full barrier of block `keyBlock`'s stage with the tiles' bytes
   // and issues their two bulk copies, which complete them (one thread).
   OperandTile keyTile = config.getKeyTile(), valueTile = config.getValueTile();
   auto copyBlock = [&](Value keyBlock) {
-    Value stage = stageOffset(keyBlock), barrier = barrierOffset(keyBlock);
+    Value stage = stageOffset(keyBlock);
+    Value barrier = StageRingArmOp::create(
+        kb.b, kb.loc, kb.sharedPtrType(), kvRing, keyBlock,
+        keyTile.getBytes() + valueTile.getBytes());
     Value firstKey = kb.mul(keyBlock, kb.i32(config.blockK));
-    kb.arriveExpectingBytes(staging, barrier,
-                            keyTile.getBytes() + valueTile.getBytes());
     kb.copyBulk(staging, stage, kernel.arg(kKeyInt),
                 OperandRow(kb, OperandTiling::CoreMatrices, kvHead, paddedKeys,
                            firstKey, kb.i32(queryKeyRowBytes), keyTile)
@@ -490,24 +491,14 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // Stages released on mbarriers: the block that used block `keyBlock`'s
   // stage before it must be released before the copy overwrites it.
   auto waitForRelease = [&](Value keyBlock) {
-    kb.ifThen(
-        kb.cmp(arith::CmpIPredicate::sge, keyBlock, kb.i32(layout.stages)),
-        [&] {
-          kb.waitBarrier(staging, releaseOffset(keyBlock),
-                         phaseParity(kb.sub(keyBlock, kb.i32(layout.stages))));
-        });
+    StageRingAcquireOp::create(kb.b, kb.loc, kvRing, keyBlock);
   };
   // One arrival (the issuer's) and the copies' bytes complete a full
   // barrier's phase; all consumers' arrivals an empty one's.
   auto initBarriers = [&] {
     kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, kb.threadId(), kb.i32(0)), [&] {
-      for (int64_t stage = 0; stage < layout.stages; ++stage)
-        kb.initBarrier(staging, kb.i32(layout.getBarrierOffset(stage)), 1);
-      if (layout.releases)
-        for (int64_t stage = 0; stage < layout.stages; ++stage)
-          kb.initBarrier(staging, kb.i32(layout.getReleaseOffset(stage)),
-                         config.threads());
-      kb.initBarrier(staging, kb.i32(layout.getQueryBarrierOffset()), 1);
+      StageRingInitOp::create(kb.b, kb.loc, kvRing);
+      StageRingInitOp::create(kb.b, kb.loc, queryRing);
       kb.fenceBarrierInit();
     });
     kb.barrier();
@@ -807,9 +798,10 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
     Value firstQuery = kb.mul(block, kb.i32(config.blockQ));
     Value queryStart = kb.i32(layout.getQueryOffset());
     if (layout.bulkCopies) {
-      Value barrier = kb.i32(layout.getQueryBarrierOffset());
       kb.ifThen(kb.cmp(arith::CmpIPredicate::eq, lane.tid, kb.i32(0)), [&] {
-        kb.arriveExpectingBytes(staging, barrier, queryTile.getBytes());
+        Value barrier =
+            StageRingArmOp::create(kb.b, kb.loc, kb.sharedPtrType(), queryRing,
+                                   kb.i32(0), queryTile.getBytes());
         kb.copyBulk(staging, queryStart, kernel.arg(kQueryInt),
                     OperandRow(kb, OperandTiling::CoreMatrices, queryHead,
                                paddedQueries, firstQuery,
@@ -817,7 +809,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
                         .getOffset(kb.i32(0)),
                     queryTile.getBytes(), barrier);
       });
-      kb.waitBarrier(staging, barrier, kb.i32(0));
+      StageRingWaitOp::create(kb.b, kb.loc, queryRing, kb.i32(0));
     } else {
       SmallVector<Value> copies = copyChunks(
           queryTile.getBytes() / 16, /*copies=*/Value(), queryMemref,
@@ -909,7 +901,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       // The stage's full barrier completes its phase keyBlock / stages with
       // this block: the parity alternates. The bulk copies write through
       // the async proxy that wgmma reads through.
-      kb.waitBarrier(staging, barrierOffset(keyBlock), phaseParity(keyBlock));
+      StageRingWaitOp::create(kb.b, kb.loc, kvRing, keyBlock);
     } else {
       // The next block's group may stay in flight.
       kb.waitAsyncCopies(copies, /*pending=*/1);
@@ -1291,7 +1283,7 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
   // every consumer's release of it.
   auto releaseStage = [&](Value keyBlock) {
     if (layout.releases)
-      kb.arriveOnBarrier(staging, releaseOffset(keyBlock));
+      StageRingReleaseOp::create(kb.b, kb.loc, kvRing, keyBlock);
     else
       kb.barrier();
   };

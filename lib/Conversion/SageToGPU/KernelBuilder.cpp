@@ -306,29 +306,13 @@ Value KernelBuilder::sharedPointer(Value sharedBase, Value byteOffset) {
                              ValueRange{byteOffset});
 }
 
-void KernelBuilder::initBarrier(Value sharedBase, Value barrierOffset,
-                                int64_t count) {
-  Value barrier = sharedPointer(sharedBase, barrierOffset);
-  NVVM::MBarrierInitOp::create(b, loc, barrier, i32(count),
-                               /*predicate=*/Value());
-}
-
 void KernelBuilder::fenceBarrierInit() {
   NVVM::FenceMbarrierInitOp::create(b, loc);
 }
 
-void KernelBuilder::arriveExpectingBytes(Value sharedBase, Value barrierOffset,
-                                         int64_t bytes) {
-  Value barrier = sharedPointer(sharedBase, barrierOffset);
-  NVVM::MBarrierArriveExpectTxOp::create(b, loc, /*res=*/Type(), barrier,
-                                         i32(bytes), NVVM::MemScopeKind::CTA,
-                                         /*relaxed=*/false,
-                                         /*predicate=*/Value());
-}
-
 void KernelBuilder::copyBulk(Value sharedBase, Value sharedOffset,
                              Value globalBase, Value globalOffset,
-                             int64_t bytes, Value barrierOffset) {
+                             int64_t bytes, Value barrier) {
   Value dst = sharedPointer(sharedBase, sharedOffset);
   // The instruction names the CTA's own shared memory as shared::cluster
   // (a CTA is a cluster of one), address space 7.
@@ -336,24 +320,9 @@ void KernelBuilder::copyBulk(Value sharedBase, Value sharedOffset,
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), dst);
   Value src = LLVM::GEPOp::create(b, loc, globalPtrType(), i8Type(), globalBase,
                                   ValueRange{globalOffset});
-  Value barrier = sharedPointer(sharedBase, barrierOffset);
   NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
       b, loc, dst, src, barrier, i32(bytes), /*multicastMask=*/Value(),
       /*l2CacheHint=*/Value());
-}
-
-void KernelBuilder::waitBarrier(Value sharedBase, Value barrierOffset,
-                                Value parity) {
-  Value barrier = sharedPointer(sharedBase, barrierOffset);
-  // The op loops until the phase completes; the hint is the suspend time a
-  // try may take (ns).
-  NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity, i32(1000000));
-}
-
-void KernelBuilder::arriveOnBarrier(Value sharedBase, Value barrierOffset) {
-  Value barrier = sharedPointer(sharedBase, barrierOffset);
-  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
-                                 /*count=*/Value());
 }
 
 Value KernelBuilder::commitAsyncCopies(ValueRange copies) {

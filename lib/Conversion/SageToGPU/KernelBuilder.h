@@ -143,25 +143,16 @@ public:
   void fenceProxyAsyncShared();
   /// The shared-memory address `byteOffset` (i32) bytes past `sharedBase`.
   Value sharedPointer(Value sharedBase, Value byteOffset);
-  // The TMA unit's bulk copies, completed on an mbarrier (a 64-bit word
-  // of shared memory at a byte offset, i32).
-  /// mbarrier.init with `count` arrivals a phase.
-  void initBarrier(Value sharedBase, Value barrierOffset, int64_t count);
+  // The TMA unit's bulk copies, completed on an mbarrier of a stage ring
+  // (sage.stage_ring, whose ops arm and wait on it).
   /// fence.mbarrier_init: initialized barriers are visible to the async
   /// proxy (and, after a CTA barrier, to the other threads).
   void fenceBarrierInit();
-  /// mbarrier.arrive.expect_tx: one arrival that also expects `bytes` more
-  /// bytes of copies before the phase completes.
-  void arriveExpectingBytes(Value sharedBase, Value barrierOffset,
-                            int64_t bytes);
-  /// cp.async.bulk.shared::cluster.global of `bytes` (a multiple of 16,
-  /// both ends 16-byte aligned), which completes `bytes` on the barrier.
+  /// cp.async.bulk of `bytes` bytes from global to shared memory (a
+  /// multiple of 16, both ends 16-byte aligned), which completes `bytes`
+  /// on `barrier` (an !llvm.ptr<3>, armed by sage.stage_ring_arm).
   void copyBulk(Value sharedBase, Value sharedOffset, Value globalBase,
-                Value globalOffset, int64_t bytes, Value barrierOffset);
-  /// Waits until the barrier's phase of parity `parity` (i32) completes.
-  void waitBarrier(Value sharedBase, Value barrierOffset, Value parity);
-  /// mbarrier.arrive: this thread's arrival on the barrier.
-  void arriveOnBarrier(Value sharedBase, Value barrierOffset);
+                Value globalOffset, int64_t bytes, Value barrier);
   /// Loads `count` consecutive i32 words at a byte offset (i32) of shared
   /// memory.
   SmallVector<Value> loadSharedWords(Value sharedBase, Value byteOffset,

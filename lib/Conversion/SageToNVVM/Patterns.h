@@ -17,6 +17,8 @@ void populateWarpgroupMmaPatterns(RewritePatternSet &patterns);
 void populateMatrixDescriptorPatterns(RewritePatternSet &patterns);
 /// sage.tcgen05_mma to its tcgen05.mma (Tcgen05MmaToNVVM.cpp).
 void populateTcgen05MmaPatterns(RewritePatternSet &patterns);
+/// The ops on a stage ring to its mbarriers (StageRingToNVVM.cpp).
+void populateStageRingPatterns(RewritePatternSet &patterns);
 /// sage.warp_specialize to one branch per role (WarpSpecializeToNVVM.cpp).
 void populateWarpSpecializePatterns(RewritePatternSet &patterns);
 /// Gives each kernel holding a sage.warp_specialize the nvvm.minctasm its

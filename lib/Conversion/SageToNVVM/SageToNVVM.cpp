@@ -24,6 +24,7 @@ void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpgroupMmaPatterns(patterns);
   populateTcgen05MmaPatterns(patterns);
   populateMatrixDescriptorPatterns(patterns);
+  populateStageRingPatterns(patterns);
   populateWarpSpecializePatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
   populateMicroscaleFragmentPatterns(patterns);

@@ -39,7 +39,7 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // after 3 x 8 KiB).
 // AUTO-STAGES-LABEL: gpu.func @sage_attention
 // AUTO-STAGES: %[[FIRST_BARRIER:.*]] = arith.constant 24576 : i32
-// AUTO-STAGES-NEXT: llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+// AUTO-STAGES-NEXT: sage.stage_ring %{{.*}}[%[[FIRST_BARRIER]]] : !sage.stage_ring<stages = 3>
 
 // Block 0's scores and softmax come first, only for a Q block that sees a
 // key block (the loop runs blocks 1 to end).
@@ -73,7 +73,7 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // CHECK-NEXT: %[[DONE:.*]]:3 = sage.warpgroup_wait 0 on %[[RG]], %[[R]], %[[FENCED]]#0, %[[FENCED]]#1
 // CHECK: sage.accumulate %{{.*}} into %{{.*}} rescale %[[ALPHA]]
 // Warp-specialized, the stage of block j - 1 goes back to the producer.
-// CHECK: nvvm.mbarrier.arrive
+// CHECK: sage.stage_ring_release
 // CHECK: scf.yield {{.*}}, %[[NEXT_ALPHA]], %[[NEXT_P]] :
 // The last block's P V after the loop.
 // CHECK: %[[LAST0:.*]] = vector.shuffle %[[LOOP]]#37, %[[LOOP]]#37
@@ -86,8 +86,8 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // P V ends it.
 // THREE-STAGES-LABEL: gpu.func @sage_attention
 // THREE-STAGES: scf.for
-// THREE-STAGES: nvvm.mbarrier.arrive.expect_tx
-// THREE-STAGES: nvvm.mbarrier.try_wait.parity
+// THREE-STAGES: sage.stage_ring_arm
+// THREE-STAGES: sage.stage_ring_wait
 // THREE-STAGES: sage.warpgroup_wait 1
 // THREE-STAGES: sage.warpgroup_wait 0
 // THREE-STAGES: gpu.barrier
@@ -97,11 +97,11 @@ func.func @q_smoothing(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: t
 // done and every warp passed the barrier.
 // TWO-STAGES-LABEL: gpu.func @sage_attention
 // TWO-STAGES: scf.for
-// TWO-STAGES-NOT: nvvm.mbarrier.arrive.expect_tx
+// TWO-STAGES-NOT: sage.stage_ring_arm
 // TWO-STAGES: sage.warpgroup_wait 1
 // TWO-STAGES: sage.warpgroup_wait 0
 // TWO-STAGES: gpu.barrier
-// TWO-STAGES: nvvm.mbarrier.arrive.expect_tx
+// TWO-STAGES: sage.stage_ring_arm
 // TWO-STAGES: scf.yield
 
 // SEQUENTIAL-LABEL: gpu.func @sage_attention

@@ -22,7 +22,7 @@
 // Two stages of 16 KiB (K: 128 keys x 64 bytes, V^T: 64 x 128 bytes):
 // the first full barrier after them, at 32768.
 //       RULE:   %[[FIRST_BARRIER:.*]] = arith.constant 32768 : i32
-//  RULE-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//  RULE-NEXT:   sage.stage_ring %{{.*}}[%[[FIRST_BARRIER]]] : !sage.stage_ring<stages = 2>
 //   RULE-NOT:   sage.warpgroup_wait 1
 // The built-in row's stages and CTAs go with its overlap: turning the
 // overlap on gives the overlapped kernel's three stages, and asks ptxas
@@ -30,19 +30,19 @@
 // ROW-OVERRIDDEN-LABEL: gpu.func @sage_attention
 //  ROW-OVERRIDDEN-SAME: known_block_size = array<i32: 128, 1, 1>} {
 //       ROW-OVERRIDDEN:   %[[FIRST_BARRIER:.*]] = arith.constant 49152 : i32
-//  ROW-OVERRIDDEN-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//  ROW-OVERRIDDEN-NEXT:   sage.stage_ring %{{.*}}[%[[FIRST_BARRIER]]] : !sage.stage_ring<stages = 3>
 //       ROW-OVERRIDDEN:   sage.warpgroup_wait 1
 // A row with every column: a producer, four stages (the first full
 // barrier after 4 x 16 KiB), the softmax overlapped; options that are not
 // auto override it.
 // COLUMNS-LABEL: gpu.func @sage_attention
 //       COLUMNS:   %[[FIRST_BARRIER:.*]] = arith.constant 65536 : i32
-//  COLUMNS-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//  COLUMNS-NEXT:   sage.stage_ring %{{.*}}[%[[FIRST_BARRIER]]] : !sage.stage_ring<stages = 4, consumers = 128>
 //       COLUMNS:   sage.warp_specialize warps = [4, 4]
 //       COLUMNS:   sage.warpgroup_wait 1
 // OVERRIDDEN-LABEL: gpu.func @sage_attention
 //       OVERRIDDEN:   %[[FIRST_BARRIER:.*]] = arith.constant 32768 : i32
-//  OVERRIDDEN-NEXT:   llvm.getelementptr %{{.*}}[%[[FIRST_BARRIER]]]
+//  OVERRIDDEN-NEXT:   sage.stage_ring %{{.*}}[%[[FIRST_BARRIER]]] : !sage.stage_ring<stages = 2, consumers = 128>
 //       OVERRIDDEN:   sage.warp_specialize warps = [4, 4]
 //   OVERRIDDEN-NOT:   sage.warpgroup_wait 1
 // MISSING: error: cannot read the tuning table '{{.*}}not-there.json'

@@ -24,8 +24,7 @@
 //       CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
 //       CHECK: %[[WARPGROUP:.*]] = arith.divui %[[WARP]], %c4_i32{{[_0-9]*}} : i32
 //       CHECK: %[[LAST_GROUP:.*]] = arith.cmpi eq, %[[WARPGROUP]], %{{.*}} : i32
-//       CHECK: %[[CONSUMERS:.*]] = arith.constant 384 : i32
-//       CHECK: nvvm.mbarrier.init %{{.*}}, %[[CONSUMERS]] : !llvm.ptr<3>, i32
+//       CHECK: sage.stage_ring_init %{{.*}} : !sage.stage_ring<stages = 3, consumers = 384>
 //       CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[END:.*]], %{{.*}} : i32
 //       CHECK: %[[LAST_BLOCK:.*]] = arith.subi %[[END]], %{{.*}} : i32
 //       CHECK: %[[FIRST_TURN:.*]] = arith.andi %[[LAST_GROUP]], %[[ANY]] : i1
@@ -47,7 +46,7 @@
 //       CHECK:     nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
 //       CHECK:   sage.warpgroup_wait 0
 //   CHECK-NOT:   gpu.barrier
-//       CHECK:   nvvm.mbarrier.arrive
+//       CHECK:   sage.stage_ring_release
 //  CHECK-NEXT:   scf.yield
 // Without turns the three warpgroups of a 192-row block end each iteration
 // at a barrier of the CTA, which releases the stage.
@@ -64,7 +63,7 @@
 //       TABLE: scf.for
 //       TABLE:   nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 //       TABLE:   nvvm.barrier.arrive
-//       TABLE:   nvvm.mbarrier.arrive
+//       TABLE:   sage.stage_ring_release
 // TABLE-OVERRIDDEN-LABEL: gpu.func @sage_attention
 //   TABLE-OVERRIDDEN-NOT: nvvm.barrier
 //       TABLE-OVERRIDDEN: gpu.return

@@ -4,7 +4,7 @@
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=AUTO-SM90A --implicit-check-not=sage.warp_mma
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90" | FileCheck %s --check-prefix=AUTO-SM90 --implicit-check-not=sage.warpgroup_mma
 // RUN: sage-opt %s --sage-decompose-attention="block-q=128 block-k=128" --canonicalize --convert-sage-to-gpu="chip=sm_90a mma-scope=warpgroup" | FileCheck %s --check-prefix=TWO-GROUPS --implicit-check-not=sage.warp_mma
-// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=cp-async" | FileCheck %s --check-prefix=CP-ASYNC --implicit-check-not=nvvm.mbarrier
+// RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a kv-staging=cp-async" | FileCheck %s --check-prefix=CP-ASYNC --implicit-check-not=sage.stage_ring
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90 kv-staging=bulk" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BULK-WARP
 // RUN: sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-stages=3" | FileCheck %s --check-prefix=WS --implicit-check-not=nvgpu.device_async_copy
 // RUN: not sage-opt %s --sage-decompose-attention --canonicalize --convert-sage-to-gpu="chip=sm_90a warp-specialize=true kv-staging=cp-async" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-WS-CP-ASYNC
@@ -36,36 +36,35 @@
 // CHECK-NEXT: llvm.store
 // CHECK: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<20512 x i8>
 // CHECK-LABEL: gpu.func @sage_attention(
-// Thread 0 makes each stage's barrier, one arrival a phase, and publishes
-// them before any thread waits.
+// The stages' barriers are a ring of two stages at 16384 (consumers
+// release them by a CTA barrier: none on the ring), the Q tile's a ring of
+// one at 16400. Thread 0 initializes both and publishes them before any
+// thread waits.
 // CHECK: %[[STAGES:.*]] = llvm.mlir.addressof @sage_attention_kv : !llvm.ptr<3>
-// CHECK: %[[BAR0:.*]] = llvm.getelementptr %[[STAGES]][%c16384_i32{{.*}}]
-// CHECK: nvvm.mbarrier.init %[[BAR0]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
-// CHECK: %[[BAR1:.*]] = llvm.getelementptr %[[STAGES]][%c16392_i32{{.*}}]
-// CHECK: nvvm.mbarrier.init %[[BAR1]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
-// CHECK: %[[QBAR:.*]] = llvm.getelementptr %[[STAGES]][%c16400_i32{{.*}}]
-// CHECK: nvvm.mbarrier.init %[[QBAR]], %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK: %[[RING:.*]] = sage.stage_ring %[[STAGES]][%c16384_i32{{.*}}] : !sage.stage_ring<stages = 2>
+// CHECK: %[[QRING:.*]] = sage.stage_ring %[[STAGES]][%c16400_i32{{.*}}] : !sage.stage_ring<stages = 1>
+// CHECK: sage.stage_ring_init %[[RING]] : !sage.stage_ring<stages = 2>
+// CHECK-NEXT: sage.stage_ring_init %[[QRING]] : !sage.stage_ring<stages = 1>
 // CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
 // Thread 0 copies the Q tile (4 KiB) to 16416 on its barrier, which every
-// thread waits for (phase 0).
-// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<3>, i32
+// thread waits for.
+// CHECK: %[[QBAR:.*]] = sage.stage_ring_arm %[[QRING]][%c0_i32{{.*}}], 4096 : !sage.stage_ring<stages = 1>
 // CHECK: %[[QTILE:.*]] = llvm.getelementptr %[[STAGES]][%c16416_i32{{.*}}]
 // CHECK: %[[QDST:.*]] = llvm.addrspacecast %[[QTILE]] : !llvm.ptr<3> to !llvm.ptr<7>
-// CHECK: nvvm.cp.async.bulk.shared.cluster.global %[[QDST]], %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
-// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %c0_i32{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %[[QDST]], %{{.*}}, %[[QBAR]], %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: sage.stage_ring_wait %[[QRING]][%c0_i32{{.*}}] : !sage.stage_ring<stages = 1>
 // Block 0: the barrier expects 8 KiB, K's tile and V^T's, 4 KiB a copy.
-// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32{{.*}} : !llvm.ptr<3>, i32
-// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
-// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: %[[BAR0:.*]] = sage.stage_ring_arm %[[RING]][%c0_i32{{.*}}], 8192
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR0]], %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR0]], %c4096_i32{{.*}} : !llvm.ptr<7>, <1>
 // CHECK: scf.for %[[J:.*]] = %c0_i32{{.*}} to
-// The next block's copies go to the other stage's barrier.
-// CHECK: nvvm.mbarrier.arrive.expect_tx
+// The next block's copies go to its stage's barrier ...
+// CHECK: %[[NEXT:.*]] = arith.addi %[[J]], %c1_i32
+// CHECK: sage.stage_ring_arm %[[RING]][%[[NEXT]]], 8192
 // CHECK-COUNT-2: nvvm.cp.async.bulk.shared.cluster.global
-// Block j waits for phase j / 2 of barrier j % 2: parity (j / 2) & 1.
-// CHECK: %[[HALF:.*]] = arith.divui %[[J]], %c2_i32{{.*}} : i32
-// CHECK: %[[PARITY:.*]] = arith.andi %[[HALF]], %c1_i32{{.*}} : i32
-// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %{{.*}} : !llvm.ptr<3>, i32, i32
+// ... and block j waits for its own.
+// CHECK: sage.stage_ring_wait %[[RING]][%[[J]]] : !sage.stage_ring<stages = 2>
 // CHECK-NEXT: gpu.barrier
 // The descriptors of the first k-step, Q's at 16416 + 64 * 16 * (warp / 4)
 // (the warpgroup's rows), then K's; both leading 1024 bytes (64 rows x
@@ -170,9 +169,10 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // WS: llvm.mlir.global internal @sage_attention_kv() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<28736 x i8>
 // WS-LABEL: gpu.func @sage_attention(
 // WS-SAME: known_block_size = array<i32: 256, 1, 1>
-// WS-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
-// WS-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c128_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
-// WS: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
+// WS: %[[RING:.*]] = sage.stage_ring %{{.*}}[%c24576_i32{{(_[0-9]+)?}}] : !sage.stage_ring<stages = 3, consumers = 128>
+// WS: %[[QRING:.*]] = sage.stage_ring %{{.*}}[%c24624_i32{{(_[0-9]+)?}}] : !sage.stage_ring<stages = 1>
+// WS: sage.stage_ring_init %[[RING]]
+// WS-NEXT: sage.stage_ring_init %[[QRING]]
 // WS-NEXT: nvvm.fence.mbarrier.init
 // WS: gpu.barrier
 // WS: sage.warp_specialize warps = [4, 4] registers = [24, 232] {
@@ -180,9 +180,9 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // WS: arith.cmpi eq, %[[PRODUCER]], %c0_i32
 // The producer's thread 0: block j waits for the release of block j - 3,
 // then arms its stage's full barrier and copies K and V^T.
-// WS: scf.for
-// WS: nvvm.mbarrier.try_wait.parity
-// WS: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// WS: scf.for %[[PJ:[^ ]*]] =
+// WS: sage.stage_ring_acquire %[[RING]][%[[PJ]]]
+// WS: sage.stage_ring_arm %[[RING]][%[[PJ]]], 8192
 // WS-COUNT-2: nvvm.cp.async.bulk.shared.cluster.global
 // WS: }, {
 // WS-NEXT: ^bb0(%[[CONSUMER:.*]]: i32):
@@ -196,12 +196,12 @@ func.func @attention(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: ten
 // WS: %[[QTILE:.*]] = llvm.getelementptr %{{.*}}[%c24640_i32{{(_[0-9]+)?}}]
 // WS-NEXT: %[[QDST:.*]] = llvm.addrspacecast %[[QTILE]]
 // WS: nvvm.cp.async.bulk.shared.cluster.global %[[QDST]]
-// WS: nvvm.mbarrier.try_wait.parity %{{.*}}, %c0_i32{{(_[0-9]+)?}}, %{{.*}}
-// WS: scf.for
-// WS: nvvm.mbarrier.try_wait.parity
+// WS: sage.stage_ring_wait %[[QRING]][%c0_i32{{(_[0-9]+)?}}]
+// WS: scf.for %[[CJ:[^ ]*]] =
+// WS: sage.stage_ring_wait %[[RING]][%[[CJ]]]
 // WS: nvvm.barrier id = %c1_i32{{(_[0-9]+)?}} number_of_threads = %c128_i32
 // WS: sage.warpgroup_mma
-// WS: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// WS: sage.stage_ring_release %[[RING]][%[[CJ]]]
 // WS-NEXT: scf.yield
 
 // NEGATIVE-WS-CP-ASYNC: error: 'sage.quantized_attention' op warp-specialize needs K/V blocks staged by bulk copies (kv-staging=bulk, operands in tiling = core_matrices); got #sage.mma_ordered<along = features, k = 32>

@@ -3,6 +3,8 @@
 #include "sage/Dialect/Sage/IR/SageDialect.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::sage;
 

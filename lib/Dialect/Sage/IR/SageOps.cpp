@@ -4,6 +4,7 @@
 #include "sage/Dialect/Sage/IR/MmaInstructions.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -719,6 +720,47 @@ static LogicalResult verifyRegisterFragments(Operation *op,
 
 LogicalResult WarpgroupFenceOp::verify() {
   return verifyRegisterFragments(*this, getFragments());
+}
+
+LogicalResult StageRingOp::verify() {
+  // mbarriers are 8-byte aligned.
+  APInt offset;
+  if (matchPattern(getOffset(), m_ConstantInt(&offset)) &&
+      offset.getSExtValue() % 8 != 0)
+    return emitOpError() << "mbarriers are 8-byte words; offset "
+                         << offset.getSExtValue() << " is not a multiple of 8";
+  return success();
+}
+
+/// The ring of an op on a stage ring comes from a sage.stage_ring, whose
+/// offsets its lowering reads; `released`: the ring has "empty" barriers.
+static LogicalResult verifyRingUse(Operation *op, Value ring,
+                                   bool released = false) {
+  if (!ring.getDefiningOp<StageRingOp>())
+    return op->emitOpError()
+           << "expected the ring of a sage.stage_ring, not one passed "
+              "through a block argument";
+  auto type = cast<StageRingType>(ring.getType());
+  if (released && type.getConsumers() == 0)
+    return op->emitOpError() << "needs the stages' empty barriers; " << type
+                             << " has no consumers";
+  return success();
+}
+
+LogicalResult StageRingInitOp::verify() {
+  return verifyRingUse(*this, getRing());
+}
+LogicalResult StageRingArmOp::verify() {
+  return verifyRingUse(*this, getRing());
+}
+LogicalResult StageRingWaitOp::verify() {
+  return verifyRingUse(*this, getRing());
+}
+LogicalResult StageRingReleaseOp::verify() {
+  return verifyRingUse(*this, getRing(), /*released=*/true);
+}
+LogicalResult StageRingAcquireOp::verify() {
+  return verifyRingUse(*this, getRing(), /*released=*/true);
 }
 
 LogicalResult WarpgroupCommitOp::verify() {

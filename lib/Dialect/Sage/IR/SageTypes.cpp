@@ -19,3 +19,15 @@ void SageDialect::registerTypes() {
 #include "sage/Dialect/Sage/IR/SageTypes.cpp.inc"
       >();
 }
+
+LogicalResult
+StageRingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t stages, int64_t consumers) {
+  if (stages < 1)
+    return emitError() << "a stage ring needs at least one stage; got "
+                       << stages;
+  if (consumers < 0)
+    return emitError() << "a stage ring's consumers are a thread count; got "
+                       << consumers;
+  return success();
+}

@@ -37,6 +37,8 @@ def Sage_Dialect : Dialect {
     tie them together live in the attribute verifiers, so passes can rely on
     every attribute they meet being legal.
   }];
+  // The fragment level's shared-memory operands are LLVM pointers.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{

@@ -3,6 +3,7 @@
 #ifndef SAGE_DIALECT_SAGE_IR_SAGEOPS_TD
 #define SAGE_DIALECT_SAGE_IR_SAGEOPS_TD
 
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "sage/Dialect/Sage/IR/SageAttrs.td"
 include "sage/Dialect/Sage/IR/SageBase.td"
@@ -440,6 +441,105 @@ def Sage_MatrixDescriptorOp : Sage_Op<"matrix_descriptor", [Pure]> {
   let results = (outs I64:$descriptor);
   let assemblyFormat = "$address attr-dict";
   let hasVerifier = 1;
+}
+
+/// An !llvm.ptr to shared memory (address space 3).
+def Sage_SharedPointer : LLVM_PointerInAddressSpace<3>;
+
+def Sage_StageRingOp : Sage_Op<"stage_ring", [Pure]> {
+  let summary = "the mbarriers of a ring of shared-memory stages";
+  let description = [{
+    Names the mbarriers of a ring of stages (`!sage.stage_ring`,
+    docs/Levels.md, L4): 8 bytes each at the shared-memory byte `offset`
+    (a multiple of 8) of `base`, first the "full" barrier of every stage,
+    then, with consumers, their "empty" barriers. The ops on the ring take
+    a block index and find its stage and phase: `sage.stage_ring_init`,
+    `sage.stage_ring_arm` (the copier, before the block's copies),
+    `sage.stage_ring_wait` (the readers), `sage.stage_ring_release` (the
+    readers, done) and `sage.stage_ring_acquire` (the copier, before it
+    overwrites a stage). Those ops take the ring this op defines, not one
+    passed through a loop or a region's arguments: they lower to the
+    barriers' addresses, which they find here.
+
+    Example: two stages, released by 128 threads.
+
+    ```mlir
+    %ring = sage.stage_ring %staging[%c20480_i32] : !sage.stage_ring<stages = 2, consumers = 128>
+    ```
+  }];
+  let arguments = (ins Sage_SharedPointer:$base, I32:$offset);
+  let results = (outs Sage_StageRingType:$ring);
+  let assemblyFormat = "$base `[` $offset `]` attr-dict `:` qualified(type($ring))";
+  let hasVerifier = 1;
+}
+
+class Sage_StageRingBlockOp<string mnemonic, list<Trait> traits = []>
+    : Sage_Op<mnemonic, traits> {
+  let arguments = (ins Sage_StageRingType:$ring, I32:$block);
+  let assemblyFormat = "$ring `[` $block `]` attr-dict `:` qualified(type($ring))";
+  let hasVerifier = 1;
+}
+
+def Sage_StageRingInitOp : Sage_Op<"stage_ring_init"> {
+  let summary = "initializes a stage ring's mbarriers";
+  let description = [{
+    `mbarrier.init` of each stage's "full" barrier for one arrival (the
+    copier's, with the bytes it expects) and of each "empty" barrier for
+    the ring's consumers (docs/Levels.md, L4). One thread initializes; a
+    `fence.mbarrier_init` and a CTA barrier must follow before any other
+    op on the ring.
+  }];
+  let arguments = (ins Sage_StageRingType:$ring);
+  let assemblyFormat = "$ring attr-dict `:` qualified(type($ring))";
+  let hasVerifier = 1;
+}
+
+def Sage_StageRingArmOp : Sage_Op<"stage_ring_arm"> {
+  let summary = "arms the full barrier of a block's stage with its bytes";
+  let description = [{
+    The copier's arrival on the "full" barrier of `block`'s stage,
+    expecting `bytes` bytes of asynchronous copies
+    (`mbarrier.arrive.expect_tx`, docs/Levels.md, L4). Returns the
+    barrier's address, which the block's bulk copies complete.
+  }];
+  let arguments = (ins Sage_StageRingType:$ring, I32:$block,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$bytes);
+  let results = (outs Sage_SharedPointer:$barrier);
+  let assemblyFormat = [{
+    $ring `[` $block `]` `,` $bytes attr-dict `:` qualified(type($ring))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_StageRingWaitOp : Sage_StageRingBlockOp<"stage_ring_wait"> {
+  let summary = "waits until a block has arrived in its stage";
+  let description = [{
+    Waits on the "full" barrier of `block`'s stage for its phase `block /
+    stages` (`mbarrier.try_wait.parity`, docs/Levels.md, L4): the block's
+    bytes are then in shared memory, visible to this thread and to the
+    async proxy (wgmma).
+  }];
+}
+
+def Sage_StageRingReleaseOp : Sage_StageRingBlockOp<"stage_ring_release"> {
+  let summary = "releases a block's stage";
+  let description = [{
+    This thread's arrival on the "empty" barrier of `block`'s stage
+    (`mbarrier.arrive`, docs/Levels.md, L4): it has read the block. The
+    ring must have consumers.
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_StageRingAcquireOp : Sage_StageRingBlockOp<"stage_ring_acquire"> {
+  let summary = "waits until a block's stage is free";
+  let description = [{
+    The copier's wait before it copies `block` into its stage: for `block`
+    >= `stages`, until every consumer released block `block - stages`
+    there (the "empty" barrier's phase `block / stages - 1`,
+    docs/Levels.md, L4); the first `stages` blocks find their stages free.
+    The ring must have consumers.
+  }];
 }
 
 def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",

@@ -1,7 +1,8 @@
 //===- SageTypes.td - sage types ---------------------------*- tablegen -*-===//
 //
 // Types of the fragment level (docs/Levels.md, L4): tokens that tie an
-// asynchronous instruction's results to the wait that makes them readable.
+// asynchronous instruction's results to the wait that makes them readable,
+// and the channels through which threads hand shared-memory stages over.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,26 @@ def Sage_WgmmaGroupType : TypeDef<Sage_Dialect, "WgmmaGroup"> {
     the dependence of a wgmma's readers on its group's completion is data
     flow a pass can see; it lowers to nothing.
   }];
+}
+
+def Sage_StageRingType : TypeDef<Sage_Dialect, "StageRing"> {
+  let mnemonic = "stage_ring";
+  let summary = "the mbarriers of a ring of shared-memory stages";
+  let description = [{
+    The channel between the threads that fill a ring of `stages`
+    shared-memory stages and those that read them (docs/Levels.md, L4),
+    as `sage.stage_ring` lays it out: block j goes to stage j mod
+    `stages`, whose "full" mbarrier completes its phase j / `stages` once
+    the block's bytes have arrived, and, with `consumers`, whose "empty"
+    mbarrier completes the same phase once that many threads have released
+    the stage, so that block j + `stages` may overwrite it. Without
+    `consumers` (0) the readers release stages some other way (a CTA
+    barrier).
+  }];
+  let parameters = (ins "int64_t":$stages,
+                        DefaultValuedParameter<"int64_t", "0">:$consumers);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // SAGE_DIALECT_SAGE_IR_SAGETYPES_TD
