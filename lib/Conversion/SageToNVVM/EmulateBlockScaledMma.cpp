@@ -19,6 +19,7 @@
 #include "sage/Conversion/Passes.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Dialect/Sage/Utils/NvFp4.h"
+#include "sage/Dialect/Sage/Utils/ScalarBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,27 +37,9 @@ using namespace mlir;
 using namespace mlir::sage;
 
 namespace {
-/// The i32 and f32 arithmetic the emulation is written in.
-struct Lane {
-  PatternRewriter &b;
-  Location loc;
-
-  Value i32(int64_t value) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
-  }
-  Value f32(double value) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value shr(Value x, int64_t bits) {
-    return arith::ShRUIOp::create(b, loc, x, i32(bits));
-  }
-  Value mask(Value x, int64_t bits) {
-    return arith::AndIOp::create(b, loc, x, i32(bits));
-  }
-  Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value mulf(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+/// The i32 and f32 arithmetic the emulation is written in, and warp
+/// shuffles.
+struct Lane : ScalarBuilder {
   /// `value` of lane `source` of the warp.
   Value shuffle(Value value, Value source) {
     return gpu::ShuffleOp::create(b, loc, value, source, i32(32),
@@ -67,7 +50,7 @@ struct Lane {
   Value decodeE2M1(Value code) { return nvfp4::decodeCode(b, loc, code); }
   /// UE4M3 byte (bits 6..0; the unsigned format has no sign bit) as f32.
   Value decodeE4M3(Value byte) {
-    return nvfp4::decodeScale(b, loc, mask(byte, 0x7f));
+    return nvfp4::decodeScale(b, loc, bitAnd(byte, 0x7f));
   }
 };
 
@@ -77,12 +60,12 @@ struct Lane {
 static SmallVector<Value> emulate(Lane &l, ArrayRef<Value> a, ArrayRef<Value> b,
                                   ArrayRef<Value> acc, Value aScales,
                                   Value bScales) {
-  PatternRewriter &rewriter = l.b;
+  OpBuilder &rewriter = l.b;
   Location loc = l.loc;
   Value laneId = arith::IndexCastUIOp::create(
       rewriter, loc, rewriter.getI32Type(),
       gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr));
-  Value g = l.shr(laneId, 2), t = l.mask(laneId, 3);
+  Value g = l.shr(laneId, 2), t = l.bitAnd(laneId, 3);
   Value rowLane = l.mul(g, l.i32(4));
   // Rows g and g + 8 (A registers r and r + 1), columns 2t and 2t + 1.
   Value firstColumnLane = l.mul(t, l.i32(8));
@@ -117,9 +100,9 @@ static SmallVector<Value> emulate(Lane &l, ArrayRef<Value> a, ArrayRef<Value> b,
       for (int64_t k = 16 * block; k < 16 * block + 16; ++k)
         blockSum = l.addf(blockSum, l.mulf(rows[row][k], columns[column][k]));
       Value rowScale =
-          l.decodeE4M3(l.mask(l.shr(rowScales[row], 8 * block), 0xff));
+          l.decodeE4M3(l.bitAnd(l.shr(rowScales[row], 8 * block), 0xff));
       Value columnScale =
-          l.decodeE4M3(l.mask(l.shr(columnScales[column], 8 * block), 0xff));
+          l.decodeE4M3(l.bitAnd(l.shr(columnScales[column], 8 * block), 0xff));
       Value scale = l.mulf(rowScale, columnScale);
       sum = l.addf(sum, l.mulf(blockSum, scale));
     }
@@ -152,7 +135,7 @@ static func::FuncOp getEmulationFunction(PatternRewriter &rewriter,
   function->setAttr("no_inline", rewriter.getUnitAttr());
   Block *body = function.addEntryBlock();
   rewriter.setInsertionPointToStart(body);
-  Lane l{rewriter, module->getLoc()};
+  Lane l{{rewriter, module->getLoc()}};
   SmallVector<Value> args(body->getArguments());
   ArrayRef<Value> argRef = args;
   SmallVector<Value> result =

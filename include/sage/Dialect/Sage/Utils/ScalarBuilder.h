@@ -28,6 +28,7 @@ struct ScalarBuilder {
                                           APFloat(float(value)));
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value shl(Value x, int64_t bits) {
     return arith::ShLIOp::create(b, loc, x, i32(bits));
   }
@@ -45,6 +46,8 @@ struct ScalarBuilder {
   Value cmpf(arith::CmpFPredicate predicate, Value x, Value y) {
     return arith::CmpFOp::create(b, loc, predicate, x, y);
   }
+  Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value mulf(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value divf(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
   Value select(Value condition, Value x, Value y) {
     return arith::SelectOp::create(b, loc, condition, x, y);
