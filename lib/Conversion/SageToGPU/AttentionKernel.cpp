@@ -708,8 +708,11 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       if (i + config.threads() > chunks) {
         Value hasChunk =
             kb.cmp(arith::CmpIPredicate::ult, chunk, kb.i32(chunks));
-        Value sinkSlot = kb.add(kb.i32(layout.getSinkOffset()),
-                                kb.mul(lane.tid, kb.i32(16)));
+        // One op a statement: the IR must not depend on the order in
+        // which the compiler evaluates a call's arguments.
+        Value slotStart = kb.mul(lane.tid, kb.i32(16));
+        Value sinkStart = kb.i32(layout.getSinkOffset());
+        Value sinkSlot = kb.add(sinkStart, slotStart);
         destination = kb.select(hasChunk, destination, sinkSlot);
         copiesChunk =
             copies
@@ -754,14 +757,21 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
       int64_t perRow = rowBytes / 16;
       return copyChunks(rows * perRow, exists, source, [&](Value chunk) {
         Value row = kb.divu(chunk, kb.i32(perRow));
-        Value column = kb.mul(kb.remu(chunk, kb.i32(perRow)), kb.i32(16));
-        Value inTile = layout.coreMatrices
-                           ? kb.add(kb.mul(kb.remu(chunk, kb.i32(perRow)),
-                                           kb.i32(rows * 16)),
-                                    kb.mul(row, kb.i32(16)))
-                           : kb.add(kb.mul(row, kb.i32(smemRow)), column);
+        Value sixteen = kb.i32(16);
+        Value chunkInRow = kb.remu(chunk, kb.i32(perRow));
+        Value column = kb.mul(chunkInRow, sixteen);
+        Value inTile;
+        if (layout.coreMatrices) {
+          Value rowStart = kb.mul(row, kb.i32(16));
+          Value columnStart = kb.mul(chunkInRow, kb.i32(rows * 16));
+          inTile = kb.add(columnStart, rowStart);
+        } else {
+          inTile = kb.add(kb.mul(row, kb.i32(smemRow)), column);
+        }
         Value destination = kb.add(kb.add(stage, kb.i32(smemStart)), inTile);
-        return std::pair(destination, kb.add(rowOffset(row), kb.toI64(column)));
+        Value columnOffset = kb.toI64(column);
+        Value source = rowOffset(row);
+        return std::pair(destination, kb.add(source, columnOffset));
       });
     };
     SmallVector<Value> copies = copyRows(
@@ -820,8 +830,9 @@ void mlir::sage::buildAttentionKernel(KernelModule &km,
             OperandRow source(kb, qkLayout.getOperandTiling(), queryHead,
                               paddedQueries, query, kb.i32(queryKeyRowBytes),
                               queryTile);
-            return std::pair(kb.add(queryStart, kb.mul(chunk, kb.i32(16))),
-                             source.getOffset(kb.mul(column, kb.i32(16))));
+            Value sourceOffset = source.getOffset(kb.mul(column, kb.i32(16)));
+            Value destination = kb.add(queryStart, kb.mul(chunk, kb.i32(16)));
+            return std::pair(destination, sourceOffset);
           });
       kb.waitAsyncCopies(kb.commitAsyncCopies(copies), /*pending=*/0);
       kb.fenceProxyAsyncShared();

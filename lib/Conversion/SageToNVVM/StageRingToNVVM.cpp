@@ -48,8 +48,11 @@ public:
   }
   Value fullBarrier(Value block) { return barrier(stage(block)); }
   Value emptyBarrier(Value block) {
-    Value index =
-        arith::AddIOp::create(rewriter, loc, i32(stages), stage(block));
+    // One op a statement: the IR must not depend on the order in which
+    // the compiler evaluates a call's arguments.
+    Value stageIndex = stage(block);
+    Value skipped = i32(stages);
+    Value index = arith::AddIOp::create(rewriter, loc, skipped, stageIndex);
     return barrier(index);
   }
   /// The phase parity that block `block` completes on its stage's barriers.
@@ -83,11 +86,13 @@ struct InitToNVVM : OpRewritePattern<StageRingInitOp> {
     int64_t consumers = op.getRing().getType().getConsumers();
     // Full: the copier's one arrival (with its bytes); empty: every
     // consumer's.
-    for (int64_t index = 0; index < ring.stages * (consumers ? 2 : 1); ++index)
-      NVVM::MBarrierInitOp::create(
-          rewriter, op.getLoc(), ring.barrier(ring.i32(index)),
-          ring.i32(index < ring.stages ? 1 : consumers),
-          /*predicate=*/Value());
+    for (int64_t index = 0; index < ring.stages * (consumers ? 2 : 1);
+         ++index) {
+      Value arrivals = ring.i32(index < ring.stages ? 1 : consumers);
+      Value barrier = ring.barrier(ring.i32(index));
+      NVVM::MBarrierInitOp::create(rewriter, op.getLoc(), barrier, arrivals,
+                                   /*predicate=*/Value());
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -113,7 +118,8 @@ struct WaitToNVVM : OpRewritePattern<StageRingWaitOp> {
   LogicalResult matchAndRewrite(StageRingWaitOp op,
                                 PatternRewriter &rewriter) const override {
     RingBuilder ring(rewriter, op.getLoc(), getRingOp(op));
-    ring.wait(ring.fullBarrier(op.getBlock()), ring.parity(op.getBlock()));
+    Value parity = ring.parity(op.getBlock());
+    ring.wait(ring.fullBarrier(op.getBlock()), parity);
     rewriter.eraseOp(op);
     return success();
   }
@@ -148,7 +154,8 @@ struct AcquireToNVVM : OpRewritePattern<StageRingAcquireOp> {
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value previous =
         arith::SubIOp::create(rewriter, loc, block, ring.i32(ring.stages));
-    ring.wait(ring.emptyBarrier(block), ring.parity(previous));
+    Value parity = ring.parity(previous);
+    ring.wait(ring.emptyBarrier(block), parity);
     rewriter.eraseOp(op);
     return success();
   }
