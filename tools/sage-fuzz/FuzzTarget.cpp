@@ -1,8 +1,9 @@
 //===- FuzzTarget.cpp - libFuzzer entry: parse, verify, sage's passes -----===//
 //
 // Each input is one MLIR module: parsed (unregistered frontend ops
-// allowed), verified, then run through the raise, decompose, tile and
-// select-mma passes and the current GPU lowering. Failing is fine;
+// allowed), verified, then run through the raise, decompose, tile,
+// select-mma, assign-fragments and distribute-tiles passes and the current
+// GPU lowering. Failing is fine;
 // crashing, or a sanitizer report, is a bug (docs/Fuzzing.md).
 //
 //===----------------------------------------------------------------------===//
@@ -89,8 +90,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createConvertSageToGPU());
     pm.addPass(sage::createConvertSageToNVVM());
   });
-  // The tile level, the instruction selection and L5 on input written at
-  // their own level (sage.quantized_attention, sage.qmma, sage.warp_mma).
+  // The distribute level after mma.sync selection.
+  runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createSageTileAttention());
+    sage::SageSelectMmaOptions select;
+    select.chip = "sm_89";
+    pm.addPass(sage::createSageSelectMma(select));
+    pm.addPass(sage::createSageAssignFragments());
+    pm.addPass(sage::createSageDistributeTiles());
+  });
+  // The tile level, the instruction selection, the distribute level and L5
+  // on input written at their own level (sage.quantized_attention,
+  // sage.qmma, encoded tiles, sage.warp_mma).
+  runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createSageAssignFragments());
+    pm.addPass(sage::createSageDistributeTiles());
+  });
   runPasses(*module, [](OpPassManager &pm) {
     pm.addPass(sage::createConvertSageToNVVM());
     pm.addPass(sage::createSageTileAttention());

@@ -27,6 +27,12 @@ class LinalgDialect;
 namespace tensor {
 class TensorDialect;
 } // namespace tensor
+namespace ub {
+class UBDialect;
+} // namespace ub
+namespace vector {
+class VectorDialect;
+} // namespace vector
 namespace sage {
 class SageDialect;
 class ScheduleTable;

@@ -223,6 +223,49 @@ def SageSelectMma : Pass<"sage-select-mma"> {
   ];
 }
 
+def SageAssignFragments : Pass<"sage-assign-fragments"> {
+  let summary = "Encode how the lanes hold each tile of the online-softmax chain";
+  let description = [{
+    The first half of the distribute level (docs/Levels.md). After
+    `sage-select-mma`, each `sage.qmma` of a warp MMA (mma.sync) anchors its
+    result: `#sage.acc_fragment<mma = ..., warps = rows / m>`, one row tile
+    of the MMA a warp. The encoding then follows the values through the ops
+    that leave each element in the lane that holds it: element-wise
+    `linalg.generic` and `linalg.fill`, `sage.mask_scores`,
+    `sage.online_softmax` (its per-row values get `#sage.row_fragment`),
+    P's `sage.quantize` with a static bound (its one scale
+    `#sage.replicated`), `sage.accumulate` and the values the K/V loop
+    carries. Other tiles keep their types. A tile the ops would give two
+    encodings is an error naming both; so is a `sage.qmma` without an
+    instruction or of another scope (wgmma, tcgen05: not distributed yet).
+  }];
+  let dependentDialects = ["::mlir::sage::SageDialect"];
+}
+
+def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
+  let summary = "Replace tiles with fragment encodings by each lane's vector";
+  let description = [{
+    The second half of the distribute level (docs/Levels.md): a dialect
+    conversion whose type converter maps a tile encoded by
+    `sage-assign-fragments` to the vector one lane holds of it. Element-wise
+    `linalg.generic` bodies become the same arithmetic on vectors;
+    `linalg.fill` a splat; `sage.mask_scores`, `sage.online_softmax`, P's
+    `sage.quantize` and `sage.accumulate` their fragment forms (L4), named
+    by the MMA of their encoding, with the warp's first row from
+    `gpu.thread_id`; `scf.for` carries the vectors. Ops it does not
+    convert yet (`sage.qmma`, the operand tiles it reads, the epilogue)
+    keep their tiles, joined to the vectors by
+    `builtin.unrealized_conversion_cast`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::sage::SageDialect",
+    "::mlir::ub::UBDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def SageSelectVariant : Pass<"sage-select-variant"> {
   let summary = "Give every sage.attention the recipe chosen for the chip";
   let description = [{

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
 
 #include "sage/Dialect/Sage/IR/SageEnums.h.inc"
 

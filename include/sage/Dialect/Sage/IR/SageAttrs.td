@@ -6,6 +6,7 @@
 include "mlir/IR/AttrTypeBase.td"
 include "sage/Dialect/Sage/IR/SageBase.td"
 include "sage/Dialect/Sage/IR/SageEnums.td"
+include "mlir/IR/TensorEncoding.td"
 include "sage/Dialect/Sage/IR/SageInterfaces.td"
 
 class Sage_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -173,6 +174,74 @@ def Sage_MmaAttr : Sage_Attr<"Mma", "mma"> {
   let extraClassDeclaration = [{
     /// The table row this attribute names (never null once verified).
     const ::mlir::sage::MmaInstruction *getInstruction() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment encodings (tiles spread over a CTA's lanes)
+//===----------------------------------------------------------------------===//
+
+class Sage_FragmentEncoding<string name, string attrMnemonic>
+    : Sage_Attr<name, attrMnemonic,
+        [DeclareAttrInterfaceMethods<Sage_FragmentEncodingAttrInterface>,
+         DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]>;
+
+def Sage_AccFragmentAttr : Sage_FragmentEncoding<"AccFragment", "acc_fragment"> {
+  let summary = "a tile held as the accumulators of a warp MMA, one row tile a warp";
+  let description = [{
+    A tensor encoding (docs/Levels.md, distribute). A `[warps * m, C]` tile
+    whose rows are split over `warps` warps, warp `w` holding rows
+    `w * m .. w * m + m - 1` as `C / n` accumulator tiles of the warp MMA
+    `mma`, side by side. Lane `(g, t) = (lane / 4, lane % 4)` of an m16n8
+    MMA holds element `4 j + e` of its vector at row `g + 8 (e / 2)`,
+    column `8 j + 2 t + e % 2` of its warp's rows: the order of the
+    fragment forms of `sage.online_softmax` and the other L4 ops.
+
+    Example:
+
+    ```mlir
+    tensor<64x64xf32, #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16,
+        n = 8, k = 32, a = i8, a_source = registers, b = i8,
+        b_source = registers, acc = i32, scales = none>, warps = 4>>
+    ```
+  }];
+  let parameters = (ins "MmaAttr":$mma, "int64_t":$warps);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Sage_RowFragmentAttr : Sage_FragmentEncoding<"RowFragment", "row_fragment"> {
+  let summary = "one value per row of an accumulator fragment's tile";
+  let description = [{
+    A tensor encoding (docs/Levels.md, distribute) for the per-row values
+    of a tile encoded `#sage.acc_fragment` with MMAs of `m` rows (the
+    running max, sum and rescale of the online softmax): a `[warps * m]`
+    vector, each lane holding the `m / 8` rows it holds accumulators of
+    (rows `g` and `g + 8` for m = 16), in that order. It names no MMA:
+    every m16n8 accumulator holds its rows alike.
+
+    Example:
+
+    ```mlir
+    tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$m, "int64_t":$warps);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Sage_ReplicatedAttr : Sage_FragmentEncoding<"Replicated", "replicated"> {
+  let summary = "a small tile every thread holds whole";
+  let description = [{
+    A tensor encoding (docs/Levels.md, distribute): each thread holds every
+    element, in row-major order (the one static scale of P, say).
+
+    Example:
+
+    ```mlir
+    tensor<1x1xf32, #sage.replicated>
+    ```
   }];
 }
 

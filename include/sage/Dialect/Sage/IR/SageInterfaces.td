@@ -54,4 +54,23 @@ def Sage_OperandLayoutAttrInterface
   }];
 }
 
+def Sage_FragmentEncodingAttrInterface
+    : AttrInterface<"FragmentEncodingAttrInterface"> {
+  let cppNamespace = "::mlir::sage";
+  let description = [{
+    A tensor encoding that says how a tile is spread over the threads of a
+    CTA (docs/Levels.md, distribute): which elements each lane holds, and in
+    which order, as one vector. `sage-assign-fragments` puts these encodings
+    on the tiles of the tile level; `sage-distribute-tiles` replaces each
+    encoded tile by the lane's vector.
+  }];
+  let methods = [
+    InterfaceMethod<"The vector one lane holds of a tile of `shape` and "
+                    "`elementType`, or null where the tile does not fit the "
+                    "encoding.",
+      "::mlir::VectorType", "getLaneType",
+      (ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType)>
+  ];
+}
+
 #endif // SAGE_DIALECT_SAGE_IR_SAGEINTERFACES_TD

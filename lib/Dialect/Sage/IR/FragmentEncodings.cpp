@@ -1,0 +1,125 @@
+//===- FragmentEncodings.cpp - tiles spread over a CTA's lanes ------------===//
+//
+// The tensor encodings of the distribute level (docs/Levels.md): which
+// vector one lane holds of an encoded tile. A tile that does not fit its
+// encoding is an invalid type, with a diagnostic naming the mismatch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageAttrs.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// Shared by the encodings' type verifiers: `getLaneType` found no vector;
+/// `reason` says why.
+static LogicalResult refuse(function_ref<InFlightDiagnostic()> emitError,
+                            Attribute encoding, ArrayRef<int64_t> shape,
+                            const Twine &reason) {
+  std::string sizes;
+  llvm::raw_string_ostream os(sizes);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << '?';
+    else
+      os << size;
+  });
+  return emitError() << "tile of shape [" << sizes << "] does not fit "
+                     << encoding << ": " << reason;
+}
+
+/// A CTA has at most 1024 threads.
+static constexpr int64_t kMaxWarps = 32;
+
+static bool isStatic(ArrayRef<int64_t> shape) {
+  return llvm::none_of(shape, ShapedType::isDynamic);
+}
+
+//===----------------------------------------------------------------------===//
+// AccFragmentAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+AccFragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        MmaAttr mma, int64_t warps) {
+  if (mma.getScope() != MmaScope::Warp)
+    return emitError() << "accumulator fragments of warp MMAs only, got scope "
+                       << stringifyMmaScope(mma.getScope());
+  if (warps < 1 || warps > kMaxWarps)
+    return emitError() << "expected 1 to " << kMaxWarps
+                       << " warps (a CTA's), got " << warps;
+  return success();
+}
+
+VectorType AccFragmentAttr::getLaneType(ArrayRef<int64_t> shape,
+                                        Type elementType) const {
+  int64_t m = getMma().getM(), n = getMma().getN();
+  if (shape.size() != 2 || !isStatic(shape) || shape[0] != getWarps() * m ||
+      shape[1] % n != 0)
+    return {};
+  return VectorType::get({shape[1] / n * (m * n / 32)}, elementType);
+}
+
+LogicalResult AccFragmentAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (getLaneType(shape, elementType))
+    return success();
+  int64_t m = getMma().getM(), n = getMma().getN();
+  return refuse(emitError, *this, shape,
+                "expected [" + Twine(getWarps() * m) + ", a multiple of " +
+                    Twine(n) + "] (" + Twine(getWarps()) + " warps of " +
+                    Twine(m) + " rows)");
+}
+
+//===----------------------------------------------------------------------===//
+// RowFragmentAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+RowFragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
+                        int64_t warps) {
+  if (m < 8 || m % 8 != 0)
+    return emitError() << "expected rows m a positive multiple of 8, got " << m;
+  if (warps < 1 || warps > kMaxWarps)
+    return emitError() << "expected 1 to " << kMaxWarps
+                       << " warps (a CTA's), got " << warps;
+  return success();
+}
+
+VectorType RowFragmentAttr::getLaneType(ArrayRef<int64_t> shape,
+                                        Type elementType) const {
+  if (shape.size() != 1 || shape[0] != getWarps() * getM())
+    return {};
+  return VectorType::get({getM() / 8}, elementType);
+}
+
+LogicalResult RowFragmentAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (getLaneType(shape, elementType))
+    return success();
+  return refuse(emitError, *this, shape,
+                "expected [" + Twine(getWarps() * getM()) + "]");
+}
+
+//===----------------------------------------------------------------------===//
+// ReplicatedAttr
+//===----------------------------------------------------------------------===//
+
+VectorType ReplicatedAttr::getLaneType(ArrayRef<int64_t> shape,
+                                       Type elementType) const {
+  if (!isStatic(shape))
+    return {};
+  return VectorType::get({ShapedType::getNumElements(shape)}, elementType);
+}
+
+LogicalResult ReplicatedAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (getLaneType(shape, elementType))
+    return success();
+  return refuse(emitError, *this, shape, "expected a static shape");
+}

@@ -1,0 +1,320 @@
+//===- AssignFragments.cpp - fragment encodings on the tile level ---------===//
+//
+// The first half of the distribute level (docs/Levels.md): every tile of
+// the online-softmax chain gets the tensor encoding that says how the
+// CTA's lanes hold it. The anchors are the warp MMAs `sage-select-mma`
+// chose: a sage.qmma's result is its accumulator fragment, one row tile a
+// warp. From there the encodings follow the values through the ops that
+// keep the lanes' elements where they are (element-wise linalg.generic,
+// sage.mask_scores, sage.online_softmax, P's sage.quantize,
+// sage.accumulate, the K/V loop's carried values); per-row values get the
+// row fragment of the same rows. A tile no op ties to an anchor keeps its
+// type. Types change only once every encoding is known and consistent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ElementwiseTiles.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGEASSIGNFRAGMENTS
+#include "sage/Transforms/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+bool mlir::sage::isElementwiseOnTiles(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() != 0 ||
+      op.getNumResults() == 0)
+    return false;
+  auto shape = cast<ShapedType>(op->getResult(0).getType()).getShape();
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || type.getShape() != shape ||
+        !op.getMatchingIndexingMap(&operand).isIdentity())
+      return false;
+  }
+  Block &body = op.getRegion().front();
+  for (BlockArgument init :
+       body.getArguments().drop_front(op.getNumDpsInputs()))
+    if (!init.use_empty())
+      return false;
+  return llvm::all_of(body.without_terminator(), [](Operation &inner) {
+    return OpTrait::hasElementwiseMappableTraits(&inner) &&
+           inner.getNumRegions() == 0;
+  });
+}
+
+/// Whether `use` may see an encoded tile: the ops the assignment ties
+/// (their encoded operands and results agree) and the inputs of any
+/// linalg.generic, whose types nothing else pins.
+static bool keepsEncoding(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto generic = dyn_cast<linalg::GenericOp>(user))
+    return generic.isDpsInput(&use) || isElementwiseOnTiles(generic);
+  if (isa<scf::YieldOp>(user))
+    return isa<scf::ForOp>(user->getParentOp());
+  return isa<linalg::FillOp, QMmaOp, MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
+             AccumulateOp, scf::ForOp>(user);
+}
+
+namespace {
+/// Propagates encodings over the values of one function.
+class FragmentAssignment {
+public:
+  /// Gives `value` `encoding`, as `user` requires, or fails with a
+  /// diagnostic on `user` if the value has another one already.
+  LogicalResult assign(Value value, Attribute encoding, Operation *user) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return success();
+    auto [it, inserted] = encodings.try_emplace(value, encoding);
+    if (inserted) {
+      worklist.push_back(value);
+      return success();
+    }
+    if (it->second == encoding)
+      return success();
+    return user->emitOpError()
+           << "cannot distribute a tile held two ways: " << it->second
+           << " and " << encoding;
+  }
+
+  /// Spreads the encodings from the anchors until nothing changes.
+  LogicalResult propagate() {
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (Operation *def = value.getDefiningOp())
+        if (failed(visit(def)))
+          return failure();
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        if (failed(visit(arg.getOwner()->getParentOp())))
+          return failure();
+      for (Operation *user : value.getUsers())
+        if (failed(visit(user)))
+          return failure();
+    }
+    return success();
+  }
+
+  /// The online softmax holds its rows where the scores' MMA holds them, so
+  /// row values that are distributed (they rescale a distributed output)
+  /// need distributed scores: fails, naming the op the scores come from,
+  /// where the chain from the sage.qmma breaks before the softmax.
+  LogicalResult checkSoftmax(OnlineSoftmaxOp op) const {
+    Value rows[] = {op.getMax(), op.getSum(), op.getNewMax(), op.getNewSum(),
+                    op.getRescale()};
+    if (encodingOf(op.getScores()) ||
+        llvm::none_of(rows, [&](Value row) { return encodingOf(row); }))
+      return success();
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "cannot be distributed: its scores are not "
+                                 "held as MMA accumulators";
+    if (Operation *def = findChainBreak(op.getScores()))
+      diag << "; they come through '" << def->getName()
+           << "', which the distribute level does not take yet";
+    return diag;
+  }
+
+  /// The first op up the chain of `scores` that keeps no element in place.
+  static Operation *findChainBreak(Value scores) {
+    Operation *def = scores.getDefiningOp();
+    while (def) {
+      if (auto mask = dyn_cast<MaskScoresOp>(def)) {
+        def = mask.getScores().getDefiningOp();
+        continue;
+      }
+      auto generic = dyn_cast<linalg::GenericOp>(def);
+      if (!generic || !isElementwiseOnTiles(generic) ||
+          generic.getNumDpsInputs() == 0)
+        break;
+      def = generic.getDpsInputs()[0].getDefiningOp();
+    }
+    return def;
+  }
+
+  /// Writes the encodings into the values' types. Uses by ops that pin
+  /// their operands' types (a return, a slice) read the value through a
+  /// tensor.cast that drops the encoding.
+  void apply() {
+    for (auto [value, encoding] : encodings) {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<OpOperand *> pinned;
+      for (OpOperand &use : value.getUses())
+        if (!keepsEncoding(use))
+          pinned.push_back(&use);
+      value.setType(RankedTensorType::get(type.getShape(),
+                                          type.getElementType(), encoding));
+      if (pinned.empty())
+        continue;
+      OpBuilder builder(value.getContext());
+      builder.setInsertionPointAfterValue(value);
+      Value plain =
+          tensor::CastOp::create(builder, value.getLoc(), type, value);
+      for (OpOperand *use : pinned)
+        use->set(plain);
+    }
+  }
+
+private:
+  Attribute encodingOf(Value value) const { return encodings.lookup(value); }
+
+  /// The row fragment of the rows an accumulator fragment holds.
+  static Attribute getRows(Attribute accumulator) {
+    auto acc = dyn_cast_or_null<AccFragmentAttr>(accumulator);
+    if (!acc)
+      return {};
+    return RowFragmentAttr::get(acc.getContext(), acc.getMma().getM(),
+                                acc.getWarps());
+  }
+
+  /// Gives all of `values` the encoding one of them has, as `user`
+  /// requires.
+  LogicalResult tie(Operation *user, ValueRange values) {
+    Attribute known;
+    for (Value value : values)
+      if ((known = encodingOf(value)))
+        break;
+    if (!known)
+      return success();
+    for (Value value : values)
+      if (failed(assign(value, known, user)))
+        return failure();
+    return success();
+  }
+
+  LogicalResult visit(Operation *op) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      if (!isElementwiseOnTiles(generic))
+        return success();
+      SmallVector<Value> values(generic->getOperands());
+      llvm::append_range(values, generic->getResults());
+      return tie(op, values);
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(op))
+      return tie(op, {fill.getOutputs()[0], fill.getResult(0)});
+    if (auto qmma = dyn_cast<QMmaOp>(op))
+      return tie(op, {qmma.getAcc(), qmma.getResult()});
+    if (auto mask = dyn_cast<MaskScoresOp>(op))
+      return tie(op, {mask.getScores(), mask.getResult()});
+    if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op)) {
+      if (failed(tie(op, {softmax.getScores(), softmax.getProbs()})))
+        return failure();
+      Attribute rows = getRows(encodingOf(softmax.getScores()));
+      if (!rows)
+        return success();
+      for (Value value :
+           {softmax.getMax(), softmax.getSum(), softmax.getNewMax(),
+            softmax.getNewSum(), softmax.getRescale()})
+        if (failed(assign(value, rows, op)))
+          return failure();
+      return success();
+    }
+    if (auto quantize = dyn_cast<QuantizeOp>(op)) {
+      // P's quantization: a static scale, one for the tile, element-wise.
+      if (!quantize.getBound() ||
+          quantize.getQuant().getGranularity() != Granularity::PerTensor)
+        return success();
+      if (failed(tie(op, {quantize.getInput(), quantize.getValues()})))
+        return failure();
+      if (!encodingOf(quantize.getInput()))
+        return success();
+      return assign(quantize.getScales(), ReplicatedAttr::get(op->getContext()),
+                    op);
+    }
+    if (auto accumulate = dyn_cast<AccumulateOp>(op)) {
+      if (failed(tie(op, {accumulate.getPartial(), accumulate.getBuffer(),
+                          accumulate.getResult()})))
+        return failure();
+      Attribute rows = getRows(encodingOf(accumulate.getBuffer()));
+      return rows ? assign(accumulate.getRescale(), rows, op) : success();
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+        if (failed(tie(op, {loop.getInitArgs()[i], arg, loop.getResult(i),
+                            yield.getOperand(i)})))
+          return failure();
+      return success();
+    }
+    if (auto yield = dyn_cast<scf::YieldOp>(op))
+      if (isa<scf::ForOp>(op->getParentOp()))
+        return visit(op->getParentOp());
+    return success();
+  }
+
+  // Insertion-ordered, so that the casts apply() adds come in one order.
+  llvm::MapVector<Value, Attribute> encodings;
+  SmallVector<Value> worklist;
+};
+
+/// Gives each use of a fill, then of a tensor.empty, its own copy: after
+/// CSE one zero tile may start both Q K^T's accumulator and the output
+/// buffer, which the lanes hold in different ways.
+template <typename OpTy> static void splitSharedUses(Operation *root) {
+  SmallVector<OpTy> shared;
+  root->walk([&](OpTy op) {
+    if (op->getNumResults() == 1 && !op->hasOneUse() && !op->use_empty())
+      shared.push_back(op);
+  });
+  for (OpTy op : shared) {
+    OpBuilder builder(op);
+    for (OpOperand &use : llvm::make_early_inc_range(
+             llvm::drop_begin(op->getResult(0).getUses())))
+      use.set(builder.clone(*op)->getResult(0));
+  }
+}
+
+struct AssignFragmentsPass
+    : public sage::impl::SageAssignFragmentsBase<AssignFragmentsPass> {
+  void runOnOperation() override {
+    splitSharedUses<linalg::FillOp>(getOperation());
+    splitSharedUses<tensor::EmptyOp>(getOperation());
+    FragmentAssignment assignment;
+    WalkResult walk = getOperation()->walk([&](QMmaOp op) {
+      MmaAttr mma = op.getMmaAttr();
+      if (!mma) {
+        op.emitOpError() << "has no instruction yet: run sage-select-mma "
+                            "before sage-assign-fragments";
+        return WalkResult::interrupt();
+      }
+      if (mma.getScope() != MmaScope::Warp) {
+        op.emitOpError() << "cannot be distributed yet: fragments of warp "
+                            "MMAs only, this one's scope is "
+                         << stringifyMmaScope(mma.getScope());
+        return WalkResult::interrupt();
+      }
+      RankedTensorType tile = op.getResult().getType();
+      if (tile.getRank() != 2) {
+        op.emitOpError() << "cannot be distributed: expected a [rows, "
+                            "columns] tile, got rank "
+                         << tile.getRank();
+        return WalkResult::interrupt();
+      }
+      // The verifier makes the rows a whole number of the MMA's.
+      int64_t rows = tile.getDimSize(0);
+      auto encoding =
+          AccFragmentAttr::get(op.getContext(), mma, rows / mma.getM());
+      if (failed(assignment.assign(op.getResult(), encoding, op)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted() || failed(assignment.propagate()))
+      return signalPassFailure();
+    walk = getOperation()->walk([&](OnlineSoftmaxOp op) {
+      return failed(assignment.checkSoftmax(op)) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    assignment.apply();
+  }
+};
+} // namespace

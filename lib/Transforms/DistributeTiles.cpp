@@ -1,0 +1,288 @@
+//===- DistributeTiles.cpp - tiles with fragment encodings to lane vectors ===//
+//
+// The second half of the distribute level (docs/Levels.md). A dialect
+// conversion: the type converter maps a tile encoded by
+// sage-assign-fragments (#sage.acc_fragment, #sage.row_fragment,
+// #sage.replicated) to the vector one lane holds of it, and one pattern per
+// op rewrites it on those vectors. The sage ops become their fragment forms
+// (L4), whose lowering (convert-sage-to-nvvm) already exists. What is not
+// converted yet keeps its tiles behind unrealized casts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ElementwiseTiles.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGEDISTRIBUTETILES
+#include "sage/Transforms/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// The fragment encoding of a tile, if it has one.
+static FragmentEncodingAttrInterface getFragmentEncoding(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? dyn_cast_or_null<FragmentEncodingAttrInterface>(
+                      tensor.getEncoding())
+                : FragmentEncodingAttrInterface();
+}
+
+/// The MMA whose accumulators the lanes hold of `tile` (checked before the
+/// conversion: checkAccumulatorTiles).
+static MmaAttr getFragmentMma(Value tile) {
+  auto tensor = cast<RankedTensorType>(tile.getType());
+  return cast<AccFragmentAttr>(tensor.getEncoding()).getMma();
+}
+
+/// The sage ops on encoded tiles take MMA accumulators (their fragment
+/// forms name the MMA), and quantize with a static scale: fails with a
+/// diagnostic on an op that has encoded types but not those.
+static LogicalResult checkAccumulatorTiles(Operation *root) {
+  WalkResult walk = root->walk([](Operation *op) {
+    Value tile;
+    if (auto mask = dyn_cast<MaskScoresOp>(op))
+      tile = mask.getScores();
+    else if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op))
+      tile = softmax.getScores();
+    else if (auto quantize = dyn_cast<QuantizeOp>(op))
+      tile = quantize.getInput();
+    else if (auto accumulate = dyn_cast<AccumulateOp>(op))
+      tile = accumulate.getPartial();
+    auto encoded = [](Type type) { return bool(getFragmentEncoding(type)); };
+    if (!tile || (llvm::none_of(op->getOperandTypes(), encoded) &&
+                  llvm::none_of(op->getResultTypes(), encoded)))
+      return WalkResult::advance();
+    if (isa_and_nonnull<AccFragmentAttr>(getFragmentEncoding(tile.getType()))) {
+      auto quantize = dyn_cast<QuantizeOp>(op);
+      if (!quantize || quantize.getBound())
+        return WalkResult::advance();
+      op->emitOpError() << "cannot be distributed: measured scales need a "
+                           "reduction across lanes; only a static `bound` "
+                           "is distributed";
+      return WalkResult::interrupt();
+    }
+    op->emitOpError() << "cannot be distributed: expected a tile held as "
+                         "MMA accumulators (#sage.acc_fragment), got "
+                      << tile.getType();
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+namespace {
+
+/// A tile fully written by its users: its contents never matter.
+struct EmptyToPoison : OpConversionPattern<tensor::EmptyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::EmptyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<ub::PoisonOp>(op, type);
+    return success();
+  }
+};
+
+/// A filled tile is the same value in every element a lane holds.
+struct FillToSplat : OpConversionPattern<linalg::FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(linalg::FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        getTypeConverter()->convertType<VectorType>(op.getResult(0).getType());
+    Value scalar = adaptor.getInputs()[0];
+    Attribute constant;
+    if (matchPattern(scalar, m_Constant(&constant)))
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, type, SplatElementsAttr::get(type, constant));
+    else
+      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type, scalar);
+    return success();
+  }
+};
+
+/// An element-wise generic: its body, once, on the lane's vectors; values
+/// from outside the body are broadcast.
+struct ElementwiseGenericToVectors : OpConversionPattern<linalg::GenericOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(linalg::GenericOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isElementwiseOnTiles(op))
+      return rewriter.notifyMatchFailure(op, "not element-wise on tiles");
+    Block &body = op.getRegion().front();
+    int64_t inputs = op.getNumDpsInputs();
+    auto resultType =
+        getTypeConverter()->convertType<VectorType>(op->getResult(0).getType());
+    int64_t elements = resultType.getNumElements();
+    IRMapping vectors;
+    for (auto [arg, input] :
+         llvm::zip(body.getArguments().take_front(inputs), adaptor.getInputs()))
+      vectors.map(arg, input);
+    auto lookup = [&](Value scalar) -> Value {
+      if (Value vector = vectors.lookupOrNull(scalar))
+        return vector;
+      auto type = VectorType::get({elements}, scalar.getType());
+      return vector::BroadcastOp::create(rewriter, op.getLoc(), type, scalar);
+    };
+    for (Operation &inner : body.without_terminator()) {
+      SmallVector<Value> operands = llvm::map_to_vector(
+          inner.getOperands(), [&](Value v) { return lookup(v); });
+      SmallVector<Type> types =
+          llvm::map_to_vector(inner.getResultTypes(), [&](Type t) -> Type {
+            return VectorType::get({elements}, t);
+          });
+      OperationState state(inner.getLoc(), inner.getName(), operands, types,
+                           inner.getAttrs());
+      vectors.map(inner.getResults(), rewriter.create(state)->getResults());
+    }
+    SmallVector<Value> results =
+        llvm::map_to_vector(body.getTerminator()->getOperands(),
+                            [&](Value v) { return lookup(v); });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// The first row of the lane's warp: `first` + m * (thread x / 32). The
+/// warps of the CTA hold consecutive row tiles (#sage.acc_fragment).
+static Value getWarpFirstRow(OpBuilder &b, Location loc, Value first,
+                             int64_t m) {
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(
+      b, loc, thread, arith::ConstantIndexOp::create(b, loc, 32));
+  if (!first.getType().isIndex())
+    warp = arith::IndexCastOp::create(b, loc, first.getType(), warp);
+  Value rows =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(first.getType(), m));
+  Value warpRows = arith::MulIOp::create(b, loc, warp, rows);
+  return arith::AddIOp::create(b, loc, first, warpRows);
+}
+
+struct MaskScoresToFragments : OpConversionPattern<MaskScoresOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaskScoresOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MmaAttr mma = getFragmentMma(op.getScores());
+    Value firstRow = getWarpFirstRow(rewriter, op.getLoc(),
+                                     adaptor.getQueryOffset(), mma.getM());
+    rewriter.replaceOpWithNewOp<MaskScoresOp>(
+        op, adaptor.getScores().getType(), adaptor.getScores(), firstRow,
+        adaptor.getKeyOffset(), adaptor.getQueries(), adaptor.getKeys(),
+        op.getCausalAttr(), op.getCausalAlignmentAttr(), mma);
+    return success();
+  }
+};
+
+struct OnlineSoftmaxToFragments : OpConversionPattern<OnlineSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OnlineSoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MmaAttr mma = getFragmentMma(op.getScores());
+    Type rows = adaptor.getMax().getType();
+    rewriter.replaceOpWithNewOp<OnlineSoftmaxOp>(
+        op, adaptor.getScores().getType(), rows, rows, rows,
+        adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
+        /*score_scale=*/Value(), mma, op.getBase2(), op.getProbScaleAttr());
+    return success();
+  }
+};
+
+/// P's quantization with a static scale (the only one the assignment
+/// encodes): element-wise on the lane's probabilities.
+struct QuantizeToFragments : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MmaAttr mma = getFragmentMma(op.getInput());
+    const TypeConverter *converter = getTypeConverter();
+    rewriter.replaceOpWithNewOp<QuantizeOp>(
+        op, converter->convertType(op.getValues().getType()),
+        converter->convertType(op.getScales().getType()),
+        /*row_scales=*/Type(), adaptor.getInput(), op.getQuant(),
+        op.getBoundAttr(), /*layout=*/nullptr, mma,
+        /*row_range=*/nullptr);
+    return success();
+  }
+};
+
+struct AccumulateToFragments : OpConversionPattern<AccumulateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccumulateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MmaAttr mma = getFragmentMma(op.getPartial());
+    rewriter.replaceOpWithNewOp<AccumulateOp>(
+        op, adaptor.getBuffer().getType(), adaptor.getPartial(),
+        adaptor.getBuffer(), adaptor.getRescale(), op.getScheme(), mma);
+    return success();
+  }
+};
+
+struct DistributeTilesPass
+    : public sage::impl::SageDistributeTilesBase<DistributeTilesPass> {
+  void runOnOperation() override {
+    if (failed(checkAccumulatorTiles(getOperation())))
+      return signalPassFailure();
+    MLIRContext *context = &getContext();
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([](RankedTensorType type) -> std::optional<Type> {
+      FragmentEncodingAttrInterface encoding = getFragmentEncoding(type);
+      if (!encoding)
+        return std::nullopt;
+      return encoding.getLaneType(type.getShape(), type.getElementType());
+    });
+    // Between a converted value and an op that still takes the tile.
+    auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    converter.addSourceMaterialization(cast);
+    converter.addTargetMaterialization(cast);
+
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addDynamicallyLegalOp<tensor::EmptyOp, linalg::FillOp, MaskScoresOp,
+                                 OnlineSoftmaxOp, QuantizeOp, AccumulateOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<linalg::GenericOp>([&](linalg::GenericOp op) {
+      return !isElementwiseOnTiles(op) || converter.isLegal(op);
+    });
+
+    RewritePatternSet patterns(context);
+    patterns.add<EmptyToPoison, FillToSplat, ElementwiseGenericToVectors,
+                 MaskScoresToFragments, OnlineSoftmaxToFragments,
+                 QuantizeToFragments, AccumulateToFragments>(converter,
+                                                             context);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    // The outputs of fills and generics, which their vectors do not need.
+    getOperation()->walk([](ub::PoisonOp poison) {
+      if (poison->use_empty())
+        poison->erase();
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,83 @@
+// RUN: sage-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: sage-opt %s -split-input-file -verify-diagnostics --mlir-print-op-generic | sage-opt -split-input-file | FileCheck %s
+
+// The distribute level's tensor encodings (docs/Levels.md): a 64 x 64
+// accumulator tile of four warps' m16n8 MMAs, its rows, one replicated
+// scale. They ride on the tile ops' types.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+// The fragment encodings print as aliases.
+//       CHECK: #[[ACC:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, warps = 4>
+//       CHECK: #[[ROWS:.*]] = #sage.row_fragment<m = 16, warps = 4>
+// CHECK-LABEL: func @softmax_on_encoded_tiles
+//  CHECK-SAME: (%[[S:.*]]: tensor<64x64xf32, #[[ACC]]>, %[[M:.*]]: tensor<64xf32, #[[ROWS]]>)
+//       CHECK:   sage.online_softmax %[[S]], %[[M]], %[[M]] : tensor<64x64xf32, #[[ACC]]>, tensor<64xf32, #[[ROWS]]>
+//       CHECK:   sage.quantize %{{.*}} {{.*}} -> tensor<64x64xf8E4M3FN, #[[ACC]]>, tensor<1x1xf32, #sage.replicated>
+func.func @softmax_on_encoded_tiles(
+    %s: tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+    %m: tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>)
+    -> tensor<1x1xf32, #sage.replicated> {
+  %p, %m1, %l1, %alpha = sage.online_softmax %s, %m, %m
+    : tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+      tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>
+  %pv, %ps = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>}
+    : tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>
+    -> tensor<64x64xf8E4M3FN, #sage.acc_fragment<mma = #qk, warps = 4>>,
+       tensor<1x1xf32, #sage.replicated>
+  return %ps : tensor<1x1xf32, #sage.replicated>
+}
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+// expected-error@+1 {{tile of shape [32, 64] does not fit #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, warps = 4>: expected [64, a multiple of 8] (4 warps of 16 rows)}}
+func.func @negative_acc_rows(%s: tensor<32x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>)
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+// expected-error@+1 {{tile of shape [64, 60] does not fit}}
+func.func @negative_acc_columns(%s: tensor<64x60xf32, #sage.acc_fragment<mma = #qk, warps = 4>>)
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+// expected-error@+1 {{tile of shape [64, ?] does not fit}}
+func.func @negative_acc_dynamic(%s: tensor<64x?xf32, #sage.acc_fragment<mma = #qk, warps = 4>>)
+
+// -----
+
+// expected-error@+1 {{accumulator fragments of warp MMAs only, got scope warpgroup}}
+func.func @negative_acc_scope(%s: tensor<64x64xf32, #sage.acc_fragment<mma =
+    #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
+              b = i8, b_source = shared, acc = i32, scales = none>, warps = 4>>)
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+// expected-error@+1 {{expected 1 to 32 warps (a CTA's), got 0}}
+func.func @negative_acc_warps(%s: tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 0>>)
+
+// -----
+
+// expected-error@+1 {{tile of shape [32] does not fit #sage.row_fragment<m = 16, warps = 4>: expected [64]}}
+func.func @negative_rows_shape(%m: tensor<32xf32, #sage.row_fragment<m = 16, warps = 4>>)
+
+// -----
+
+// expected-error@+1 {{expected rows m a positive multiple of 8, got 12}}
+func.func @negative_rows_m(%m: tensor<48xf32, #sage.row_fragment<m = 12, warps = 4>>)
+
+// -----
+
+// expected-error@+1 {{expected 1 to 32 warps (a CTA's), got 33}}
+func.func @negative_rows_warps(%m: tensor<528xf32, #sage.row_fragment<m = 16, warps = 33>>)
+
+// -----
+
+// expected-error@+1 {{tile of shape [?, 1] does not fit #sage.replicated: expected a static shape}}
+func.func @negative_replicated_dynamic(%s: tensor<?x1xf32, #sage.replicated>)

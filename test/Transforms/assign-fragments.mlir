@@ -1,0 +1,171 @@
+// RUN: sage-opt %s --sage-assign-fragments -split-input-file -verify-diagnostics | FileCheck %s
+
+// The K/V loop of the tile level (docs/Levels.md, L2) after sage-select-mma:
+// Q K^T's accumulator anchors the scores, P V's the output buffer; the
+// encodings follow the chain through the softmax into the loop's carried
+// values. The zero tile CSE made one is split between Q K^T and P V; the
+// operand tiles and the scales keep their types.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+//   CHECK-DAG: #[[QK:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}, acc = i32, scales = none>, warps = 4>
+//   CHECK-DAG: #[[PV:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, {{.*}}, acc = f32, scales = none>, warps = 4>
+//   CHECK-DAG: #[[ROWS:.*]] = #sage.row_fragment<m = 16, warps = 4>
+// CHECK-LABEL: func @loop
+//       CHECK:   %[[ZERO_QK:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x64xf32, #[[QK]]>) -> tensor<64x64xf32, #[[QK]]>
+//       CHECK:   %[[ZERO_PV:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x64xf32, #[[PV]]>) -> tensor<64x64xf32, #[[PV]]>
+//       CHECK:   %[[M0:.*]] = linalg.fill {{.*}} -> tensor<64xf32, #[[ROWS]]>
+//       CHECK:   %[[L0:.*]] = linalg.fill {{.*}} -> tensor<64xf32, #[[ROWS]]>
+//       CHECK:   %[[LOOP:.*]]:3 = scf.for {{.*}} iter_args(%[[O:.*]] = %[[ZERO_PV]], %[[M:.*]] = %[[M0]], %[[L:.*]] = %[[L0]]) -> (tensor<64x64xf32, #[[PV]]>, tensor<64xf32, #[[ROWS]]>, tensor<64xf32, #[[ROWS]]>)
+//       CHECK:     %[[S:.*]] = sage.qmma %{{.*}} scaled %{{.*}}, %{{.*}} scaled %{{.*}}, %[[ZERO_QK]] {{.*}} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32, #[[QK]]>
+//       CHECK:     %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<64x64xf32, #[[QK]]>) outs(%{{.*}} : tensor<64x64xf32, #[[QK]]>)
+//       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] {{.*}} : tensor<64x64xf32, #[[QK]]>
+//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] : tensor<64x64xf32, #[[QK]]>, tensor<64xf32, #[[ROWS]]>
+//       CHECK:     %[[PQ:.*]], %{{.*}} = sage.quantize %[[P]] {{.*}} -> tensor<64x64xf8E4M3FN, #[[QK]]>, tensor<1x1xf32, #sage.replicated>
+//       CHECK:     %[[R:.*]] = sage.qmma %[[PQ]] scaled %{{.*}}, %{{.*}} scaled %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xf8E4M3FN, #[[QK]]>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32, #[[PV]]>
+//       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {{.*}} : tensor<64x64xf32, #[[PV]]>, tensor<64xf32, #[[ROWS]]> -> tensor<64x64xf32, #[[PV]]>
+//       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]]
+// The return pins its operands' types: it reads them through casts.
+//   CHECK-DAG:   %[[L_PLAIN:.*]] = tensor.cast %[[LOOP]]#2 : tensor<64xf32, #[[ROWS]]> to tensor<64xf32>
+//   CHECK-DAG:   %[[O_PLAIN:.*]] = tensor.cast %[[LOOP]]#0 : tensor<64x64xf32, #[[PV]]> to tensor<64x64xf32>
+//       CHECK:   return %[[O_PLAIN]], %[[L_PLAIN]] : tensor<64x64xf32>, tensor<64xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @loop(%q: tensor<64x64xi8>, %qs: tensor<32x1xf32>, %k: tensor<64x64xi8>,
+                %ks: tensor<4x1xf32>, %vt: tensor<64x64xf8E4M3FN>, %one: tensor<1x1xf32>,
+                %blocks: index, %q0: index, %n: index)
+    -> (tensor<64x64xf32>, tensor<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.125 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %er = tensor.empty() : tensor<64xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %r:3 = scf.for %j = %c0 to %blocks step %c1 iter_args(%o = %z, %m = %m0, %l = %l0)
+      -> (tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>) {
+    %k0 = arith.muli %j, %c64 : index
+    %s = sage.qmma %q scaled %qs, %k scaled %ks, %z {accumulator = i32,
+        a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, mma = #qk}
+      : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+    %scaled = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%s : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+    ^bb0(%x: f32, %unused: f32):
+      %y = arith.mulf %x, %scale : f32
+      linalg.yield %y : f32
+    } -> tensor<64x64xf32>
+    %masked = sage.mask_scores %scaled at [%q0, %k0] of [%n, %n] {causal} : tensor<64x64xf32>
+    %p, %m1, %l1, %alpha = sage.online_softmax %masked, %m, %l : tensor<64x64xf32>, tensor<64xf32>
+    %pq, %ps = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>}
+      : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+    %pv = sage.qmma %pq scaled %one, %vt scaled %one, %z {accumulator = f32, mma = #pv}
+      : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32>
+    %o1 = sage.accumulate %pv into %o rescale %alpha {scheme = #sage.accum<f32>}
+      : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf32>
+    scf.yield %o1, %m1, %l1 : tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>
+  }
+  return %r#0, %r#2 : tensor<64x64xf32>, tensor<64xf32>
+}
+
+// -----
+
+func.func @negative_no_instruction(%a: tensor<64x64xi8>, %as: tensor<32x1xf32>,
+    %b: tensor<64x64xi8>, %bs: tensor<4x1xf32>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error@+1 {{'sage.qmma' op has no instruction yet: run sage-select-mma before sage-assign-fragments}}
+  %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>}
+    : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+  return %s : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @negative_warpgroup(%a: tensor<64x64xi8>, %as: tensor<64x1xf32>,
+    %b: tensor<64x64xi8>, %bs: tensor<64x1xf32>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed yet: fragments of warp MMAs only, this one's scope is warpgroup}}
+  %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = i32,
+      mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
+                      b = i8, b_source = shared, acc = i32, scales = none>}
+    : tensor<64x64xi8>, tensor<64x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<64x64xf32>
+  return %s : tensor<64x64xf32>
+}
+
+// -----
+
+// Q K^T's scores and P V's product are held alike by m16n8 MMAs, but the
+// encodings name the MMA: adding them is refused, not guessed.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @negative_two_ways(%q: tensor<64x64xi8>, %qs: tensor<64x1xf32>, %k: tensor<64x64xi8>,
+    %ks: tensor<64x1xf32>, %p: tensor<64x64xf8E4M3FN>, %vt: tensor<64x64xf8E4M3FN>,
+    %one: tensor<1x1xf32>, %zs: tensor<64x64xf32>, %zo: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %zs {accumulator = i32, mma = #qk}
+    : tensor<64x64xi8>, tensor<64x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<64x64xf32>
+  %o = sage.qmma %p scaled %one, %vt scaled %one, %zo {accumulator = f32, mma = #pv}
+    : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-error@+1 {{'linalg.generic' op cannot distribute a tile held two ways: #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN}}
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %o : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %unused: f32):
+    %z = arith.addf %x, %y : f32
+    linalg.yield %z : f32
+  } -> tensor<64x64xf32>
+  return %sum : tensor<64x64xf32>
+}
+
+// -----
+
+// Q smoothing adds dS, one value a key, broadcast over the rows: that
+// generic is not element-wise, so the scores lose their encoding while the
+// rows the output buffer rescales keep theirs.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @negative_broken_chain(%q: tensor<64x64xi8>, %qs: tensor<64x1xf32>, %k: tensor<64x64xi8>,
+    %ks: tensor<64x1xf32>, %ds: tensor<64xf32>, %vt: tensor<64x64xf8E4M3FN>,
+    %one: tensor<1x1xf32>, %zs: tensor<64x64xf32>, %o: tensor<64x64xf32>,
+    %m: tensor<64xf32>, %l: tensor<64xf32>) -> tensor<64x64xf32> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %zs {accumulator = i32, mma = #qk}
+    : tensor<64x64xi8>, tensor<64x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %corrected = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %ds : tensor<64x64xf32>, tensor<64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %d: f32, %unused: f32):
+    %z = arith.addf %x, %d : f32
+    linalg.yield %z : f32
+  } -> tensor<64x64xf32>
+  // expected-error@+1 {{'sage.online_softmax' op cannot be distributed: its scores are not held as MMA accumulators; they come through 'linalg.generic', which the distribute level does not take yet}}
+  %p, %m1, %l1, %alpha = sage.online_softmax %corrected, %m, %l : tensor<64x64xf32>, tensor<64xf32>
+  %pq, %ps = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>}
+    : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+  %pv = sage.qmma %pq scaled %one, %vt scaled %one, %o {accumulator = f32, mma = #pv}
+    : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32>
+  %o1 = sage.accumulate %pv into %o rescale %alpha {scheme = #sage.accum<f32>}
+    : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf32>
+  return %o1 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @negative_batched(%a: tensor<2x64x64xi8>, %as: tensor<2x64x1xf32>,
+    %b: tensor<2x64x64xi8>, %bs: tensor<2x64x1xf32>, %acc: tensor<2x64x64xf32>) -> tensor<2x64x64xf32> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: expected a [rows, columns] tile, got rank 3}}
+  %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = i32,
+      mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>}
+    : tensor<2x64x64xi8>, tensor<2x64x1xf32>, tensor<2x64x64xi8>, tensor<2x64x1xf32> -> tensor<2x64x64xf32>
+  return %s : tensor<2x64x64xf32>
+}
