@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DistributePatterns.h"
 #include "ElementwiseTiles.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
@@ -51,6 +52,9 @@ static MmaAttr getFragmentMma(Value tile) {
 /// diagnostic on an op that has encoded types but not those.
 static LogicalResult checkAccumulatorTiles(Operation *root) {
   WalkResult walk = root->walk([](Operation *op) {
+    if (auto qmma = dyn_cast<QMmaOp>(op))
+      return failed(checkDistributableQMma(qmma)) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
     Value tile;
     if (auto mask = dyn_cast<MaskScoresOp>(op))
       tile = mask.getScores();
@@ -260,8 +264,9 @@ struct DistributeTilesPass
 
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    target.addDynamicallyLegalOp<tensor::EmptyOp, linalg::FillOp, MaskScoresOp,
-                                 OnlineSoftmaxOp, QuantizeOp, AccumulateOp>(
+    target.addDynamicallyLegalOp<tensor::EmptyOp, linalg::FillOp, QMmaOp,
+                                 MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
+                                 AccumulateOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<linalg::GenericOp>([&](linalg::GenericOp op) {
       return !isElementwiseOnTiles(op) || converter.isLegal(op);
@@ -272,6 +277,7 @@ struct DistributeTilesPass
                  MaskScoresToFragments, OnlineSoftmaxToFragments,
                  QuantizeToFragments, AccumulateToFragments>(converter,
                                                              context);
+    populateDistributeQMmaPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -3,8 +3,9 @@
 // The K/V loop with the encodings sage-assign-fragments gives it
 // (docs/Levels.md, distribute): each lane's 32 scores of its warp's 16
 // rows (4 x m16n8 tiles of 8 keys, 64 keys), its 2 rows of m and l, its 32
-// elements of the 64 x 64 output. The softmax chain becomes the fragment
-// forms (L4); the sage.qmma ops keep their tiles behind casts.
+// elements of the 64 x 64 output. Each sage.qmma becomes the lane's
+// warp MMAs (16 a 64 x 64 tile), the softmax chain the fragment forms
+// (L4), and P V takes P from the registers it was computed in.
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
                 b = i8, b_source = registers, acc = i32, scales = none>
 #pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
@@ -21,9 +22,9 @@
 //   CHECK-DAG:   %[[ZERO_ROWS:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
 //       CHECK:   %[[LOOP:.*]]:3 = scf.for %[[J:.*]] = {{.*}} iter_args(%[[O:.*]] = %[[ZEROS]], %[[M:.*]] = %[[NEG_INF]], %[[L:.*]] = %[[ZERO_ROWS]]) -> (vector<32xf32>, vector<2xf32>, vector<2xf32>)
 //       CHECK:     %[[K0:.*]] = arith.muli %[[J]]
-//       CHECK:     %[[ACC:.*]] = builtin.unrealized_conversion_cast %{{.*}} : vector<32xf32> to tensor<64x64xf32, #{{.*}}>
-//       CHECK:     %[[S_TILE:.*]] = sage.qmma {{.*}}, %[[ACC]] {{.*}} -> tensor<64x64xf32, #{{.*}}>
-//       CHECK:     %[[S:.*]] = builtin.unrealized_conversion_cast %[[S_TILE]] : tensor<64x64xf32, #{{.*}}> to vector<32xf32>
+//   CHECK-NOT:     unrealized_conversion_cast
+//  CHECK-COUNT-16:     sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
+//       CHECK:     %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<32xf32>
 //       CHECK:     %[[SCALES:.*]] = vector.broadcast %[[SCALE]] : f32 to vector<32xf32>
 //       CHECK:     %[[SCALED:.*]] = arith.mulf %[[S]], %[[SCALES]] : vector<32xf32>
 // The warp's first row: the tile's first row + 16 (thread x / 32).
@@ -34,9 +35,12 @@
 //       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[ROW0]], %[[K0]]] of [%[[N]], %[[N]]] {causal, fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>} : vector<32xf32>
 //       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] {fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, vector<2xf32>
 //       CHECK:     %[[PQ:.*]], %{{.*}} = sage.quantize %[[P]] {bound = 1.000000e+00 : f64, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
-//       CHECK:     %[[PQ_TILE:.*]] = builtin.unrealized_conversion_cast %[[PQ]] : vector<32xf8E4M3FN> to tensor<64x64xf8E4M3FN, #{{.*}}>
-//       CHECK:     %[[R_TILE:.*]] = sage.qmma %[[PQ_TILE]]
-//       CHECK:     %[[R:.*]] = builtin.unrealized_conversion_cast %[[R_TILE]] : tensor<64x64xf32, #{{.*}}> to vector<32xf32>
+//       CHECK:     %[[P0:.*]] = vector.shuffle %[[PQ]], %[[PQ]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<32xf8E4M3FN>, vector<32xf8E4M3FN>
+//       CHECK:     %[[P1:.*]] = vector.shuffle %[[PQ]], %[[PQ]] [16, 17, 20, 21, 18, 19, 22, 23, 24, 25, 28, 29, 26, 27, 30, 31]
+//       CHECK:     sage.warp_mma %[[P0]], {{.*}} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+//       CHECK:     sage.warp_mma %[[P1]], {{.*}} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+//   CHECK-NOT:     unrealized_conversion_cast
+//       CHECK:     %[[R:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<32xf32>
 //       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<32xf32>, vector<2xf32> -> vector<32xf32>
 //       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]] : vector<32xf32>, vector<2xf32>, vector<2xf32>
 //   CHECK-NOT:   ub.poison
@@ -148,4 +152,122 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
   %pq, %ps = sage.quantize %p {quant = #sage.quant<f8E4M3FN, per_tensor>}
     : tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
   return %ps : tensor<1x1xf32>
+}
+
+// -----
+
+// Q K^T on one warp's 16 x 16 tile of scores, one 32-channel chunk: lane
+// (g, t) reads A's rows g and g + 8, channels 4t .. 4t + 3 and 16 + 4t ..,
+// B's column g of each 8-key tile, then one m16n8k32 a tile; the i32 sums
+// are scaled by its row's delta_Q (group 8 w + g) and its keys' delta_K
+// (group t).
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 1>
+// CHECK-LABEL: func @scores
+//  CHECK-SAME: (%[[Q:[^:]*]]: tensor<16x32xi8>, %[[QS:[^:]*]]: tensor<8x1xf32>, %[[K:[^:]*]]: tensor<16x32xi8>, %[[KS:[^:]*]]: tensor<4x1xf32>, %[[ACC_TILE:[^:]*]]: tensor<16x16xf32, #{{.*}}>)
+//       CHECK:   %[[ACC:.*]] = builtin.unrealized_conversion_cast %[[ACC_TILE]] : tensor<16x16xf32, #{{.*}}> to vector<8xf32>
+//       CHECK:   %[[TID:.*]] = gpu.thread_id x
+//       CHECK:   %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}} : index
+//       CHECK:   %[[WARP:.*]] = arith.divui %[[TID]], %{{.*}} : index
+//       CHECK:   %[[G:.*]] = arith.divui %[[LANE]], %{{.*}} : index
+//       CHECK:   %[[T:.*]] = arith.remui %[[LANE]], %{{.*}} : index
+//       CHECK:   %[[WARP_ROW:.*]] = arith.muli %[[WARP]], %{{.*}} : index
+//       CHECK:   %[[ROW_G:.*]] = arith.addi %[[WARP_ROW]], %[[G]] : index
+//       CHECK:   %[[COL:.*]] = arith.muli %[[T]], %{{.*}} : index
+//       CHECK:   %[[A0:.*]] = vector.transfer_read %[[Q]][%[[ROW_G]], %[[COL]]], %{{.*}} {in_bounds = [true]} : tensor<16x32xi8>, vector<4xi8>
+//       CHECK:   %[[G8:.*]] = arith.addi %[[G]], %{{.*}} : index
+//       CHECK:   %[[ROW_G8:.*]] = arith.addi %[[WARP_ROW]], %[[G8]] : index
+//       CHECK:   %[[A1:.*]] = vector.transfer_read %[[Q]][%[[ROW_G8]], %{{.*}}]
+//       CHECK:   %[[A2:.*]] = vector.transfer_read %[[Q]]
+//       CHECK:   %[[A3:.*]] = vector.transfer_read %[[Q]]
+//       CHECK:   %[[A01:.*]] = vector.shuffle %[[A0]], %[[A1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi8>, vector<4xi8>
+//       CHECK:   %[[A012:.*]] = vector.shuffle %[[A01]], %[[A2]]
+//       CHECK:   %[[A:.*]] = vector.shuffle %[[A012]], %[[A3]] {{.*}} : vector<12xi8>, vector<4xi8>
+//       CHECK:   %[[B00:.*]] = vector.transfer_read %[[K]][%[[G]], %{{.*}} : tensor<16x32xi8>, vector<4xi8>
+//       CHECK:   %[[B01:.*]] = vector.transfer_read %[[K]][%[[G]], %{{.*}}]
+//       CHECK:   %[[B0:.*]] = vector.shuffle %[[B00]], %[[B01]]
+//       CHECK:   %[[S0:.*]] = sage.warp_mma %[[A]], %[[B0]], %[[ZERO:.*]] {mma = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
+//       CHECK:   %[[KEY8:.*]] = arith.addi %[[G]], %{{.*}} : index
+//       CHECK:   vector.transfer_read %[[K]][%[[KEY8]], %{{.*}}]
+//       CHECK:   %[[S1:.*]] = sage.warp_mma %[[A]], %{{.*}}, %[[ZERO]]
+//       CHECK:   %[[SUMS:.*]] = vector.shuffle %[[S0]], %[[S1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<8xi32> to vector<8xf32>
+//       CHECK:   %[[DQ0:.*]] = tensor.extract %[[QS]]
+//       CHECK:   %[[DQ1:.*]] = tensor.extract %[[QS]]
+//       CHECK:   %[[DK0:.*]] = tensor.extract %[[KS]]
+//       CHECK:   %[[DK1:.*]] = tensor.extract %[[KS]]
+//       CHECK:   %[[F0:.*]] = arith.mulf %[[DQ0]], %[[DK0]] : f32
+//       CHECK:   %[[F1:.*]] = arith.mulf %[[DQ0]], %[[DK1]] : f32
+//       CHECK:   %[[F2:.*]] = arith.mulf %[[DQ1]], %[[DK0]] : f32
+//       CHECK:   %[[FACTORS:.*]] = vector.from_elements %[[F0]], %[[F1]], %[[F2]], %{{.*}} : vector<8xf32>
+//       CHECK:   %[[SCALED:.*]] = arith.mulf %[[FLOATS]], %[[FACTORS]] : vector<8xf32>
+//       CHECK:   %[[S:.*]] = arith.addf %[[ACC]], %[[SCALED]] : vector<8xf32>
+//       CHECK:   builtin.unrealized_conversion_cast %[[S]] : vector<8xf32> to tensor<16x16xf32, #{{.*}}>
+func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi8>,
+    %ks: tensor<4x1xf32>, %acc: tensor<16x16xf32, #S>) -> tensor<16x16xf32, #S> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 16, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 16>, mma = #qk}
+    : tensor<16x32xi8>, tensor<8x1xf32>, tensor<16x32xi8>, tensor<4x1xf32> -> tensor<16x16xf32, #S>
+  return %s : tensor<16x16xf32, #S>
+}
+
+// -----
+
+// P V with P in the registers of Q K^T's accumulators: A is the lane's own
+// values in the accumulator order (keys 0, 1, 8, 9 of lane t = 0 at
+// positions 0 to 3, docs/Layouts.md), a shuffle; B reads V^T's channel g
+// at the same keys, plus 2t. Unit scales: the f32 sums are added as they
+// are.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 1>
+#O = #sage.acc_fragment<mma = #pv, warps = 1>
+// CHECK-LABEL: func @probs_from_registers
+//  CHECK-SAME: (%[[P_TILE:[^:]*]]: tensor<16x32xf8E4M3FN, #{{.*}}>, %[[VT:[^:]*]]: tensor<8x32xf8E4M3FN>, %[[ACC_TILE:[^:]*]]: tensor<16x8xf32, #{{.*}}>)
+//   CHECK-DAG:   %[[P:.*]] = builtin.unrealized_conversion_cast %[[P_TILE]] : tensor<16x32xf8E4M3FN, #{{.*}}> to vector<16xf8E4M3FN>
+//   CHECK-DAG:   %[[ACC:.*]] = builtin.unrealized_conversion_cast %[[ACC_TILE]] : tensor<16x8xf32, #{{.*}}> to vector<4xf32>
+//       CHECK:   %[[A:.*]] = vector.shuffle %[[P]], %[[P]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+//       CHECK:   %[[TWO_T:.*]] = arith.muli %[[T:.*]], %[[C2:.*]] : index
+//       CHECK:   %[[KEY0:.*]] = tensor.extract %[[VT]][%[[G:.*]], %[[TWO_T]]] : tensor<8x32xf8E4M3FN>
+//       CHECK:   %[[KEY9:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+//       CHECK:   tensor.extract %[[VT]][%[[G]], %{{.*}}]
+//       CHECK:   %[[R:.*]] = sage.warp_mma %[[A]], %{{.*}}, %{{.*}} {mma = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+//   CHECK-NOT:   arith.mulf
+//       CHECK:   %[[O:.*]] = arith.addf %[[ACC]], %[[R]] : vector<4xf32>
+func.func @probs_from_registers(%p: tensor<16x32xf8E4M3FN, #S>, %vt: tensor<8x32xf8E4M3FN>,
+    %acc: tensor<16x8xf32, #O>) -> tensor<16x8xf32, #O> {
+  %one = arith.constant dense<1.0> : tensor<1x1xf32>
+  %o = sage.qmma %p scaled %one, %vt scaled %one, %acc {accumulator = f32, mma = #pv}
+    : tensor<16x32xf8E4M3FN, #S>, tensor<1x1xf32>, tensor<8x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<16x8xf32, #O>
+  return %o : tensor<16x8xf32, #O>
+}
+
+// -----
+
+#fp4 = #sage.mma<scope = warp, m = 16, n = 8, k = 64, a = f4E2M1FN, a_source = registers,
+                 b = f4E2M1FN, b_source = registers, acc = f32, scales = ue4m3_block16>
+#S = #sage.acc_fragment<mma = #fp4, warps = 1>
+func.func @negative_block_scaled(%q: tensor<16x64xf4E2M1FN>, %qs: tensor<16x4xf8E4M3FN>,
+    %k: tensor<8x64xf4E2M1FN>, %ks: tensor<8x4xf8E4M3FN>, %acc: tensor<16x8xf32, #S>) -> tensor<16x8xf32, #S> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed yet: block-scaled MMAs (NVFP4) are not}}
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = f32, mma = #fp4}
+    : tensor<16x64xf4E2M1FN>, tensor<16x4xf8E4M3FN>, tensor<8x64xf4E2M1FN>, tensor<8x4xf8E4M3FN> -> tensor<16x8xf32, #S>
+  return %s : tensor<16x8xf32, #S>
+}
+
+// -----
+
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f16, scales = none>
+#O = #sage.acc_fragment<mma = #pv, warps = 1>
+func.func @negative_scaled_f16(%a: tensor<16x32xf8E4M3FN>, %as: tensor<16x1xf32>,
+    %b: tensor<8x32xf8E4M3FN>, %bs: tensor<8x1xf32>, %acc: tensor<16x8xf16, #O>) -> tensor<16x8xf16, #O> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: scales on an f16 result (only P V's unit scales)}}
+  %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = f16, mma = #pv}
+    : tensor<16x32xf8E4M3FN>, tensor<16x1xf32>, tensor<8x32xf8E4M3FN>, tensor<8x1xf32> -> tensor<16x8xf16, #O>
+  return %s : tensor<16x8xf16, #O>
 }

@@ -252,15 +252,18 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
     `linalg.fill` a splat; `sage.mask_scores`, `sage.online_softmax`, P's
     `sage.quantize` and `sage.accumulate` their fragment forms (L4), named
     by the MMA of their encoding, with the warp's first row from
-    `gpu.thread_id`; `scf.for` carries the vectors. Ops it does not
-    convert yet (`sage.qmma`, the operand tiles it reads, the epilogue)
-    keep their tiles, joined to the vectors by
-    `builtin.unrealized_conversion_cast`.
+    `gpu.thread_id`; `scf.for` carries the vectors. A `sage.qmma` becomes
+    the lane's `sage.warp_mma` chains on the elements it reads from the
+    operand tiles (or, for P, takes from its registers), then the scales.
+    Ops it does not convert yet (dS, the epilogue, the stores) keep their
+    tiles, joined to the vectors by `builtin.unrealized_conversion_cast`;
+    block-scaled MMAs are refused.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::sage::SageDialect",
+    "::mlir::tensor::TensorDialect",
     "::mlir::ub::UBDialect",
     "::mlir::vector::VectorDialect"
   ];

@@ -1,0 +1,347 @@
+//===- DistributeQMma.cpp - a sage.qmma tile as a chain of warp MMAs ------===//
+//
+// Part of sage-distribute-tiles (docs/Levels.md, distribute). A sage.qmma
+// whose result is encoded #sage.acc_fragment becomes, in each lane, one
+// sage.warp_mma per (N tile, K chunk) of its row of the MMA table, chained
+// over the chunks, then the scales. The lane reads its elements of A and B
+// from the operand tiles, which stay tensors shared by the CTA: where the
+// fragments come from in memory is the promote level's business. An A
+// encoded as another MMA's accumulators (P) is taken from the lane's own
+// registers, positions permuted as the accumulator order says
+// (docs/Layouts.md); B is then read in the same order.
+//
+// Fragment maps of an m16n8kK row with e elements a 32-bit register (PTX
+// ISA, "Matrix fragments for mma.m16n8k*"), lane (g, t) = (lane / 4,
+// lane % 4): A element x: row g + 8 ((x / e) % 2), position
+// (x / e / 2) K / 2 + e t + x % e; B element x: column g, position
+// (x / e) K / 2 + e t + x % e; accumulator element x: row g + 8 (x / 2),
+// column 2 t + x % 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistributePatterns.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+namespace {
+
+/// Index arithmetic with the lane's coordinates.
+struct LaneIndices {
+  OpBuilder &b;
+  Location loc;
+  Value warp, g, t;
+
+  LaneIndices(OpBuilder &b, Location loc) : b(b), loc(loc) {
+    Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value lane = arith::RemUIOp::create(b, loc, thread, constant(32));
+    warp = arith::DivUIOp::create(b, loc, thread, constant(32));
+    g = arith::DivUIOp::create(b, loc, lane, constant(4));
+    t = arith::RemUIOp::create(b, loc, lane, constant(4));
+  }
+  Value constant(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  /// scale * x + offset.
+  Value affine(Value x, int64_t scale, int64_t offset) {
+    Value scaled =
+        scale == 1 ? x : arith::MulIOp::create(b, loc, x, constant(scale));
+    return offset == 0
+               ? scaled
+               : arith::AddIOp::create(b, loc, scaled, constant(offset));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t d) {
+    return d == 1 ? x : arith::DivUIOp::create(b, loc, x, constant(d));
+  }
+  Value rem(Value x, int64_t d) {
+    return arith::RemUIOp::create(b, loc, x, constant(d));
+  }
+};
+
+} // namespace
+
+/// Which scale of `scales` ([groups, 1] of the tile) token `token` of the
+/// tile uses, as `quant` groups the tokens of operand A (rows) or B
+/// (columns); without `quant`, one scale a token or one for all.
+static Value getGroup(LaneIndices &ix, QuantAttr quant, bool isA, Value token,
+                      int64_t scaleRows) {
+  if (!quant)
+    return scaleRows == 1 ? ix.constant(0) : token;
+  int64_t block = quant.getBlock(), warp = quant.getWarp();
+  switch (quant.getGranularity()) {
+  case Granularity::PerTensor:
+    return ix.constant(0);
+  case Granularity::PerToken:
+    return token;
+  case Granularity::PerBlock:
+    return ix.div(token, block);
+  case Granularity::PerWarp:
+    // B is read whole by every warp: one scale a block.
+    return isA ? ix.div(token, warp) : ix.div(token, block);
+  case Granularity::PerThread: {
+    Value local = ix.rem(token, block);
+    if (isA) {
+      // Rows r and r + 8 of a warp share lane g's scale: 8 a warp.
+      Value first = ix.affine(ix.div(token, block), block / warp * 8, 0);
+      Value inWarp = ix.add(ix.affine(ix.div(local, warp), 8, 0),
+                            ix.rem(ix.rem(local, warp), 8));
+      return ix.add(first, inWarp);
+    }
+    // Columns 8j + 2t, 8j + 2t + 1 share lane t's scale: 4 a block.
+    return ix.add(ix.affine(ix.div(token, block), 4, 0),
+                  ix.div(ix.rem(local, 8), 2));
+  }
+  default:
+    // Per-channel and microscaled groups come with block-scaled MMAs
+    // (the qmma verifier), which checkDistributableQMma refuses.
+    llvm_unreachable("row-wise scales only");
+  }
+}
+
+/// The lane's elements of an operand tile `tile` ([rows, K]) in row `row`,
+/// element i at position `stride * t + offsets[i]`: one transfer_read
+/// where the offsets are consecutive, else one extract an element.
+static Value readElements(LaneIndices &ix, Value tile, Value row,
+                          int64_t stride, ArrayRef<int64_t> offsets) {
+  Type element = cast<RankedTensorType>(tile.getType()).getElementType();
+  auto type = VectorType::get({int64_t(offsets.size())}, element);
+  bool consecutive = true;
+  for (size_t i = 1; i < offsets.size(); ++i)
+    consecutive &= offsets[i] == offsets[0] + int64_t(i);
+  if (consecutive) {
+    Value padding = arith::ConstantOp::create(ix.b, ix.loc, element,
+                                              ix.b.getZeroAttr(element));
+    Value first = ix.affine(ix.t, stride, offsets[0]);
+    return vector::TransferReadOp::create(ix.b, ix.loc, type, tile,
+                                          ValueRange{row, first}, padding,
+                                          ArrayRef<bool>{true});
+  }
+  SmallVector<Value> values;
+  for (int64_t offset : offsets) {
+    Value position = ix.affine(ix.t, stride, offset);
+    values.push_back(tensor::ExtractOp::create(ix.b, ix.loc, tile,
+                                               ValueRange{row, position}));
+  }
+  return vector::FromElementsOp::create(ix.b, ix.loc, type, values);
+}
+
+/// The key each MMA position of a K chunk holds where P comes from the
+/// accumulator registers: the position itself (16-bit P) or the
+/// accumulator order (docs/Layouts.md). Lane t feeds positions p + e t
+/// (p one of lane 0's); the order keeps P in the lane when those hold keys
+/// key(p) + 2 t, lane t's columns of the same accumulator tile. Fails
+/// where neither order does.
+static FailureOr<SmallVector<int64_t>> getKeyOrder(MLIRContext *context,
+                                                   MmaAttr mma) {
+  int64_t k = mma.getK(), e = 32 / mma.getA().getIntOrFloatBitWidth();
+  for (FragmentOrder order :
+       {FragmentOrder::Natural, FragmentOrder::Accumulator}) {
+    auto layout =
+        MmaPackedAttr::get(context, DimRole::Tokens, k, /*chunks=*/1, order);
+    SmallVector<int64_t> keys;
+    for (int64_t p = 0; p < k; ++p)
+      keys.push_back(layout.getIndexAt(p));
+    bool inLane = true;
+    for (int64_t p = 0; p < k; ++p) {
+      if (p % (k / 2) >= e)
+        continue; // not lane 0's
+      inLane &= keys[p] % 8 < 2;
+      for (int64_t t = 1; t < 4; ++t)
+        inLane &= keys[p + e * t] == keys[p] + 2 * t;
+    }
+    if (inLane)
+      return keys;
+  }
+  return failure();
+}
+
+/// Whether `scales` is a constant tile of ones (P V's unit scales).
+static bool isOnes(Value scales) {
+  DenseElementsAttr dense;
+  return matchPattern(scales, m_Constant(&dense)) && dense.isSplat() &&
+         dense.getSplatValue<APFloat>().isExactlyValue(1.0);
+}
+
+/// Concatenates 1-D vectors into one of `type`, one shuffle a part.
+static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts) {
+  Value whole = parts[0];
+  for (Value part : parts.drop_front()) {
+    int64_t length = cast<VectorType>(whole.getType()).getNumElements() +
+                     cast<VectorType>(part.getType()).getNumElements();
+    whole = vector::ShuffleOp::create(
+        b, loc, whole, part, llvm::to_vector(llvm::seq<int64_t>(0, length)));
+  }
+  return whole;
+}
+
+namespace {
+struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(QMmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MmaAttr mma = op.getMmaAttr();
+    auto resultType =
+        getTypeConverter()->convertType<VectorType>(op.getResult().getType());
+    if (!mma || !resultType)
+      return rewriter.notifyMatchFailure(op, "result not distributed");
+    int64_t m = mma.getM(), n = mma.getN(), k = mma.getK();
+    int64_t e = 32 / mma.getA().getIntOrFloatBitWidth();
+    ArrayRef<int64_t> aShape = op.getA().getType().getShape();
+    int64_t columns = op.getResult().getType().getDimSize(1);
+    int64_t chunks = aShape[1] / k, tiles = columns / n;
+    LaneIndices ix(rewriter, loc);
+    Value warpRow = ix.affine(ix.warp, m, 0);
+
+    // P from the registers of its own MMA's accumulators.
+    std::optional<SmallVector<int64_t>> keyOrder;
+    if (auto pAcc = dyn_cast_or_null<AccFragmentAttr>(
+            op.getA().getType().getEncoding())) {
+      FailureOr<SmallVector<int64_t>> order = getKeyOrder(op.getContext(), mma);
+      // Every m16n8 row of the table keeps P in the lane in one order.
+      if (failed(order) || pAcc.getMma().getM() != m ||
+          pAcc.getMma().getN() != 8)
+        return rewriter.notifyMatchFailure(op, "A not in the lane");
+      keyOrder = *order;
+    }
+    auto keyAt = [&](int64_t p) { return keyOrder ? (*keyOrder)[p] : p; };
+
+    // A: the lane's m * k / 32 elements of each chunk.
+    SmallVector<Value> aFragments;
+    for (int64_t c = 0; c < chunks; ++c) {
+      if (keyOrder) {
+        SmallVector<int64_t> picks;
+        for (int64_t x = 0; x < m * k / 32; ++x) {
+          int64_t half = (x / e) % 2;
+          int64_t key = c * k + keyAt((x / e / 2) * (k / 2) + x % e);
+          picks.push_back(4 * (key / 8) + 2 * half + key % 2);
+        }
+        aFragments.push_back(vector::ShuffleOp::create(
+            rewriter, loc, adaptor.getA(), adaptor.getA(), picks));
+        continue;
+      }
+      SmallVector<Value> registers;
+      for (int64_t r = 0; r < m * k / 32 / e; ++r) {
+        Value row = ix.add(warpRow, ix.affine(ix.g, 1, 8 * (r % 2)));
+        SmallVector<int64_t> offsets;
+        for (int64_t i = 0; i < e; ++i)
+          offsets.push_back(c * k + (r / 2) * (k / 2) + i);
+        registers.push_back(readElements(ix, adaptor.getA(), row, e, offsets));
+      }
+      aFragments.push_back(concat(rewriter, loc, registers));
+    }
+
+    // Per N tile: the chain over the chunks, from zero in the MMA's
+    // accumulator type.
+    auto accType = VectorType::get({m * n / 32}, mma.getAcc());
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, accType,
+        SplatElementsAttr::get(accType, rewriter.getZeroAttr(mma.getAcc())));
+    SmallVector<Value> sums;
+    for (int64_t j = 0; j < tiles; ++j) {
+      Value column = ix.affine(ix.g, 1, j * n);
+      Value acc = zero;
+      for (int64_t c = 0; c < chunks; ++c) {
+        SmallVector<Value> registers;
+        for (int64_t r = 0; r < n * k / 32 / e; ++r) {
+          // Lane 0's position p holds key (or channel) c k + keyAt(p);
+          // lane t's, that plus e t, or 2 t in P's key order.
+          SmallVector<int64_t> offsets;
+          for (int64_t i = 0; i < e; ++i)
+            offsets.push_back(c * k + keyAt(r * (k / 2) + i));
+          registers.push_back(readElements(ix, adaptor.getB(), column,
+                                           keyOrder ? 2 : e, offsets));
+        }
+        acc = WarpMmaOp::create(rewriter, loc, accType, aFragments[c],
+                                concat(rewriter, loc, registers), acc,
+                                /*a_scales=*/Value(), /*b_scales=*/Value(), mma,
+                                /*scale_selectors=*/nullptr);
+      }
+      sums.push_back(acc);
+    }
+
+    // result = acc + sum * delta_a(row) * delta_b(column), in the result's
+    // element type.
+    Type resultElement = resultType.getElementType();
+    Value sum = concat(rewriter, loc, sums);
+    auto wideType = VectorType::get({tiles * m * n / 32}, resultElement);
+    if (mma.getAcc().isInteger())
+      sum = arith::SIToFPOp::create(rewriter, loc, wideType, sum);
+    else if (mma.getAcc() != resultElement)
+      sum = arith::ExtFOp::create(rewriter, loc, wideType, sum);
+    if (Value factors = getFactors(ix, op, adaptor, wideType, m, n, tiles))
+      sum = arith::MulFOp::create(rewriter, loc, sum, factors);
+    rewriter.replaceOpWithNewOp<arith::AddFOp>(op, adaptor.getAcc(), sum);
+    return success();
+  }
+
+  /// delta_a(row) * delta_b(column) for each accumulator the lane holds,
+  /// or null where both scale tiles are ones.
+  static Value getFactors(LaneIndices &ix, QMmaOp op, OpAdaptor adaptor,
+                          VectorType type, int64_t m, int64_t n,
+                          int64_t tiles) {
+    if (isOnes(op.getAScales()) && isOnes(op.getBScales()))
+      return {};
+    int64_t aGroups = op.getAScales().getType().getDimSize(0);
+    int64_t bGroups = op.getBScales().getType().getDimSize(0);
+    Value zero = ix.constant(0), warpRow = ix.affine(ix.warp, m, 0);
+    auto scaleAt = [&](Value scales, Value group) -> Value {
+      return tensor::ExtractOp::create(ix.b, ix.loc, scales,
+                                       ValueRange{group, zero});
+    };
+    SmallVector<Value> rowScales;
+    for (int64_t half = 0; half < m / 8; ++half) {
+      Value row = ix.add(warpRow, ix.affine(ix.g, 1, 8 * half));
+      rowScales.push_back(
+          scaleAt(adaptor.getAScales(), getGroup(ix, op.getAQuantAttr(),
+                                                 /*isA=*/true, row, aGroups)));
+    }
+    SmallVector<Value> factors;
+    for (int64_t j = 0; j < tiles; ++j) {
+      SmallVector<Value> columnScales;
+      for (int64_t i = 0; i < 2; ++i) {
+        Value column = ix.affine(ix.t, 2, j * n + i);
+        columnScales.push_back(scaleAt(
+            adaptor.getBScales(),
+            getGroup(ix, op.getBQuantAttr(), /*isA=*/false, column, bGroups)));
+      }
+      for (int64_t x = 0; x < m * n / 32; ++x)
+        factors.push_back(arith::MulFOp::create(ix.b, ix.loc, rowScales[x / 2],
+                                                columnScales[x % 2]));
+    }
+    return vector::FromElementsOp::create(ix.b, ix.loc, type, factors);
+  }
+};
+
+} // namespace
+
+LogicalResult mlir::sage::checkDistributableQMma(QMmaOp op) {
+  MmaAttr mma = op.getMmaAttr();
+  if (!mma ||
+      !isa_and_nonnull<AccFragmentAttr>(op.getResult().getType().getEncoding()))
+    return success();
+  if (mma.getScales() != MmaScaleKind::None)
+    return op.emitOpError() << "cannot be distributed yet: block-scaled "
+                               "MMAs (NVFP4) are not";
+  bool unitScales = isOnes(op.getAScales()) && isOnes(op.getBScales());
+  if (!unitScales && !op.getResult().getType().getElementType().isF32())
+    return op.emitOpError() << "cannot be distributed: scales on an f16 "
+                               "result (only P V's unit scales)";
+  return success();
+}
+
+void mlir::sage::populateDistributeQMmaPatterns(const TypeConverter &converter,
+                                                RewritePatternSet &patterns) {
+  patterns.add<QMmaToWarpMmas>(converter, patterns.getContext());
+}
