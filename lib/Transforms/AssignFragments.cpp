@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ElementwiseTiles.h"
+#include "DistributableGenerics.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
@@ -30,39 +30,41 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-bool mlir::sage::isElementwiseOnTiles(linalg::GenericOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() != 0 ||
-      op.getNumResults() == 0)
-    return false;
-  auto shape = cast<ShapedType>(op->getResult(0).getType()).getShape();
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!type || type.getShape() != shape ||
-        !op.getMatchingIndexingMap(&operand).isIdentity())
-      return false;
-  }
-  Block &body = op.getRegion().front();
-  for (BlockArgument init :
-       body.getArguments().drop_front(op.getNumDpsInputs()))
-    if (!init.use_empty())
-      return false;
-  return llvm::all_of(body.without_terminator(), [](Operation &inner) {
-    return OpTrait::hasElementwiseMappableTraits(&inner) &&
-           inner.getNumRegions() == 0;
-  });
-}
-
 /// Whether `use` may see an encoded tile: the ops the assignment ties
 /// (their encoded operands and results agree) and the inputs of any
 /// linalg.generic, whose types nothing else pins.
 static bool keepsEncoding(OpOperand &use) {
   Operation *user = use.getOwner();
   if (auto generic = dyn_cast<linalg::GenericOp>(user))
-    return generic.isDpsInput(&use) || isElementwiseOnTiles(generic);
+    return generic.isDpsInput(&use) || isDistributableGeneric(generic);
   if (isa<scf::YieldOp>(user))
     return isa<scf::ForOp>(user->getParentOp());
   return isa<linalg::FillOp, QMmaOp, MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
              AccumulateOp, scf::ForOp>(user);
+}
+
+/// Whether `use` is tied to the encoding of the value it reads (the
+/// operands the assignment gives its value's encoding).
+static bool wantsEncoding(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto generic = dyn_cast<linalg::GenericOp>(user))
+    return isDistributableGeneric(generic) && isReadInPlace(generic, use);
+  if (auto qmma = dyn_cast<QMmaOp>(user))
+    return &use == &qmma.getAccMutable();
+  return keepsEncoding(use);
+}
+
+/// Whether `value`'s type may change to an encoded one: a result of the ops
+/// the assignment ties, or a value the K/V loop carries. Others (function
+/// arguments, operand windows) keep their types.
+static bool canCarryEncoding(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return isa_and_nonnull<scf::ForOp>(arg.getOwner()->getParentOp());
+  Operation *def = value.getDefiningOp();
+  if (auto generic = dyn_cast<linalg::GenericOp>(def))
+    return isDistributableGeneric(generic);
+  return isa<linalg::FillOp, tensor::EmptyOp, QMmaOp, MaskScoresOp,
+             OnlineSoftmaxOp, QuantizeOp, AccumulateOp, scf::ForOp>(def);
 }
 
 namespace {
@@ -132,7 +134,7 @@ public:
         continue;
       }
       auto generic = dyn_cast<linalg::GenericOp>(def);
-      if (!generic || !isElementwiseOnTiles(generic) ||
+      if (!generic || !isDistributableGeneric(generic) ||
           generic.getNumDpsInputs() == 0)
         break;
       def = generic.getDpsInputs()[0].getDefiningOp();
@@ -142,20 +144,32 @@ public:
 
   /// Writes the encodings into the values' types. Uses by ops that pin
   /// their operands' types (a return, a slice) read the value through a
-  /// tensor.cast that drops the encoding.
+  /// tensor.cast that drops the encoding. A value whose producer keeps its
+  /// type (an operand window, a function argument) stays as it is: the
+  /// ops that take it encoded read it through a tensor.cast that adds the
+  /// encoding, where sage-distribute-tiles gives each lane its elements.
   void apply() {
     for (auto [value, encoding] : encodings) {
       auto type = cast<RankedTensorType>(value.getType());
+      auto encoded = RankedTensorType::get(type.getShape(),
+                                           type.getElementType(), encoding);
+      OpBuilder builder(value.getContext());
+      builder.setInsertionPointAfterValue(value);
+      if (!canCarryEncoding(value)) {
+        Value cast =
+            tensor::CastOp::create(builder, value.getLoc(), encoded, value);
+        value.replaceUsesWithIf(cast, [&](OpOperand &use) {
+          return use.getOwner() != cast.getDefiningOp() && wantsEncoding(use);
+        });
+        continue;
+      }
       SmallVector<OpOperand *> pinned;
       for (OpOperand &use : value.getUses())
         if (!keepsEncoding(use))
           pinned.push_back(&use);
-      value.setType(RankedTensorType::get(type.getShape(),
-                                          type.getElementType(), encoding));
+      value.setType(encoded);
       if (pinned.empty())
         continue;
-      OpBuilder builder(value.getContext());
-      builder.setInsertionPointAfterValue(value);
       Value plain =
           tensor::CastOp::create(builder, value.getLoc(), type, value);
       for (OpOperand *use : pinned)
@@ -192,9 +206,13 @@ private:
 
   LogicalResult visit(Operation *op) {
     if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-      if (!isElementwiseOnTiles(generic))
+      if (!isDistributableGeneric(generic))
         return success();
-      SmallVector<Value> values(generic->getOperands());
+      // Broadcast inputs are read where each lane needs them.
+      SmallVector<Value> values;
+      for (OpOperand &operand : generic->getOpOperands())
+        if (isReadInPlace(generic, operand))
+          values.push_back(operand.get());
       llvm::append_range(values, generic->getResults());
       return tie(op, values);
     }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistributePatterns.h"
+#include "LaneFragments.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,43 +32,6 @@
 
 using namespace mlir;
 using namespace mlir::sage;
-
-namespace {
-
-/// Index arithmetic with the lane's coordinates.
-struct LaneIndices {
-  OpBuilder &b;
-  Location loc;
-  Value warp, g, t;
-
-  LaneIndices(OpBuilder &b, Location loc) : b(b), loc(loc) {
-    Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value lane = arith::RemUIOp::create(b, loc, thread, constant(32));
-    warp = arith::DivUIOp::create(b, loc, thread, constant(32));
-    g = arith::DivUIOp::create(b, loc, lane, constant(4));
-    t = arith::RemUIOp::create(b, loc, lane, constant(4));
-  }
-  Value constant(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  /// scale * x + offset.
-  Value affine(Value x, int64_t scale, int64_t offset) {
-    Value scaled =
-        scale == 1 ? x : arith::MulIOp::create(b, loc, x, constant(scale));
-    return offset == 0
-               ? scaled
-               : arith::AddIOp::create(b, loc, scaled, constant(offset));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value div(Value x, int64_t d) {
-    return d == 1 ? x : arith::DivUIOp::create(b, loc, x, constant(d));
-  }
-  Value rem(Value x, int64_t d) {
-    return arith::RemUIOp::create(b, loc, x, constant(d));
-  }
-};
-
-} // namespace
 
 /// Which scale of `scales` ([groups, 1] of the tile) token `token` of the
 /// tile uses, as `quant` groups the tokens of operand A (rows) or B

@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DistributableGenerics.h"
 #include "DistributePatterns.h"
-#include "ElementwiseTiles.h"
+#include "LaneFragments.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
@@ -118,29 +119,112 @@ struct FillToSplat : OpConversionPattern<linalg::FillOp> {
   }
 };
 
-/// An element-wise generic: its body, once, on the lane's vectors; values
-/// from outside the body are broadcast.
-struct ElementwiseGenericToVectors : OpConversionPattern<linalg::GenericOp> {
+/// The lane's elements of `tile` (a CTA-wide tensor) read through `map` at
+/// `coordinates`, the tile coordinates of the lane's output elements.
+static Value gather(LaneIndices &ix, Value tile, AffineMap map,
+                    ArrayRef<SmallVector<Value>> coordinates) {
+  SmallVector<Value> elements;
+  Value zero = ix.constant(0);
+  for (ArrayRef<Value> at : coordinates) {
+    SmallVector<Value> index;
+    for (AffineExpr expr : map.getResults())
+      index.push_back(isa<AffineDimExpr>(expr)
+                          ? at[cast<AffineDimExpr>(expr).getPosition()]
+                          : zero);
+    elements.push_back(tensor::ExtractOp::create(ix.b, ix.loc, tile, index));
+  }
+  Type element = cast<RankedTensorType>(tile.getType()).getElementType();
+  return vector::FromElementsOp::create(
+      ix.b, ix.loc, VectorType::get({int64_t(elements.size())}, element),
+      elements);
+}
+
+/// A CTA-wide tile the encoded ops take (an operand window, an argument):
+/// each lane reads its elements.
+struct CastToFragments : OpConversionPattern<tensor::CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    FragmentEncodingAttrInterface encoding = getFragmentEncoding(type);
+    if (!encoding || !isa<RankedTensorType>(adaptor.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "not a tile into fragments");
+    LaneIndices ix(rewriter, op.getLoc());
+    auto identity =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), op.getContext());
+    rewriter.replaceOp(
+        op, gather(ix, adaptor.getSource(), identity,
+                   getLaneCoordinates(ix, encoding, type.getShape())));
+    return success();
+  }
+};
+
+/// A distributable generic: its body, once, on the lane's vectors. Inputs
+/// held like the output are the lane's vectors; per-row values held as
+/// #sage.row_fragment are spread over the row's elements; other broadcast
+/// inputs are read at the lane's coordinates; scalars are broadcast.
+struct GenericToVectors : OpConversionPattern<linalg::GenericOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(linalg::GenericOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isElementwiseOnTiles(op))
-      return rewriter.notifyMatchFailure(op, "not element-wise on tiles");
-    Block &body = op.getRegion().front();
-    int64_t inputs = op.getNumDpsInputs();
+    if (!isDistributableGeneric(op))
+      return rewriter.notifyMatchFailure(op, "not distributable");
+    auto resultTile = cast<RankedTensorType>(op->getResult(0).getType());
+    FragmentEncodingAttrInterface encoding = getFragmentEncoding(resultTile);
     auto resultType =
         getTypeConverter()->convertType<VectorType>(op->getResult(0).getType());
+    if (!encoding || !resultType)
+      return rewriter.notifyMatchFailure(op, "output not distributed");
     int64_t elements = resultType.getNumElements();
+    Location loc = op.getLoc();
+    Block &body = op.getRegion().front();
+    std::optional<LaneIndices> ix;
+    SmallVector<SmallVector<Value>> coordinates;
+    auto getCoordinates = [&]() -> ArrayRef<SmallVector<Value>> {
+      if (!ix) {
+        ix.emplace(rewriter, loc);
+        coordinates = getLaneCoordinates(*ix, encoding, resultTile.getShape());
+      }
+      return coordinates;
+    };
+
     IRMapping vectors;
-    for (auto [arg, input] :
-         llvm::zip(body.getArguments().take_front(inputs), adaptor.getInputs()))
-      vectors.map(arg, input);
+    for (auto [operand, input] :
+         llvm::zip(op.getDpsInputOperands(), adaptor.getInputs())) {
+      BlockArgument arg = body.getArgument(operand->getOperandNumber());
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      if (!isa<ShapedType>(input.getType())) {
+        vectors.map(arg,
+                    vector::BroadcastOp::create(
+                        rewriter, loc,
+                        VectorType::get({elements}, input.getType()), input));
+      } else if (isReadInPlace(op, *operand)) {
+        if (!isa<VectorType>(input.getType()))
+          return rewriter.notifyMatchFailure(op, "in-place input not held");
+        vectors.map(arg, input);
+      } else if (isa<VectorType>(input.getType())) {
+        // Rows (d0) held as #sage.row_fragment: accumulator element 4j + e
+        // is in row g + 8 (e / 2), the lane's row e / 2.
+        if (!isa<AccFragmentAttr>(encoding) || map.getNumResults() != 1 ||
+            map.getResult(0) != rewriter.getAffineDimExpr(0))
+          return rewriter.notifyMatchFailure(op, "broadcast input held");
+        SmallVector<int64_t> rows;
+        for (int64_t x = 0; x < elements; ++x)
+          rows.push_back((x % 4) / 2);
+        vectors.map(
+            arg, vector::ShuffleOp::create(rewriter, loc, input, input, rows));
+      } else {
+        ArrayRef<SmallVector<Value>> at = getCoordinates();
+        vectors.map(arg, gather(*ix, input, map, at));
+      }
+    }
     auto lookup = [&](Value scalar) -> Value {
       if (Value vector = vectors.lookupOrNull(scalar))
         return vector;
       auto type = VectorType::get({elements}, scalar.getType());
-      return vector::BroadcastOp::create(rewriter, op.getLoc(), type, scalar);
+      return vector::BroadcastOp::create(rewriter, loc, type, scalar);
     };
     for (Operation &inner : body.without_terminator()) {
       SmallVector<Value> operands = llvm::map_to_vector(
@@ -268,12 +352,16 @@ struct DistributeTilesPass
                                  MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
                                  AccumulateOp>(
         [&](Operation *op) { return converter.isLegal(op); });
+    // A cast that drops an encoding collects the lanes' elements: not
+    // distributed yet, it keeps the tile.
+    target.addDynamicallyLegalOp<tensor::CastOp>(
+        [&](tensor::CastOp op) { return converter.isLegal(op.getType()); });
     target.addDynamicallyLegalOp<linalg::GenericOp>([&](linalg::GenericOp op) {
-      return !isElementwiseOnTiles(op) || converter.isLegal(op);
+      return !isDistributableGeneric(op) || converter.isLegal(op);
     });
 
     RewritePatternSet patterns(context);
-    patterns.add<EmptyToPoison, FillToSplat, ElementwiseGenericToVectors,
+    patterns.add<EmptyToPoison, FillToSplat, CastToFragments, GenericToVectors,
                  MaskScoresToFragments, OnlineSoftmaxToFragments,
                  QuantizeToFragments, AccumulateToFragments>(converter,
                                                              context);

@@ -125,30 +125,23 @@ func.func @negative_two_ways(%q: tensor<64x64xi8>, %qs: tensor<64x1xf32>, %k: te
 
 // -----
 
-// Q smoothing adds dS, one value a key, broadcast over the rows: that
-// generic is not element-wise, so the scores lose their encoding while the
-// rows the output buffer rescales keep theirs.
+// A linalg.transpose between Q K^T and the softmax is not distributed:
+// the scores lose their encoding while the rows the output buffer
+// rescales keep theirs.
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
                 b = i8, b_source = registers, acc = i32, scales = none>
 #pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
                 b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#col = affine_map<(d0, d1) -> (d1)>
 func.func @negative_broken_chain(%q: tensor<64x64xi8>, %qs: tensor<64x1xf32>, %k: tensor<64x64xi8>,
-    %ks: tensor<64x1xf32>, %ds: tensor<64xf32>, %vt: tensor<64x64xf8E4M3FN>,
+    %ks: tensor<64x1xf32>, %vt: tensor<64x64xf8E4M3FN>,
     %one: tensor<1x1xf32>, %zs: tensor<64x64xf32>, %o: tensor<64x64xf32>,
     %m: tensor<64xf32>, %l: tensor<64xf32>) -> tensor<64x64xf32> {
   %s = sage.qmma %q scaled %qs, %k scaled %ks, %zs {accumulator = i32, mma = #qk}
     : tensor<64x64xi8>, tensor<64x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<64x64xf32>
   %e = tensor.empty() : tensor<64x64xf32>
-  %corrected = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%s, %ds : tensor<64x64xf32>, tensor<64xf32>) outs(%e : tensor<64x64xf32>) {
-  ^bb0(%x: f32, %d: f32, %unused: f32):
-    %z = arith.addf %x, %d : f32
-    linalg.yield %z : f32
-  } -> tensor<64x64xf32>
-  // expected-error@+1 {{'sage.online_softmax' op cannot be distributed: its scores are not held as MMA accumulators; they come through 'linalg.generic', which the distribute level does not take yet}}
-  %p, %m1, %l1, %alpha = sage.online_softmax %corrected, %m, %l : tensor<64x64xf32>, tensor<64xf32>
+  %st = linalg.transpose ins(%s : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) permutation = [1, 0]
+  // expected-error@+1 {{'sage.online_softmax' op cannot be distributed: its scores are not held as MMA accumulators; they come through 'linalg.transpose', which the distribute level does not take yet}}
+  %p, %m1, %l1, %alpha = sage.online_softmax %st, %m, %l : tensor<64x64xf32>, tensor<64xf32>
   %pq, %ps = sage.quantize %p {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>}
     : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
   %pv = sage.qmma %pq scaled %one, %vt scaled %one, %o {accumulator = f32, mma = #pv}
@@ -168,4 +161,39 @@ func.func @negative_batched(%a: tensor<2x64x64xi8>, %as: tensor<2x64x1xf32>,
                 b = i8, b_source = registers, acc = i32, scales = none>}
     : tensor<2x64x64xi8>, tensor<2x64x1xf32>, tensor<2x64x64xi8>, tensor<2x64x1xf32> -> tensor<2x64x64xf32>
   return %s : tensor<2x64x64xf32>
+}
+
+// -----
+
+// Q smoothing's dS (one value a key, (d1)) and an additive mask window
+// (read in place, from a tensor.pad that keeps its type): the generic is
+// distributed; the window is read through a cast that adds the encoding,
+// dS stays CTA-wide. The output buffer's zero comes from an argument, also
+// through a cast.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+//   CHECK-DAG: #[[QK:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>, warps = 4>
+// CHECK-LABEL: func @broadcasts
+//  CHECK-SAME: %[[DS:[^:]*]]: tensor<64xf32>, %[[MASK:[^:]*]]: tensor<64x64xf16>, %[[Z:[^:]*]]: tensor<64x64xf32>)
+//   CHECK-DAG:   %[[Z_HELD:.*]] = tensor.cast %[[Z]] : tensor<64x64xf32> to tensor<64x64xf32, #[[QK]]>
+//   CHECK-DAG:   %[[MASK_HELD:.*]] = tensor.cast %[[MASK]] : tensor<64x64xf16> to tensor<64x64xf16, #[[QK]]>
+//       CHECK:   %[[S:.*]] = sage.qmma {{.*}}, %[[Z_HELD]] {{.*}} -> tensor<64x64xf32, #[[QK]]>
+//       CHECK:   linalg.generic {{.*}} ins(%[[S]], %[[DS]], %[[MASK_HELD]] : tensor<64x64xf32, #[[QK]]>, tensor<64xf32>, tensor<64x64xf16, #[[QK]]>) outs(%{{.*}} : tensor<64x64xf32, #[[QK]]>)
+func.func @broadcasts(%q: tensor<64x64xi8>, %qs: tensor<64x1xf32>, %k: tensor<64x64xi8>,
+    %ks: tensor<64x1xf32>, %ds: tensor<64xf32>, %mask: tensor<64x64xf16>, %z: tensor<64x64xf32>)
+    -> tensor<64x64xf32> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %z {accumulator = i32, mma = #qk}
+    : tensor<64x64xi8>, tensor<64x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %biased = linalg.generic {indexing_maps = [#id, #col, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %ds, %mask : tensor<64x64xf32>, tensor<64xf32>, tensor<64x64xf16>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %d: f32, %b: f16, %unused: f32):
+    %y = arith.addf %x, %d : f32
+    %w = arith.extf %b : f16 to f32
+    %z2 = arith.addf %y, %w : f32
+    linalg.yield %z2 : f32
+  } -> tensor<64x64xf32>
+  return %biased : tensor<64x64xf32>
 }

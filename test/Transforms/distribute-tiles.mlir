@@ -271,3 +271,45 @@ func.func @negative_scaled_f16(%a: tensor<16x32xf8E4M3FN>, %as: tensor<16x1xf32>
     : tensor<16x32xf8E4M3FN>, tensor<16x1xf32>, tensor<8x32xf8E4M3FN>, tensor<8x1xf32> -> tensor<16x8xf16, #O>
   return %s : tensor<16x8xf16, #O>
 }
+
+// -----
+
+// The epilogue's broadcasts: each accumulator element 4j + e divides by its
+// row's l (the lane's row e / 2 of #sage.row_fragment: a shuffle) and
+// multiplies by its column's delta_V ((0, d1) of a CTA-wide [1, 16] tile:
+// read at column 8j + 2t + e % 2). A tile that enters the encoded ops
+// through a cast (an operand window) is read at the lane's coordinates.
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#O = #sage.acc_fragment<mma = #pv, warps = 1>
+#R = #sage.row_fragment<m = 16, warps = 1>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#first_row = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func @epilogue
+//  CHECK-SAME: (%[[O_TILE:[^:]*]]: tensor<16x16xf32, #{{.*}}>, %[[L_TILE:[^:]*]]: tensor<16xf32, #{{.*}}>, %[[DV:[^:]*]]: tensor<1x16xf32>, %[[W:[^:]*]]: tensor<16x16xf32>)
+//   CHECK-DAG:   %[[O:.*]] = builtin.unrealized_conversion_cast %[[O_TILE]] : tensor<16x16xf32, #{{.*}}> to vector<8xf32>
+//   CHECK-DAG:   %[[L:.*]] = builtin.unrealized_conversion_cast %[[L_TILE]] : tensor<16xf32, #{{.*}}> to vector<2xf32>
+//       CHECK:   %[[W0:.*]] = tensor.extract %[[W]][%[[ROW_G:.*]], %[[COL:.*]]] : tensor<16x16xf32>
+//       CHECK:   %[[W_HELD:.*]] = vector.from_elements %[[W0]], {{.*}} : vector<8xf32>
+//       CHECK:   %[[L_SPREAD:.*]] = vector.shuffle %[[L]], %[[L]] [0, 0, 1, 1, 0, 0, 1, 1] : vector<2xf32>, vector<2xf32>
+//       CHECK:   %[[DV0:.*]] = tensor.extract %[[DV]][%[[ZERO:.*]], %{{.*}}] : tensor<1x16xf32>
+//       CHECK:   %[[DV_HELD:.*]] = vector.from_elements %[[DV0]], {{.*}} : vector<8xf32>
+//       CHECK:   %[[NORM:.*]] = arith.divf %[[O]], %[[L_SPREAD]] : vector<8xf32>
+//       CHECK:   %[[SCALED:.*]] = arith.mulf %[[NORM]], %[[DV_HELD]] : vector<8xf32>
+//       CHECK:   arith.addf %[[SCALED]], %[[W_HELD]] : vector<8xf32>
+func.func @epilogue(%o: tensor<16x16xf32, #O>, %l: tensor<16xf32, #R>, %dv: tensor<1x16xf32>,
+    %w: tensor<16x16xf32>) -> tensor<16x16xf32, #O> {
+  %w_held = tensor.cast %w : tensor<16x16xf32> to tensor<16x16xf32, #O>
+  %e = tensor.empty() : tensor<16x16xf32, #O>
+  %r = linalg.generic {indexing_maps = [#id, #row, #first_row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%o, %l, %dv, %w_held : tensor<16x16xf32, #O>, tensor<16xf32, #R>, tensor<1x16xf32>, tensor<16x16xf32, #O>)
+      outs(%e : tensor<16x16xf32, #O>) {
+  ^bb0(%x: f32, %rowSum: f32, %scale: f32, %bias: f32, %unused: f32):
+    %n = arith.divf %x, %rowSum : f32
+    %s = arith.mulf %n, %scale : f32
+    %b = arith.addf %s, %bias : f32
+    linalg.yield %b : f32
+  } -> tensor<16x16xf32, #O>
+  return %r : tensor<16x16xf32, #O>
+}

@@ -1,0 +1,79 @@
+//===- LaneFragments.cpp - where a lane's elements sit in a tile ----------===//
+
+#include "LaneFragments.h"
+#include "sage/Dialect/Sage/IR/SageAttrs.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+LaneIndices::LaneIndices(OpBuilder &b, Location loc) : b(b), loc(loc) {
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(b, loc, thread, constant(32));
+  warp = arith::DivUIOp::create(b, loc, thread, constant(32));
+  g = arith::DivUIOp::create(b, loc, lane, constant(4));
+  t = arith::RemUIOp::create(b, loc, lane, constant(4));
+}
+
+Value LaneIndices::constant(int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value LaneIndices::affine(Value x, int64_t scale, int64_t offset) {
+  Value scaled =
+      scale == 1 ? x : arith::MulIOp::create(b, loc, x, constant(scale));
+  return offset == 0 ? scaled
+                     : arith::AddIOp::create(b, loc, scaled, constant(offset));
+}
+
+Value LaneIndices::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value LaneIndices::div(Value x, int64_t divisor) {
+  return divisor == 1 ? x
+                      : arith::DivUIOp::create(b, loc, x, constant(divisor));
+}
+
+Value LaneIndices::rem(Value x, int64_t divisor) {
+  return arith::RemUIOp::create(b, loc, x, constant(divisor));
+}
+
+SmallVector<SmallVector<Value>>
+mlir::sage::getLaneCoordinates(LaneIndices &ix, Attribute encoding,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<Value>> coordinates;
+  if (auto acc = dyn_cast<AccFragmentAttr>(encoding)) {
+    // m16n8 accumulators (every warp row of the table): element 4j + e at
+    // row g + 8 (e / 2), column 8j + 2t + e % 2 of the warp's rows.
+    int64_t m = acc.getMma().getM(), n = acc.getMma().getN();
+    Value warpRow = ix.affine(ix.warp, m, 0);
+    SmallVector<Value> rows = {ix.add(warpRow, ix.g),
+                               ix.add(warpRow, ix.affine(ix.g, 1, 8))};
+    for (int64_t j = 0; j < shape[1] / n; ++j)
+      for (int64_t e = 0; e < 4; ++e)
+        coordinates.push_back({rows[e / 2], ix.affine(ix.t, 2, j * n + e % 2)});
+    return coordinates;
+  }
+  if (auto rows = dyn_cast<RowFragmentAttr>(encoding)) {
+    Value warpRow = ix.affine(ix.warp, rows.getM(), 0);
+    for (int64_t half = 0; half < rows.getM() / 8; ++half)
+      coordinates.push_back({ix.add(warpRow, ix.affine(ix.g, 1, 8 * half))});
+    return coordinates;
+  }
+  // Replicated: every element, row-major.
+  int64_t elements = ShapedType::getNumElements(shape);
+  for (int64_t x = 0; x < elements; ++x) {
+    SmallVector<Value> index(shape.size());
+    int64_t rest = x;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      index[d] = ix.constant(rest % shape[d]);
+      rest /= shape[d];
+    }
+    coordinates.push_back(index);
+  }
+  return coordinates;
+}
