@@ -55,14 +55,17 @@ static Value getGroup(LaneIndices &ix, QuantAttr quant, bool isA, Value token,
     Value local = ix.rem(token, block);
     if (isA) {
       // Rows r and r + 8 of a warp share lane g's scale: 8 a warp.
+      // One op a statement: the IR must not depend on the order in which
+      // the host compiler evaluates a call's arguments.
       Value first = ix.affine(ix.div(token, block), block / warp * 8, 0);
-      Value inWarp = ix.add(ix.affine(ix.div(local, warp), 8, 0),
-                            ix.rem(ix.rem(local, warp), 8));
-      return ix.add(first, inWarp);
+      Value warpGroups = ix.affine(ix.div(local, warp), 8, 0);
+      Value rowClass = ix.rem(ix.rem(local, warp), 8);
+      return ix.add(first, ix.add(warpGroups, rowClass));
     }
     // Columns 8j + 2t, 8j + 2t + 1 share lane t's scale: 4 a block.
-    return ix.add(ix.affine(ix.div(token, block), 4, 0),
-                  ix.div(ix.rem(local, 8), 2));
+    Value first = ix.affine(ix.div(token, block), 4, 0);
+    Value pair = ix.div(ix.rem(local, 8), 2);
+    return ix.add(first, pair);
   }
   default:
     // Per-channel and microscaled groups come with block-scaled MMAs
