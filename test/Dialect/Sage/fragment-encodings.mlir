@@ -31,7 +31,7 @@ func.func @softmax_on_encoded_tiles(
 
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
                 b = i8, b_source = registers, acc = i32, scales = none>
-// expected-error@+1 {{tile of shape [32, 64] does not fit #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, warps = 4>: expected [64, a multiple of 8] (4 warps of 16 rows)}}
+// expected-error@+1 {{tile of shape [32, 64] does not fit #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, warps = 4>: expected [64, a multiple of 8] (4 warps of 16 rows), at most 1024 elements a lane}}
 func.func @negative_acc_rows(%s: tensor<32x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>)
 
 // -----
@@ -69,7 +69,7 @@ func.func @negative_rows_shape(%m: tensor<32xf32, #sage.row_fragment<m = 16, war
 
 // -----
 
-// expected-error@+1 {{expected rows m a positive multiple of 8, got 12}}
+// expected-error@+1 {{expected rows m a multiple of 8 from 8 to 256, got 12}}
 func.func @negative_rows_m(%m: tensor<48xf32, #sage.row_fragment<m = 12, warps = 4>>)
 
 // -----
@@ -79,5 +79,18 @@ func.func @negative_rows_warps(%m: tensor<528xf32, #sage.row_fragment<m = 16, wa
 
 // -----
 
-// expected-error@+1 {{tile of shape [?, 1] does not fit #sage.replicated: expected a static shape}}
+// expected-error@+1 {{tile of shape [?, 1] does not fit #sage.replicated: expected a static shape of at most 1024 elements}}
 func.func @negative_replicated_dynamic(%s: tensor<?x1xf32, #sage.replicated>)
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+// A lane's vector is bounded (no absurd unrolling).
+// expected-error@+1 {{tile of shape [16, 8192] does not fit}}
+func.func @negative_acc_too_wide(%s: tensor<16x8192xf32, #sage.acc_fragment<mma = #qk, warps = 1>>)
+
+// -----
+
+// expected-error@+1 {{tile of shape [64, 64] does not fit #sage.replicated}}
+func.func @negative_replicated_large(%s: tensor<64x64xf32, #sage.replicated>)

@@ -32,6 +32,16 @@ static LogicalResult refuse(function_ref<InFlightDiagnostic()> emitError,
 
 /// A CTA has at most 1024 threads.
 static constexpr int64_t kMaxWarps = 32;
+/// A thread has at most 255 registers; a lane's vector stays far below
+/// this bound, which keeps absurd tiles from unrolling without end.
+static constexpr int64_t kMaxLaneElements = 1024;
+
+/// `elements` of `elementType` as the lane's vector, or null past the bound.
+static VectorType getLaneVector(int64_t elements, Type elementType) {
+  if (elements > kMaxLaneElements)
+    return {};
+  return VectorType::get({elements}, elementType);
+}
 
 static bool isStatic(ArrayRef<int64_t> shape) {
   return llvm::none_of(shape, ShapedType::isDynamic);
@@ -57,9 +67,9 @@ VectorType AccFragmentAttr::getLaneType(ArrayRef<int64_t> shape,
                                         Type elementType) const {
   int64_t m = getMma().getM(), n = getMma().getN();
   if (shape.size() != 2 || !isStatic(shape) || shape[0] != getWarps() * m ||
-      shape[1] % n != 0)
+      shape[1] % n != 0 || shape[1] / n > kMaxLaneElements)
     return {};
-  return VectorType::get({shape[1] / n * (m * n / 32)}, elementType);
+  return getLaneVector(shape[1] / n * (m * n / 32), elementType);
 }
 
 LogicalResult AccFragmentAttr::verifyEncoding(
@@ -71,7 +81,8 @@ LogicalResult AccFragmentAttr::verifyEncoding(
   return refuse(emitError, *this, shape,
                 "expected [" + Twine(getWarps() * m) + ", a multiple of " +
                     Twine(n) + "] (" + Twine(getWarps()) + " warps of " +
-                    Twine(m) + " rows)");
+                    Twine(m) + " rows), at most " + Twine(kMaxLaneElements) +
+                    " elements a lane");
 }
 
 //===----------------------------------------------------------------------===//
@@ -81,8 +92,10 @@ LogicalResult AccFragmentAttr::verifyEncoding(
 LogicalResult
 RowFragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
                         int64_t warps) {
-  if (m < 8 || m % 8 != 0)
-    return emitError() << "expected rows m a positive multiple of 8, got " << m;
+  // The MMAs' m: 16 (mma.sync), 64 (wgmma), 128 (tcgen05).
+  if (m < 8 || m % 8 != 0 || m > 256)
+    return emitError() << "expected rows m a multiple of 8 from 8 to 256, got "
+                       << m;
   if (warps < 1 || warps > kMaxWarps)
     return emitError() << "expected 1 to " << kMaxWarps
                        << " warps (a CTA's), got " << warps;
@@ -111,9 +124,10 @@ LogicalResult RowFragmentAttr::verifyEncoding(
 
 VectorType ReplicatedAttr::getLaneType(ArrayRef<int64_t> shape,
                                        Type elementType) const {
-  if (!isStatic(shape))
+  if (!isStatic(shape) ||
+      llvm::any_of(shape, [](int64_t size) { return size > kMaxLaneElements; }))
     return {};
-  return VectorType::get({ShapedType::getNumElements(shape)}, elementType);
+  return getLaneVector(ShapedType::getNumElements(shape), elementType);
 }
 
 LogicalResult ReplicatedAttr::verifyEncoding(
@@ -121,5 +135,7 @@ LogicalResult ReplicatedAttr::verifyEncoding(
     function_ref<InFlightDiagnostic()> emitError) const {
   if (getLaneType(shape, elementType))
     return success();
-  return refuse(emitError, *this, shape, "expected a static shape");
+  return refuse(emitError, *this, shape,
+                "expected a static shape of at most " +
+                    Twine(kMaxLaneElements) + " elements");
 }
