@@ -39,7 +39,11 @@ static bool keepsEncoding(OpOperand &use) {
     return generic.isDpsInput(&use) || isDistributableGeneric(generic);
   if (isa<scf::YieldOp>(user))
     return isa<scf::ForOp>(user->getParentOp());
-  return isa<linalg::FillOp, QMmaOp, MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
+  // A qmma takes its accumulator, and P as A, from the lanes; B and the
+  // scales are read from CTA-wide tiles.
+  if (auto qmma = dyn_cast<QMmaOp>(user))
+    return &use == &qmma.getAccMutable() || &use == &qmma.getAMutable();
+  return isa<linalg::FillOp, MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
              AccumulateOp, scf::ForOp>(user);
 }
 

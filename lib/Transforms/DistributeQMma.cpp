@@ -49,8 +49,8 @@ static Value getGroup(LaneIndices &ix, QuantAttr quant, bool isA, Value token,
   case Granularity::PerBlock:
     return ix.div(token, block);
   case Granularity::PerWarp:
-    // B is read whole by every warp: one scale a block.
-    return isA ? ix.div(token, warp) : ix.div(token, block);
+    // Groups of `warp` tokens, rows or columns alike (getScaleShape).
+    return ix.div(token, warp);
   case Granularity::PerThread: {
     Value local = ix.rem(token, block);
     if (isA) {
@@ -301,6 +301,20 @@ LogicalResult mlir::sage::checkDistributableQMma(QMmaOp op) {
   if (mma.getScales() != MmaScaleKind::None)
     return op.emitOpError() << "cannot be distributed yet: block-scaled "
                                "MMAs (NVFP4) are not";
+  // The pattern reads B and the scales from CTA-wide tiles, and A from the
+  // lanes only as another MMA's accumulators (P).
+  auto encodingOf = [](Value value) {
+    return cast<RankedTensorType>(value.getType()).getEncoding();
+  };
+  if (Attribute a = encodingOf(op.getA()); a && !isa<AccFragmentAttr>(a))
+    return op.emitOpError() << "cannot be distributed: A held as " << a
+                            << "; only as MMA accumulators (P)";
+  for (Value tile : {op.getB(), op.getAScales(), op.getBScales()})
+    if (Attribute encoding = encodingOf(tile))
+      return op.emitOpError()
+             << "cannot be distributed: B and the scales are read from "
+                "tiles the CTA shares, got one held as "
+             << encoding;
   bool unitScales = isOnes(op.getAScales()) && isOnes(op.getBScales());
   if (!unitScales && !op.getResult().getType().getElementType().isF32())
     return op.emitOpError() << "cannot be distributed: scales on an f16 "

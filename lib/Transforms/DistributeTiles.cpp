@@ -48,6 +48,35 @@ static MmaAttr getFragmentMma(Value tile) {
   return cast<AccFragmentAttr>(tensor.getEncoding()).getMma();
 }
 
+/// A distributable generic reads a broadcast input that the lanes hold only
+/// as the rows of its accumulator output (#sage.row_fragment through
+/// (d0), spread by a shuffle); other broadcast inputs must be CTA-wide
+/// tiles. Fails with a diagnostic otherwise.
+static LogicalResult checkBroadcastInputs(linalg::GenericOp op) {
+  if (!isDistributableGeneric(op))
+    return success();
+  auto output = dyn_cast_or_null<AccFragmentAttr>(
+      cast<RankedTensorType>(op->getResult(0).getType()).getEncoding());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    FragmentEncodingAttrInterface encoding =
+        getFragmentEncoding(input->get().getType());
+    if (!encoding || isReadInPlace(op, *input))
+      continue;
+    auto rows = dyn_cast<RowFragmentAttr>(encoding);
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (output && rows && rows.getM() == output.getMma().getM() &&
+        rows.getWarps() == output.getWarps() && map.getNumResults() == 1 &&
+        map.getResult(0) == getAffineDimExpr(0, op.getContext()))
+      continue;
+    return op.emitOpError()
+           << "cannot be distributed: input #" << input->getOperandNumber()
+           << " is broadcast through " << AffineMapAttr::get(map)
+           << " but held as " << encoding
+           << "; only the rows of the accumulator output may be";
+  }
+  return success();
+}
+
 /// The sage ops on encoded tiles take MMA accumulators (their fragment
 /// forms name the MMA), and quantize with a static scale: fails with a
 /// diagnostic on an op that has encoded types but not those.
@@ -56,6 +85,9 @@ static LogicalResult checkAccumulatorTiles(Operation *root) {
     if (auto qmma = dyn_cast<QMmaOp>(op))
       return failed(checkDistributableQMma(qmma)) ? WalkResult::interrupt()
                                                   : WalkResult::advance();
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      return failed(checkBroadcastInputs(generic)) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
     Value tile;
     if (auto mask = dyn_cast<MaskScoresOp>(op))
       tile = mask.getScores();

@@ -197,3 +197,30 @@ func.func @broadcasts(%q: tensor<64x64xi8>, %qs: tensor<64x1xf32>, %k: tensor<64
   } -> tensor<64x64xf32>
   return %biased : tensor<64x64xf32>
 }
+
+// -----
+
+// P's scale (#sage.replicated) used as the scale of P V: the qmma reads its
+// scales from CTA-wide tiles, so it gets them through a cast that drops the
+// encoding. An accumulator from an argument enters through a cast that
+// adds it (the pass loads the tensor dialect for these casts).
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+// CHECK-LABEL: func @scales_of_p
+//  CHECK-SAME: %[[S0:[^:]*]]: tensor<16x32xf32>, %[[O0:[^:]*]]: tensor<16x8xf32>)
+//       CHECK:   %[[PQ:.*]], %[[PS:.*]] = sage.quantize {{.*}} -> tensor<16x32xf8E4M3FN, #{{.*}}>, tensor<1x1xf32, #sage.replicated>
+//       CHECK:   %[[PS_TILE:.*]] = tensor.cast %[[PS]] : tensor<1x1xf32, #sage.replicated> to tensor<1x1xf32>
+//       CHECK:   sage.qmma %[[PQ]] scaled %[[PS_TILE]]
+func.func @scales_of_p(%q: tensor<16x32xi8>, %qs: tensor<1x1xf32>, %k: tensor<32x32xi8>,
+    %ks: tensor<1x1xf32>, %vt: tensor<8x32xf8E4M3FN>, %one: tensor<1x1xf32>,
+    %s0: tensor<16x32xf32>, %o0: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %s0 {accumulator = i32, mma = #qk}
+    : tensor<16x32xi8>, tensor<1x1xf32>, tensor<32x32xi8>, tensor<1x1xf32> -> tensor<16x32xf32>
+  %pq, %ps = sage.quantize %s {bound = 1.0 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>}
+      : tensor<16x32xf32> -> tensor<16x32xf8E4M3FN>, tensor<1x1xf32>
+  %pv = sage.qmma %pq scaled %ps, %vt scaled %one, %o0 {accumulator = f32, mma = #pv}
+    : tensor<16x32xf8E4M3FN>, tensor<1x1xf32>, tensor<8x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<16x8xf32>
+  return %pv : tensor<16x8xf32>
+}

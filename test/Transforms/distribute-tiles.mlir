@@ -313,3 +313,68 @@ func.func @epilogue(%o: tensor<16x16xf32, #O>, %l: tensor<16xf32, #R>, %dv: tens
   } -> tensor<16x16xf32, #O>
   return %r : tensor<16x16xf32, #O>
 }
+
+// -----
+
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#O = #sage.acc_fragment<mma = #pv, warps = 1>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @negative_broadcast_held(%o: tensor<16x16xf32, #O>, %l: tensor<16xf32, #sage.replicated>)
+    -> tensor<16x16xf32, #O> {
+  %e = tensor.empty() : tensor<16x16xf32, #O>
+  // expected-error@+1 {{'linalg.generic' op cannot be distributed: input #1 is broadcast through affine_map<(d0, d1) -> (d0)> but held as #sage.replicated; only the rows of the accumulator output may be}}
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%o, %l : tensor<16x16xf32, #O>, tensor<16xf32, #sage.replicated>) outs(%e : tensor<16x16xf32, #O>) {
+  ^bb0(%a: f32, %b: f32, %u: f32):
+    %c = arith.divf %a, %b : f32
+    linalg.yield %c : f32
+  } -> tensor<16x16xf32, #O>
+  return %r : tensor<16x16xf32, #O>
+}
+
+// -----
+
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#O = #sage.acc_fragment<mma = #pv, warps = 1>
+func.func @negative_a_replicated(%p: tensor<16x32xf8E4M3FN, #sage.replicated>, %vt: tensor<8x32xf8E4M3FN>,
+    %one: tensor<1x1xf32>, %acc: tensor<16x8xf32, #O>) -> tensor<16x8xf32, #O> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: A held as #sage.replicated; only as MMA accumulators (P)}}
+  %o = sage.qmma %p scaled %one, %vt scaled %one, %acc {accumulator = f32, mma = #pv}
+    : tensor<16x32xf8E4M3FN, #sage.replicated>, tensor<1x1xf32>, tensor<8x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<16x8xf32, #O>
+  return %o : tensor<16x8xf32, #O>
+}
+
+// -----
+
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#O = #sage.acc_fragment<mma = #pv, warps = 1>
+func.func @negative_scales_held(%p: tensor<16x32xf8E4M3FN>, %ps: tensor<1x1xf32, #sage.replicated>,
+    %vt: tensor<8x32xf8E4M3FN>, %one: tensor<1x1xf32>, %acc: tensor<16x8xf32, #O>) -> tensor<16x8xf32, #O> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: B and the scales are read from tiles the CTA shares, got one held as #sage.replicated}}
+  %o = sage.qmma %p scaled %ps, %vt scaled %one, %acc {accumulator = f32, mma = #pv}
+    : tensor<16x32xf8E4M3FN>, tensor<1x1xf32, #sage.replicated>, tensor<8x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<16x8xf32, #O>
+  return %o : tensor<16x8xf32, #O>
+}
+
+// -----
+
+// per_warp K scales: groups of `warp` keys, for columns as for rows (key
+// 8j + 2t + i uses scale (8j + 2t + i) / 16).
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 1>
+// CHECK-LABEL: func @per_warp_keys
+//  CHECK-SAME: %[[KS:[^:]*]]: tensor<2x1xf32>, %{{[^:]*}}: tensor<16x32xf32, #{{.*}}>)
+//       CHECK:   %[[GROUP:.*]] = arith.divui %{{.*}}, %c16{{.*}} : index
+//  CHECK-NEXT:   tensor.extract %[[KS]][%[[GROUP]], %{{.*}}] : tensor<2x1xf32>
+func.func @per_warp_keys(%q: tensor<16x32xi8>, %qs: tensor<1x1xf32>, %k: tensor<32x32xi8>,
+    %ks: tensor<2x1xf32>, %acc: tensor<16x32xf32, #S>) -> tensor<16x32xf32, #S> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32, mma = #qk,
+      b_quant = #sage.quant<i8, per_warp, warp = 16>}
+    : tensor<16x32xi8>, tensor<1x1xf32>, tensor<32x32xi8>, tensor<2x1xf32> -> tensor<16x32xf32, #S>
+  return %s : tensor<16x32xf32, #S>
+}

@@ -239,7 +239,10 @@ def SageAssignFragments : Pass<"sage-assign-fragments"> {
     encodings is an error naming both; so is a `sage.qmma` without an
     instruction or of another scope (wgmma, tcgen05: not distributed yet).
   }];
-  let dependentDialects = ["::mlir::sage::SageDialect"];
+  let dependentDialects = [
+    "::mlir::sage::SageDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
 }
 
 def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
