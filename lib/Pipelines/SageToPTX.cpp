@@ -171,7 +171,30 @@ void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
+                                         const SageLevelsOptions &options) {
+  pm.addPass(createSageRaiseAttention());
+  pm.addPass(createSageDecomposeAttention());
+  pm.addPass(createCanonicalizerPass());
+  SageTileAttentionOptions tile;
+  tile.blockQ = options.blockQ;
+  tile.blockK = options.blockK;
+  pm.addPass(createSageTileAttention(tile));
+  SageSelectMmaOptions select;
+  select.chip = options.chip;
+  select.scope = "warp";
+  pm.addPass(createSageSelectMma(select));
+  pm.addPass(createSageAssignFragments());
+  pm.addPass(createSageDistributeTiles());
+  pm.addPass(createConvertSageToNVVM());
+}
+
 void mlir::sage::registerSagePipelines() {
+  PassPipelineRegistration<SageLevelsOptions>(
+      "sage-levels",
+      "The levels of the new lowering, from sage.attention to NVVM on the "
+      "lanes' fragments, for reading (docs/Levels.md); no kernel yet",
+      buildSageLevelsPipeline);
   PassPipelineRegistration<SageToPTXOptions>(
       "sage-to-ptx",
       "Compile sage.attention into PTX kernels and a launch plan "

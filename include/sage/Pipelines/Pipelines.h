@@ -116,6 +116,30 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
       llvm::cl::init("")};
 };
 
+/// Options of --sage-levels.
+struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU of the warp MMAs: sm_80, sm_89, sm_90, "
+                     "sm_120a (mma.sync rows of docs/Mma.md)"),
+      llvm::cl::init("sm_89")};
+  PassOptions::Option<int64_t> blockQ{*this, "block-q",
+                                      llvm::cl::desc("Query rows per Q block"),
+                                      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> blockK{*this, "block-k",
+                                      llvm::cl::desc("Keys per K/V block"),
+                                      llvm::cl::init(64)};
+};
+
+/// The levels of docs/Levels.md from sage.attention (or the frontend forms
+/// sage-raise-attention takes) to NVVM on the lanes' fragments: raise,
+/// decompose, tile, select the mma.sync rows, assign the fragment
+/// encodings, distribute, convert-sage-to-nvvm. For reading and testing the
+/// levels (--mlir-print-ir-after-all); the grid's stores are not
+/// distributed yet, so it makes no kernel: --sage-to-ptx does.
+void buildSageLevelsPipeline(OpPassManager &pm,
+                             const SageLevelsOptions &options);
+
 /// sage.attention -> decomposition -> GPU kernels and launch plan -> NVVM ->
 /// gpu.binary holding PTX.
 void buildSageToPTXPipeline(OpPassManager &pm, const SageToPTXOptions &options);
@@ -124,7 +148,7 @@ void buildSageToPTXPipeline(OpPassManager &pm, const SageToPTXOptions &options);
 void buildSageToLLVMPipeline(OpPassManager &pm,
                              const SageToPTXOptions &options);
 
-/// Registers --sage-to-ptx and --sage-to-llvm.
+/// Registers --sage-to-ptx, --sage-to-llvm and --sage-levels.
 void registerSagePipelines();
 
 } // namespace sage
