@@ -174,7 +174,12 @@ void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
 void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
   pm.addPass(createSageRaiseAttention());
-  pm.addPass(createSageDecomposeAttention());
+  // The quantization groups follow the tiles (per_thread Q groups of
+  // block-q rows, K of block-k tokens).
+  SageDecomposeAttentionOptions decompose;
+  decompose.blockQ = options.blockQ;
+  decompose.blockK = options.blockK;
+  pm.addPass(createSageDecomposeAttention(decompose));
   pm.addPass(createCanonicalizerPass());
   SageTileAttentionOptions tile;
   tile.blockQ = options.blockQ;

@@ -5,11 +5,14 @@
 // CTA's lanes hold it. The anchors are the warp MMAs `sage-select-mma`
 // chose: a sage.qmma's result is its accumulator fragment, one row tile a
 // warp. From there the encodings follow the values through the ops that
-// keep the lanes' elements where they are (element-wise linalg.generic,
+// keep the lanes' elements where they are (linalg.generic computed
+// element by element, whose broadcast inputs stay CTA-wide,
 // sage.mask_scores, sage.online_softmax, P's sage.quantize,
 // sage.accumulate, the K/V loop's carried values); per-row values get the
 // row fragment of the same rows. A tile no op ties to an anchor keeps its
-// type. Types change only once every encoding is known and consistent.
+// type, and so does a value whose producer is none of these ops: the
+// encoded ops read it through a tensor.cast. Types change only once every
+// encoding is known and consistent.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,8 +5,9 @@
 // sage-assign-fragments (#sage.acc_fragment, #sage.row_fragment,
 // #sage.replicated) to the vector one lane holds of it, and one pattern per
 // op rewrites it on those vectors. The sage ops become their fragment forms
-// (L4), whose lowering (convert-sage-to-nvvm) already exists. What is not
-// converted yet keeps its tiles behind unrealized casts.
+// (L4), whose lowering (convert-sage-to-nvvm) already exists; sage.qmma
+// becomes warp MMAs (DistributeQMma.cpp). What is not converted yet (the
+// grid's stores) keeps its tiles behind unrealized casts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -281,9 +282,8 @@ struct GenericToVectors : OpConversionPattern<linalg::GenericOp> {
 /// warps of the CTA hold consecutive row tiles (#sage.acc_fragment).
 static Value getWarpFirstRow(OpBuilder &b, Location loc, Value first,
                              int64_t m) {
-  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value warp = arith::DivUIOp::create(
-      b, loc, thread, arith::ConstantIndexOp::create(b, loc, 32));
+  LaneIndices ix(b, loc);
+  Value warp = ix.warp;
   if (!first.getType().isIndex())
     warp = arith::IndexCastOp::create(b, loc, first.getType(), warp);
   Value rows =

@@ -1,4 +1,5 @@
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 block-q=128 block-k=128" | FileCheck %s --check-prefix=WIDE
 // RUN: not sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // The README's example through every level of docs/Levels.md, printed
@@ -26,6 +27,13 @@
 //       CHECK: IR Dump After ConvertSageToNVVM
 //       CHECK:   nvvm.mma.sync
 //       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+
+// Tiles of 128 queries and 128 keys: 8 warps of 16 rows, each lane with
+// the same 32 output accumulators and 16 x 2 Q K^T MMAs a block.
+//       WIDE: scf.for {{.*}} -> (vector<32xf32>, vector<2xf32>, vector<2xf32>)
+// WIDE-COUNT-32: nvvm.mma.sync
+//   WIDE-NOT: nvvm.mma.sync
+//       WIDE: scf.yield
 
 // A chip without these MMAs is refused at the instruction choice.
 // CHIP: error: 'sage.qmma' op has no MMA instruction on sm_70
