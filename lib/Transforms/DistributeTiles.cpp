@@ -6,8 +6,8 @@
 // #sage.replicated) to the vector one lane holds of it, and one pattern per
 // op rewrites it on those vectors. The sage ops become their fragment forms
 // (L4), whose lowering (convert-sage-to-nvvm) already exists; sage.qmma
-// becomes warp MMAs (DistributeQMma.cpp). What is not converted yet (the
-// grid's stores) keeps its tiles behind unrealized casts.
+// becomes warp MMAs (DistributeQMma.cpp). Where a tile leaves the level
+// (the grid's output), sage.from_lanes gathers the lanes' fragments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +189,24 @@ struct CastToFragments : OpConversionPattern<tensor::CastOp> {
     rewriter.replaceOp(
         op, gather(ix, adaptor.getSource(), identity,
                    getLaneCoordinates(ix, encoding, type.getShape())));
+    return success();
+  }
+};
+
+/// A tile ops outside the level take whole (the grid's output, a return):
+/// the lanes' fragments together.
+struct CastFromFragments : OpConversionPattern<tensor::CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FragmentEncodingAttrInterface encoding =
+        getFragmentEncoding(op.getSource().getType());
+    if (!encoding || !isa<VectorType>(adaptor.getSource().getType()) ||
+        getFragmentEncoding(op.getType()))
+      return rewriter.notifyMatchFailure(op, "not fragments into a tile");
+    rewriter.replaceOpWithNewOp<FromLanesOp>(op, op.getType(),
+                                             adaptor.getSource(), encoding);
     return success();
   }
 };
@@ -384,19 +402,18 @@ struct DistributeTilesPass
                                  MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
                                  AccumulateOp>(
         [&](Operation *op) { return converter.isLegal(op); });
-    // A cast that drops an encoding collects the lanes' elements: not
-    // distributed yet, it keeps the tile.
-    target.addDynamicallyLegalOp<tensor::CastOp>(
-        [&](tensor::CastOp op) { return converter.isLegal(op.getType()); });
+    target.addDynamicallyLegalOp<tensor::CastOp>([&](tensor::CastOp op) {
+      return converter.isLegal(op.getOperation());
+    });
     target.addDynamicallyLegalOp<linalg::GenericOp>([&](linalg::GenericOp op) {
       return !isDistributableGeneric(op) || converter.isLegal(op);
     });
 
     RewritePatternSet patterns(context);
-    patterns.add<EmptyToPoison, FillToSplat, CastToFragments, GenericToVectors,
-                 MaskScoresToFragments, OnlineSoftmaxToFragments,
-                 QuantizeToFragments, AccumulateToFragments>(converter,
-                                                             context);
+    patterns
+        .add<EmptyToPoison, FillToSplat, CastToFragments, CastFromFragments,
+             GenericToVectors, MaskScoresToFragments, OnlineSoftmaxToFragments,
+             QuantizeToFragments, AccumulateToFragments>(converter, context);
     populateDistributeQMmaPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

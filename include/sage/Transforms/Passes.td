@@ -258,9 +258,11 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
     `gpu.thread_id`; `scf.for` carries the vectors. A `sage.qmma` becomes
     the lane's `sage.warp_mma` chains on the elements it reads from the
     operand tiles (or, for P, takes from its registers), then the scales.
-    Ops it does not convert yet (dS, the epilogue, the stores) keep their
-    tiles, joined to the vectors by `builtin.unrealized_conversion_cast`;
-    block-scaled MMAs are refused.
+    Generics read broadcast inputs (dS, l, delta_V) at each lane's
+    coordinates; a tile from outside the level enters through the cast
+    sage-assign-fragments added (each lane reads its elements), and a tile
+    that leaves it (the grid's output) is `sage.from_lanes`. Block-scaled
+    MMAs are refused.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

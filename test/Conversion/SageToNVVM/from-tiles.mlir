@@ -17,10 +17,13 @@
 // L4-COUNT-16:     sage.warp_mma {{.*}} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //       L4:     sage.accumulate {{.*}} : vector<32xf32>, vector<2xf32> -> vector<32xf32>
 //       L4:     scf.yield {{.*}} : vector<32xf32>, vector<2xf32>, vector<2xf32>
-// The epilogue in the lanes, in f16; the store is still on the tile.
+// The epilogue in the lanes, in f16; the grid's output takes the tile the
+// lanes hold together.
 //       L4:   arith.truncf {{.*}} : vector<32xf32> to vector<32xf16>
-//       L4:   builtin.unrealized_conversion_cast {{.*}} : vector<32xf16> to tensor<64x64xf16, #{{.*}}>
-//       L4:   tensor.parallel_insert_slice
+//       L4:   %[[TILE:.*]] = sage.from_lanes {{.*}} {layout = #{{.*}}} : vector<32xf16> -> tensor<64x64xf16>
+//       L4:   %[[ROWS:.*]] = tensor.extract_slice %[[TILE]]
+//       L4:   tensor.parallel_insert_slice %[[ROWS]]
+//   L4-NOT:   unrealized_conversion_cast
 
 // CHECK-LABEL: func @default_recipe
 //       CHECK:   scf.for

@@ -94,3 +94,48 @@ func.func @negative_acc_too_wide(%s: tensor<16x8192xf32, #sage.acc_fragment<mma 
 
 // expected-error@+1 {{tile of shape [64, 64] does not fit #sage.replicated}}
 func.func @negative_replicated_large(%s: tensor<64x64xf32, #sage.replicated>)
+
+// -----
+
+// The lanes' fragments, together, as the tile the CTA shares.
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+// CHECK-LABEL: func @from_lanes
+//       CHECK:   sage.from_lanes %{{.*}} {layout = #{{.*}}} : vector<32xf16> -> tensor<64x64xf16>
+//       CHECK:   sage.from_lanes %{{.*}} {layout = #sage.replicated} : vector<1xf32> -> tensor<1x1xf32>
+func.func @from_lanes(%o: vector<32xf16>, %s: vector<1xf32>) -> (tensor<64x64xf16>, tensor<1x1xf32>) {
+  %tile = sage.from_lanes %o {layout = #sage.acc_fragment<mma = #pv, warps = 4>}
+    : vector<32xf16> -> tensor<64x64xf16>
+  %scale = sage.from_lanes %s {layout = #sage.replicated} : vector<1xf32> -> tensor<1x1xf32>
+  return %tile, %scale : tensor<64x64xf16>, tensor<1x1xf32>
+}
+
+// -----
+
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+func.func @negative_from_lanes_length(%o: vector<16xf16>) -> tensor<64x64xf16> {
+  // expected-error@+1 {{'sage.from_lanes' op expected each lane's fragment of 'tensor<64x64xf16>' as #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4> to be 'vector<32xf16>', got 'vector<16xf16>'}}
+  %tile = sage.from_lanes %o {layout = #sage.acc_fragment<mma = #pv, warps = 4>}
+    : vector<16xf16> -> tensor<64x64xf16>
+  return %tile : tensor<64x64xf16>
+}
+
+// -----
+
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+func.func @negative_from_lanes_shape(%o: vector<32xf16>) -> tensor<48x64xf16> {
+  // expected-error@+1 {{'sage.from_lanes' op cannot hold a tile of 'tensor<48x64xf16>' as #sage.acc_fragment}}
+  %tile = sage.from_lanes %o {layout = #sage.acc_fragment<mma = #pv, warps = 4>}
+    : vector<32xf16> -> tensor<48x64xf16>
+  return %tile : tensor<48x64xf16>
+}
+
+// -----
+
+func.func @negative_from_lanes_encoded(%s: vector<1xf32>) -> tensor<1x1xf32, #sage.replicated> {
+  // expected-error@+1 {{'sage.from_lanes' op makes a tile the CTA shares, without an encoding; got 'tensor<1x1xf32, #sage.replicated>'}}
+  %scale = sage.from_lanes %s {layout = #sage.replicated} : vector<1xf32> -> tensor<1x1xf32, #sage.replicated>
+  return %scale : tensor<1x1xf32, #sage.replicated>
+}

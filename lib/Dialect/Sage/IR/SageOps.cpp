@@ -883,6 +883,28 @@ static LogicalResult verifyOneForm(Operation *op,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// FromLanesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FromLanesOp::verify() {
+  RankedTensorType tile = getTile().getType();
+  if (tile.getEncoding())
+    return emitOpError() << "makes a tile the CTA shares, without an "
+                            "encoding; got "
+                         << tile;
+  VectorType expected =
+      getLayout().getLaneType(tile.getShape(), tile.getElementType());
+  if (!expected)
+    return emitOpError() << "cannot hold a tile of " << tile << " as "
+                         << getLayout();
+  if (expected != getFragment().getType())
+    return emitOpError() << "expected each lane's fragment of " << tile
+                         << " as " << getLayout() << " to be " << expected
+                         << ", got " << getFragment().getType();
+  return success();
+}
+
 LogicalResult MaskScoresOp::verify() {
   if (failed(verifyCausalAlignment(*this, getCausal(), getCausalAlignment())))
     return failure();

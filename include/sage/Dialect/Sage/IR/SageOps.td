@@ -709,6 +709,34 @@ def Sage_WarpSpecializeOp : Sage_Op<"warp_specialize",
   }];
 }
 
+def Sage_FromLanesOp : Sage_Op<"from_lanes", [NoMemoryEffect]> {
+  let summary = "the tile a CTA's lanes hold together, as one value";
+  let description = [{
+    The distribute level's way back from fragments to a tile
+    (docs/Levels.md, distribute): each lane contributes `fragment`, its
+    elements of the tile as the fragment encoding `layout` places them
+    (`#sage.acc_fragment`, `#sage.row_fragment`, `#sage.replicated`), and
+    every lane sees the whole `[rows, columns]` tile. It is collective: all
+    the CTA's lanes take part, so it is not speculatable. Its one use
+    today is the grid's output, where the stores of the tile become each
+    lane's stores of its elements once the grid is bufferized.
+
+    Example:
+
+    ```mlir
+    %tile = sage.from_lanes %o {layout = #sage.acc_fragment<mma = #pv, warps = 4>}
+      : vector<32xf16> -> tensor<64x64xf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[1]>:$fragment,
+                       Sage_FragmentEncodingAttrInterface:$layout);
+  let results = (outs AnyRankedTensor:$tile);
+  let assemblyFormat = [{
+    $fragment attr-dict `:` type($fragment) `->` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>,
      AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {
