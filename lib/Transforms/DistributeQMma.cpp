@@ -168,10 +168,8 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     ArrayRef<int64_t> aShape = op.getA().getType().getShape();
     int64_t columns = op.getResult().getType().getDimSize(1);
     int64_t chunks = aShape[1] / k, tiles = columns / n;
-    LaneIndices ix(rewriter, loc);
-    Value warpRow = ix.affine(ix.warp, m, 0);
-
-    // P from the registers of its own MMA's accumulators.
+    // P from the registers of its own MMA's accumulators (decided before
+    // any op is built: a failing pattern must leave the IR as it was).
     std::optional<SmallVector<int64_t>> keyOrder;
     if (auto pAcc = dyn_cast_or_null<AccFragmentAttr>(
             op.getA().getType().getEncoding())) {
@@ -183,6 +181,8 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
       keyOrder = *order;
     }
     auto keyAt = [&](int64_t p) { return keyOrder ? (*keyOrder)[p] : p; };
+    LaneIndices ix(rewriter, loc);
+    Value warpRow = ix.affine(ix.warp, m, 0);
 
     // A: the lane's m * k / 32 elements of each chunk.
     SmallVector<Value> aFragments;

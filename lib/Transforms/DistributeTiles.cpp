@@ -241,6 +241,23 @@ struct GenericToVectors : OpConversionPattern<linalg::GenericOp> {
       return coordinates;
     };
 
+    // Checked before any op is built: a failing pattern must leave the IR
+    // as it was (checkBroadcastInputs diagnoses these before the
+    // conversion).
+    for (auto [operand, input] :
+         llvm::zip(op.getDpsInputOperands(), adaptor.getInputs())) {
+      if (!isa<ShapedType>(input.getType()))
+        continue;
+      bool held = isa<VectorType>(input.getType());
+      bool inPlace = isReadInPlace(op, *operand);
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      bool rowsOfOutput = isa<AccFragmentAttr>(encoding) &&
+                          map.getNumResults() == 1 &&
+                          map.getResult(0) == rewriter.getAffineDimExpr(0);
+      if ((inPlace && !held) || (!inPlace && held && !rowsOfOutput))
+        return rewriter.notifyMatchFailure(op, "input not held as expected");
+    }
+
     IRMapping vectors;
     for (auto [operand, input] :
          llvm::zip(op.getDpsInputOperands(), adaptor.getInputs())) {
@@ -252,15 +269,10 @@ struct GenericToVectors : OpConversionPattern<linalg::GenericOp> {
                         rewriter, loc,
                         VectorType::get({elements}, input.getType()), input));
       } else if (isReadInPlace(op, *operand)) {
-        if (!isa<VectorType>(input.getType()))
-          return rewriter.notifyMatchFailure(op, "in-place input not held");
         vectors.map(arg, input);
       } else if (isa<VectorType>(input.getType())) {
         // Rows (d0) held as #sage.row_fragment: accumulator element 4j + e
         // is in row g + 8 (e / 2), the lane's row e / 2.
-        if (!isa<AccFragmentAttr>(encoding) || map.getNumResults() != 1 ||
-            map.getResult(0) != rewriter.getAffineDimExpr(0))
-          return rewriter.notifyMatchFailure(op, "broadcast input held");
         SmallVector<int64_t> rows;
         for (int64_t x = 0; x < elements; ++x)
           rows.push_back((x % 4) / 2);
