@@ -230,14 +230,20 @@ def SageAssignFragments : Pass<"sage-assign-fragments"> {
     `sage-select-mma`, each `sage.qmma` of a warp MMA (mma.sync) anchors its
     result: `#sage.acc_fragment<mma = ..., warps = rows / m>`, one row tile
     of the MMA a warp. The encoding then follows the values through the ops
-    that leave each element in the lane that holds it: element-wise
-    `linalg.generic` and `linalg.fill`, `sage.mask_scores`,
-    `sage.online_softmax` (its per-row values get `#sage.row_fragment`),
-    P's `sage.quantize` with a static bound (its one scale
-    `#sage.replicated`), `sage.accumulate` and the values the K/V loop
-    carries. Other tiles keep their types. A tile the ops would give two
-    encodings is an error naming both; so is a `sage.qmma` without an
-    instruction or of another scope (wgmma, tcgen05: not distributed yet).
+    that leave each element in the lane that holds it: `linalg.generic`
+    computed element by element (inputs read in place share the encoding;
+    broadcast inputs such as dS stay CTA-wide) and `linalg.fill`,
+    `sage.mask_scores`, `sage.online_softmax` (its per-row values get
+    `#sage.row_fragment`), P's `sage.quantize` with a static bound (its one
+    scale `#sage.replicated`), `sage.accumulate` and the values the K/V
+    loop carries. Other tiles keep their types. A value whose producer
+    keeps its type (a mask window, an argument) is read through a
+    `tensor.cast` that adds the encoding; a use that pins its type (a
+    return, a slice, a `sage.qmma`'s B or scales) through one that drops
+    it. A tile the ops would give two encodings is an error naming both;
+    so is a `sage.qmma` without an instruction or of another scope (wgmma,
+    tcgen05: not distributed yet), and a softmax whose scores lost the
+    encoding on the way from the `sage.qmma`.
   }];
   let dependentDialects = [
     "::mlir::sage::SageDialect",
