@@ -36,6 +36,15 @@ static constexpr int64_t kMaxWarps = 32;
 /// this bound, which keeps absurd tiles from unrolling without end.
 static constexpr int64_t kMaxLaneElements = 1024;
 
+/// Both fragment encodings split rows over a CTA's warps.
+static LogicalResult verifyWarps(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t warps) {
+  if (warps < 1 || warps > kMaxWarps)
+    return emitError() << "expected 1 to " << kMaxWarps
+                       << " warps (a CTA's), got " << warps;
+  return success();
+}
+
 /// `elements` of `elementType` as the lane's vector, or null past the bound.
 static VectorType getLaneVector(int64_t elements, Type elementType) {
   if (elements > kMaxLaneElements)
@@ -57,10 +66,7 @@ AccFragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (mma.getScope() != MmaScope::Warp)
     return emitError() << "accumulator fragments of warp MMAs only, got scope "
                        << stringifyMmaScope(mma.getScope());
-  if (warps < 1 || warps > kMaxWarps)
-    return emitError() << "expected 1 to " << kMaxWarps
-                       << " warps (a CTA's), got " << warps;
-  return success();
+  return verifyWarps(emitError, warps);
 }
 
 VectorType AccFragmentAttr::getLaneType(ArrayRef<int64_t> shape,
@@ -96,10 +102,7 @@ RowFragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
   if (m < 8 || m % 8 != 0 || m > 256)
     return emitError() << "expected rows m a multiple of 8 from 8 to 256, got "
                        << m;
-  if (warps < 1 || warps > kMaxWarps)
-    return emitError() << "expected 1 to " << kMaxWarps
-                       << " warps (a CTA's), got " << warps;
-  return success();
+  return verifyWarps(emitError, warps);
 }
 
 VectorType RowFragmentAttr::getLaneType(ArrayRef<int64_t> shape,
