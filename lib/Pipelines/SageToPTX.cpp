@@ -7,6 +7,7 @@
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -15,8 +16,12 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -191,14 +196,53 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageSelectMma(select));
   pm.addPass(createSageAssignFragments());
   pm.addPass(createSageDistributeTiles());
-  pm.addPass(createConvertSageToNVVM());
+
+  // From the lanes to a kernel (docs/Levels.md): lanes read the operands,
+  // the grid is bufferized (the statistics and quantizers, which no level
+  // lowers yet, stay tensor ops of the host function), launched and
+  // outlined.
+  pm.addPass(createSageFoldLaneReads());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowUnknownOps = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createSageLaunchGrid());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  SageAttachNVVMTargetOptions target;
+  target.chip = options.chip;
+  pm.addPass(createSageAttachNVVMTarget(target));
+
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertSageToNVVM());
+  // Reads and writes that may overrun a window: one guarded transfer a
+  // row, then masked loads and stores.
+  VectorTransferToSCFOptions unrolled;
+  unrolled.unroll = true;
+  kernels.addPass(createConvertVectorToSCFPass(unrolled));
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertVectorToLLVMPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createConvertNVVMToLLVMPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
 void mlir::sage::registerSagePipelines() {
   PassPipelineRegistration<SageLevelsOptions>(
       "sage-levels",
-      "The levels of the new lowering, from sage.attention to NVVM on the "
-      "lanes' fragments, for reading (docs/Levels.md); no kernel yet",
+      "The levels of the new lowering, from sage.attention to a kernel "
+      "derived from the tiles, in PTX (docs/Levels.md); its host side is "
+      "not lowered yet",
       buildSageLevelsPipeline);
   PassPipelineRegistration<SageToPTXOptions>(
       "sage-to-ptx",

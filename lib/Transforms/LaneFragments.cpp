@@ -77,3 +77,20 @@ mlir::sage::getLaneCoordinates(LaneIndices &ix, Attribute encoding,
   }
   return coordinates;
 }
+
+int64_t mlir::sage::getLaneRunLength(Attribute encoding,
+                                     ArrayRef<int64_t> shape) {
+  if (isa<AccFragmentAttr>(encoding))
+    return 2;
+  if (isa<RowFragmentAttr>(encoding))
+    return 1;
+  return shape.back();
+}
+
+std::optional<int64_t> mlir::sage::getEncodingWarps(Attribute encoding) {
+  if (auto acc = dyn_cast<AccFragmentAttr>(encoding))
+    return acc.getWarps();
+  if (auto rows = dyn_cast<RowFragmentAttr>(encoding))
+    return rows.getWarps();
+  return std::nullopt;
+}

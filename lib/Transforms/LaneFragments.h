@@ -37,6 +37,16 @@ SmallVector<SmallVector<Value>> getLaneCoordinates(LaneIndices &ix,
                                                    Attribute encoding,
                                                    ArrayRef<int64_t> shape);
 
+/// How many elements of the lane's vector, from a multiple of it, sit at
+/// consecutive positions of the tile's last dimension (the first at its
+/// getLaneCoordinates): 2 for accumulators (columns 2t, 2t + 1), 1 for
+/// rows, a whole row for a replicated tile.
+int64_t getLaneRunLength(Attribute encoding, ArrayRef<int64_t> shape);
+
+/// The warps whose lanes hold a tile encoded `encoding`, or nullopt for a
+/// tile any number of warps can hold (replicated).
+std::optional<int64_t> getEncodingWarps(Attribute encoding);
+
 } // namespace mlir::sage
 
 #endif // SAGE_LIB_TRANSFORMS_LANEFRAGMENTS_H

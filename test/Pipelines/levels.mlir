@@ -1,11 +1,16 @@
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 block-q=128 block-k=128" | FileCheck %s --check-prefix=WIDE
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 block-q=128 block-k=128" --mlir-print-ir-after=convert-sage-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
 // RUN: not sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
 
 // The README's example through every level of docs/Levels.md, printed
 // after each pass: the tiles of sage.qmma / sage.online_softmax /
 // sage.accumulate, the instruction each sage.qmma runs, the fragment
-// encodings, the lanes' fragment ops, NVVM.
+// encodings, the lanes' fragment ops, the lanes reading the operands, the
+// grid bufferized and launched, the kernel outlined, NVVM.
 //       CHECK: IR Dump After SageRaiseAttention
 //       CHECK:   sage.attention
 //       CHECK: IR Dump After SageDecomposeAttention
@@ -21,12 +26,44 @@
 //       CHECK: IR Dump After SageAssignFragments
 //       CHECK:   sage.online_softmax {{.*}} : tensor<64x64xf32, #acc_fragment{{.*}}>, tensor<64xf32, #row_fragment>
 //       CHECK: IR Dump After SageDistributeTiles
+//       CHECK:   tensor.pad
 //       CHECK:   sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
+//       CHECK:   linalg.matvec
 //       CHECK:   sage.online_softmax {{.*}} : vector<32xf32>, vector<2xf32>
+//       CHECK:   linalg.transpose
 //       CHECK:   sage.accumulate {{.*}} : vector<32xf32>, vector<2xf32> -> vector<32xf32>
+//       CHECK:   sage.from_lanes
+//       CHECK: IR Dump After SageFoldLaneReads
+//   CHECK-NOT:   tensor.pad
+//   CHECK-NOT:   linalg.matvec
+//   CHECK-NOT:   linalg.transpose
+//       CHECK:   vector.reduction <add>
+//       CHECK: IR Dump After OneShotBufferize
+//       CHECK:   sage.quantize {{.*}} -> tensor<?x1x?x64xi8>, tensor<?x1x?x1xf32>
+//       CHECK:   scf.forall
+//       CHECK:     memref.subview
+//       CHECK:     memref.copy
+//       CHECK: IR Dump After SageLaunchGrid
+//       CHECK:   gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{[a-z0-9]+}} = %c128{{.*}})
+// CHECK-COUNT-16:   vector.transfer_write {{.*}} : vector<1x2xf16>
+//       CHECK: IR Dump After GpuKernelOutliningPass
+//       CHECK:   gpu.launch_func @attention_kernel::@attention_kernel
+//       CHECK:   gpu.func @attention_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+//       CHECK: IR Dump After SageAttachNVVMTarget
+//       CHECK:   gpu.module @attention_kernel [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx84">]
 //       CHECK: IR Dump After ConvertSageToNVVM
 //       CHECK:   nvvm.mma.sync
 //       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+//       CHECK: IR Dump After GpuModuleToBinaryPass
+//       CHECK:   gpu.binary @attention_kernel
+
+// The kernel, as PTX. Per K/V block, 2 x 8 Q K^T MMAs (two 32-feature
+// chunks, eight 8-key tiles) and 2 x 8 P V MMAs a warp; 128 threads.
+//       PTX: .visible .entry attention_kernel(
+//       PTX: .maxntid 128, 1, 1
+//       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+//  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+//   MMAS-NOT: mma.sync
 
 // Tiles of 128 queries and 128 keys: 8 warps of 16 rows, each lane with
 // the same 32 output accumulators and 16 x 2 Q K^T MMAs a block.

@@ -10,13 +10,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -201,6 +207,11 @@ int main(int argc, char **argv) {
     registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
                     func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                     NVVM::NVVMDialect, scf::SCFDialect>();
+    // The host function of --sage-levels, which keeps the statistics and
+    // quantizers on tensors beside its launch.
+    registry.insert<bufferization::BufferizationDialect, memref::MemRefDialect,
+                    sage::SageDialect, tensor::TensorDialect,
+                    vector::VectorDialect>();
   };
   registerToLLVMIRTranslation();
   TranslateFromMLIRRegistration header(

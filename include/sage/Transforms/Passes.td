@@ -280,6 +280,45 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
   ];
 }
 
+def SageFoldLaneReads : Pass<"sage-fold-lane-reads"> {
+  let summary = "Make each lane read the operands instead of the tiles built from them";
+  let description = [{
+    After `sage-distribute-tiles` (docs/Levels.md, "From lanes to a
+    kernel"): a lane's read of a window padded to the tile
+    (`tensor.pad`) becomes a read of the window that may fall out of
+    bounds (`vector.transfer_read`, which yields the padding value there);
+    a read of a transposed tile (V^T) reads the input at the swapped
+    coordinates; an element of a `linalg.matvec` (dS) becomes its row's
+    dot product, summed in order. The tiles are then dead and go, so that
+    bufferization allocates nothing a lane would fill whole.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def SageLaunchGrid : Pass<"sage-launch-grid"> {
+  let summary = "Launch each distributed, bufferized grid as a gpu.launch";
+  let description = [{
+    The last step from the distribute level to a kernel (docs/Levels.md,
+    "From lanes to a kernel"), after `sage-fold-lane-reads` and one-shot
+    bufferization: the copy of a grid's `sage.from_lanes` output tile
+    into the result becomes each lane's `vector.transfer_write`s of its
+    elements (rows past the output's end are not written), and the grid's
+    `scf.forall` a `gpu.launch` with one block per point, its induction
+    variables the block ids its `#gpu.block` mapping names, and 32 threads
+    a warp of the output's fragment encoding. `gpu-kernel-outlining` then
+    makes the kernel.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def SageSelectVariant : Pass<"sage-select-variant"> {
   let summary = "Give every sage.attention the recipe chosen for the chip";
   let description = [{

@@ -1,0 +1,204 @@
+//===- LaunchGrid.cpp - a bufferized, distributed grid as a gpu.launch ----===//
+//
+// The last step from the distribute level to a kernel (docs/Levels.md,
+// "From lanes to a kernel"). After sage-distribute-tiles, sage-fold-lane-
+// reads and one-shot bufferization, a grid is an scf.forall over thread
+// blocks whose body runs on every lane, and whose output tile is a
+// sage.from_lanes copied into the result. This pass
+//
+// * replaces that copy by each lane's stores of its elements
+//   (vector.transfer_write, out of bounds allowed: a row past the end of
+//   the output, the padded queries of the last Q block, is not written);
+// * turns the forall into a gpu.launch of as many blocks as the grid has
+//   points, each of 32 threads a warp of the fragment encodings, the
+//   grid's induction variables becoming the block ids its mapping names.
+//
+// Upstream gpu-kernel-outlining then makes the gpu.func.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaneFragments.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGELAUNCHGRID
+#include "sage/Transforms/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// The threads of one block of `grid`: 32 a warp of the fragment encodings
+/// its lanes hold their output in.
+static FailureOr<int64_t> getBlockThreads(scf::ForallOp grid) {
+  std::optional<int64_t> warps;
+  WalkResult walk = grid.walk([&](FromLanesOp op) {
+    std::optional<int64_t> held = getEncodingWarps(op.getLayout());
+    if (!held)
+      return WalkResult::advance();
+    if (warps && *warps != *held) {
+      op.emitOpError() << "is held by " << *held
+                       << " warps, but another tile of its grid by " << *warps;
+      return WalkResult::interrupt();
+    }
+    warps = held;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!warps)
+    return grid.emitOpError()
+           << "has no output tile held by the lanes of warps "
+              "(sage.from_lanes), so nothing says how many threads a block "
+              "has; run sage-distribute-tiles first";
+  return *warps * 32;
+}
+
+/// `copy` of a sage.from_lanes tile (or its view at the origin) into the
+/// grid's output: each lane writes its runs of elements where they sit in
+/// the tile, past the destination's end not at all. False where `copy` is
+/// another copy.
+static FailureOr<bool> storeLanes(RewriterBase &rewriter, memref::CopyOp copy) {
+  Value source = copy.getSource();
+  auto view = source.getDefiningOp<memref::SubViewOp>();
+  if (view) {
+    if (!view.hasZeroOffset() || !view.hasUnitStride())
+      return false;
+    source = view.getSource();
+  }
+  auto buffer = source.getDefiningOp<bufferization::ToBufferOp>();
+  auto lanes =
+      buffer ? buffer.getTensor().getDefiningOp<FromLanesOp>() : FromLanesOp();
+  if (!lanes)
+    return false;
+  auto dest = cast<MemRefType>(copy.getTarget().getType());
+  ArrayRef<int64_t> shape = lanes.getType().getShape();
+  if (dest.getRank() != int64_t(shape.size()))
+    return copy.emitOpError()
+           << "copies a tile the lanes hold (" << lanes.getType()
+           << ") into a destination of rank " << dest.getRank()
+           << "; the lanes can store it only at its own rank";
+
+  Location loc = copy.getLoc();
+  rewriter.setInsertionPoint(copy);
+  LaneIndices ix(rewriter, loc);
+  Attribute layout = lanes.getLayout();
+  SmallVector<SmallVector<Value>> coordinates =
+      getLaneCoordinates(ix, layout, shape);
+  int64_t run = getLaneRunLength(layout, shape);
+  Value fragment = lanes.getFragment();
+  int64_t elements = cast<VectorType>(fragment.getType()).getNumElements();
+  SmallVector<int64_t> runShape(shape.size() - 1, 1);
+  runShape.push_back(run);
+  auto runType = VectorType::get(runShape, dest.getElementType());
+  SmallVector<bool> inBounds(shape.size(), false);
+  for (int64_t first = 0; first < elements; first += run) {
+    Value part = vector::ExtractStridedSliceOp::create(
+        rewriter, loc, fragment, ArrayRef<int64_t>{first},
+        ArrayRef<int64_t>{run}, ArrayRef<int64_t>{1});
+    Value shaped = vector::ShapeCastOp::create(rewriter, loc, runType, part);
+    vector::TransferWriteOp::create(rewriter, loc, shaped, copy.getTarget(),
+                                    coordinates[first], inBounds);
+  }
+  rewriter.eraseOp(copy);
+  for (Operation *dead :
+       {view.getOperation(), buffer.getOperation(), lanes.getOperation()})
+    if (dead && dead->use_empty())
+      rewriter.eraseOp(dead);
+  return true;
+}
+
+/// `grid`, bufferized (no results), as a gpu.launch of `threads` threads a
+/// block, its induction variables the block ids of its mapping.
+static LogicalResult launchGrid(RewriterBase &rewriter, scf::ForallOp grid,
+                                int64_t threads) {
+  ArrayAttr mapping = *grid.getMapping();
+  SmallVector<int64_t> dims;
+  for (Attribute attr : mapping) {
+    auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr);
+    int64_t dim = block ? int64_t(block.getBlock()) : -1;
+    if (dim < 0 || dim > 2 || llvm::is_contained(dims, dim))
+      return grid.emitOpError()
+             << "maps a dimension to " << attr
+             << "; a grid is launched with each of #gpu.block<x>, <y>, <z> "
+                "at most once";
+    dims.push_back(dim);
+  }
+  if (!grid.isNormalized())
+    return grid.emitOpError()
+           << "has lower bounds other than 0 or steps other than 1";
+
+  Location loc = grid.getLoc();
+  rewriter.setInsertionPoint(grid);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> sizes(3, one);
+  for (auto [dim, bound] : llvm::zip(dims, grid.getMixedUpperBound()))
+    sizes[dim] = getValueOrCreateConstantIndexOp(rewriter, loc, bound);
+  Value blockThreads = arith::ConstantIndexOp::create(rewriter, loc, threads);
+  auto launch = gpu::LaunchOp::create(rewriter, loc, sizes[0], sizes[1],
+                                      sizes[2], blockThreads, one, one);
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+
+  gpu::KernelDim3 ids = launch.getBlockIds();
+  SmallVector<Value> blockIds = {ids.x, ids.y, ids.z};
+  SmallVector<Value> replacements;
+  for (int64_t dim : dims)
+    replacements.push_back(blockIds[dim]);
+  rewriter.eraseOp(grid.getTerminator());
+  rewriter.inlineBlockBefore(grid.getBody(), terminator, replacements);
+  rewriter.eraseOp(grid);
+  return success();
+}
+
+namespace {
+
+struct LaunchGridPass : public sage::impl::SageLaunchGridBase<LaunchGridPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> grids;
+    getOperation()->walk([&](scf::ForallOp grid) {
+      if (grid.getMapping())
+        grids.push_back(grid);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp grid : grids) {
+      if (grid.getNumResults() != 0) {
+        grid.emitOpError()
+            << "still returns tensors; bufferize the grid before launching it";
+        return signalPassFailure();
+      }
+      FailureOr<int64_t> threads = getBlockThreads(grid);
+      if (failed(threads))
+        return signalPassFailure();
+      SmallVector<memref::CopyOp> copies;
+      grid.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+      for (memref::CopyOp copy : copies)
+        if (failed(storeLanes(rewriter, copy)))
+          return signalPassFailure();
+      WalkResult left = grid.walk([](FromLanesOp op) {
+        if (op->use_empty())
+          return WalkResult::advance();
+        Operation *user = *op->user_begin();
+        op.emitOpError() << "is used by '" << user->getName()
+                         << "'; the lanes can store a tile they hold only "
+                            "where the grid copies it into its output";
+        return WalkResult::interrupt();
+      });
+      if (left.wasInterrupted() || failed(launchGrid(rewriter, grid, *threads)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,116 @@
+// RUN: sage-opt %s --sage-fold-lane-reads -split-input-file | FileCheck %s
+
+// A lane's reads of an operand window padded to the tile become reads of
+// the window that may overrun it (docs/Levels.md, "From lanes to a
+// kernel"): every dimension of the window is a dimension of the read, so
+// vector.transfer_read masks the rows past its end too, and yields the
+// pad's value there. The pad goes.
+// CHECK-LABEL: func @padded_window
+//  CHECK-SAME:   (%[[WINDOW:[^:]*]]: tensor<?x64xi8>, %[[ROW:[^:]*]]: index, %[[COL:[^:]*]]: index
+//   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0 : i8
+//       CHECK:   %[[ONE:.*]] = vector.transfer_read %[[WINDOW]][%[[ROW]], %[[COL]]], %[[ZERO]] : tensor<?x64xi8>, vector<1x1xi8>
+//       CHECK:   %[[ELEMENT:.*]] = vector.extract %[[ONE]][0, 0] : i8 from vector<1x1xi8>
+//       CHECK:   %[[READ:.*]] = vector.transfer_read %[[WINDOW]][%[[ROW]], %[[COL]]], %[[ZERO]] : tensor<?x64xi8>, vector<1x4xi8>
+//       CHECK:   %[[FOUR:.*]] = vector.shape_cast %[[READ]] : vector<1x4xi8> to vector<4xi8>
+//   CHECK-NOT:   tensor.pad
+//       CHECK:   return %[[ELEMENT]], %[[FOUR]]
+func.func @padded_window(%window: tensor<?x64xi8>, %row: index, %col: index, %high: index) -> (i8, vector<4xi8>) {
+  %zero = arith.constant 0 : i8
+  %tile = tensor.pad %window low[0, 0] high[%high, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : i8
+  } : tensor<?x64xi8> to tensor<64x64xi8>
+  %element = tensor.extract %tile[%row, %col] : tensor<64x64xi8>
+  %read = vector.transfer_read %tile[%row, %col], %zero {in_bounds = [true]} : tensor<64x64xi8>, vector<4xi8>
+  return %element, %read : i8, vector<4xi8>
+}
+
+// -----
+
+// Padding at the low end shifts the window; the reads stay on the tile.
+// CHECK-LABEL: func @low_padding
+//       CHECK:   %[[TILE:.*]] = tensor.pad
+//       CHECK:   tensor.extract %[[TILE]]
+func.func @low_padding(%window: tensor<?x64xi8>, %row: index, %col: index, %low: index) -> i8 {
+  %zero = arith.constant 0 : i8
+  %tile = tensor.pad %window low[%low, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : i8
+  } : tensor<?x64xi8> to tensor<64x64xi8>
+  %element = tensor.extract %tile[%row, %col] : tensor<64x64xi8>
+  return %element : i8
+}
+
+// -----
+
+// A read of the pad's elements with another padding value of its own
+// would change what the overrun reads: it stays.
+// CHECK-LABEL: func @other_padding
+//       CHECK:   %[[TILE:.*]] = tensor.pad
+//       CHECK:   vector.transfer_read %[[TILE]]
+func.func @other_padding(%window: tensor<?x64xi8>, %row: index, %col: index, %high: index) -> vector<4xi8> {
+  %zero = arith.constant 0 : i8
+  %one = arith.constant 1 : i8
+  %tile = tensor.pad %window low[0, 0] high[%high, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : i8
+  } : tensor<?x64xi8> to tensor<64x64xi8>
+  %read = vector.transfer_read %tile[%row, %col], %one : tensor<64x64xi8>, vector<4xi8>
+  return %read : vector<4xi8>
+}
+
+// -----
+
+// V^T: a read of the transposed tile reads V at the swapped coordinates,
+// a run along V's rows (permutation map d0).
+//       CHECK: #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func @transposed
+//  CHECK-SAME:   (%[[V:[^:]*]]: tensor<64x32xf16>, %[[I:[^:]*]]: index, %[[J:[^:]*]]: index)
+//       CHECK:   %[[ELEMENT:.*]] = tensor.extract %[[V]][%[[J]], %[[I]]] : tensor<64x32xf16>
+//       CHECK:   %[[READ:.*]] = vector.transfer_read %[[V]][%[[J]], %[[I]]], %{{.*}} {in_bounds = [true], permutation_map = #[[ROWS]]} : tensor<64x32xf16>, vector<4xf16>
+//   CHECK-NOT:   linalg.transpose
+//       CHECK:   return %[[ELEMENT]], %[[READ]]
+func.func @transposed(%v: tensor<64x32xf16>, %i: index, %j: index) -> (f16, vector<4xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %empty = tensor.empty() : tensor<32x64xf16>
+  %vt = linalg.transpose ins(%v : tensor<64x32xf16>) outs(%empty : tensor<32x64xf16>) permutation = [1, 0]
+  %element = tensor.extract %vt[%i, %j] : tensor<32x64xf16>
+  %read = vector.transfer_read %vt[%i, %j], %zero {in_bounds = [true]} : tensor<32x64xf16>, vector<4xf16>
+  return %element, %read : f16, vector<4xf16>
+}
+
+// -----
+
+// dS: element i of K mean_Q is row i's dot product, the f16 products in
+// f32, summed in order onto the init's element (a fill: zero).
+// CHECK-LABEL: func @matvec
+//  CHECK-SAME:   (%[[K:[^:]*]]: tensor<64x64xf16>, %[[MEAN:[^:]*]]: tensor<64xf32>, %[[I:[^:]*]]: index)
+//   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+//   CHECK-DAG:   %[[C0:.*]] = arith.constant 0 : index
+//       CHECK:   %[[ROW:.*]] = vector.transfer_read %[[K]][%[[I]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<64x64xf16>, vector<64xf16>
+//       CHECK:   %[[WIDE:.*]] = arith.extf %[[ROW]] : vector<64xf16> to vector<64xf32>
+//       CHECK:   %[[X:.*]] = vector.transfer_read %[[MEAN]][%[[C0]]], %[[ZERO]] {in_bounds = [true]} : tensor<64xf32>, vector<64xf32>
+//       CHECK:   %[[PRODUCTS:.*]] = arith.mulf %[[WIDE]], %[[X]] : vector<64xf32>
+//       CHECK:   %[[SUM:.*]] = vector.reduction <add>, %[[PRODUCTS]], %[[ZERO]] : vector<64xf32> into f32
+//   CHECK-NOT:   linalg.matvec
+//       CHECK:   return %[[SUM]]
+func.func @matvec(%k: tensor<64x64xf16>, %mean: tensor<64xf32>, %i: index) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<64xf32>) -> tensor<64xf32>
+  %ds = linalg.matvec ins(%k, %mean : tensor<64x64xf16>, tensor<64xf32>) outs(%init : tensor<64xf32>) -> tensor<64xf32>
+  %element = tensor.extract %ds[%i] : tensor<64xf32>
+  return %element : f32
+}
+
+// -----
+
+// A reduction of dynamic length is not unrolled into one vector.
+// CHECK-LABEL: func @dynamic_matvec
+//       CHECK:   %[[DS:.*]] = linalg.matvec
+//       CHECK:   tensor.extract %[[DS]]
+func.func @dynamic_matvec(%k: tensor<64x?xf16>, %mean: tensor<?xf32>, %init: tensor<64xf32>, %i: index) -> f32 {
+  %ds = linalg.matvec ins(%k, %mean : tensor<64x?xf16>, tensor<?xf32>) outs(%init : tensor<64xf32>) -> tensor<64xf32>
+  %element = tensor.extract %ds[%i] : tensor<64xf32>
+  return %element : f32
+}
