@@ -208,7 +208,12 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   bufferize.allowUnknownOps = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A result the function stores into a buffer of its caller
+  // (bufferization.materialize_in_destination) is computed there.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // The copy of the result into itself that the elimination leaves.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createSageLaunchGrid());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());

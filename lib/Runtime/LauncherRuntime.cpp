@@ -198,4 +198,24 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
     record(SAGE_LAUNCHER_CUDA_ERROR, error);
 }
 
+// A synchronous gpu.launch_func (the host functions of --sage-levels,
+// docs/Levels.md) creates a stream, launches on it and synchronizes it:
+// here the legacy default stream, synchronized with the context.
+CUstream mgpuStreamCreate(void) {
+  getDriver();
+  return nullptr;
+}
+
+void mgpuStreamSynchronize(CUstream) {
+  const CudaDriver *api = getDriver();
+  if (!api)
+    return;
+  std::string error =
+      api->check(api->ctxSynchronize(), "cuCtxSynchronize after the launches");
+  if (!error.empty())
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+}
+
+void mgpuStreamDestroy(CUstream) {}
+
 } // extern "C"

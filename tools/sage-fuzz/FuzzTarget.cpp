@@ -98,13 +98,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageSelectMma(select));
     pm.addPass(sage::createSageAssignFragments());
     pm.addPass(sage::createSageDistributeTiles());
+    pm.addPass(sage::createSageFoldLaneReads());
   });
-  // The tile level, the instruction selection, the distribute level and L5
-  // on input written at their own level (sage.quantized_attention,
-  // sage.qmma, encoded tiles, sage.warp_mma).
+  // The tile level, the instruction selection, the distribute level, the
+  // kernel's steps and L5 on input written at their own level
+  // (sage.quantized_attention, sage.qmma, encoded tiles, lanes' reads and
+  // grids, sage.warp_mma).
   runPasses(*module, [](OpPassManager &pm) {
     pm.addPass(sage::createSageAssignFragments());
     pm.addPass(sage::createSageDistributeTiles());
+  });
+  runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createSageFoldLaneReads());
+    pm.addPass(sage::createSageLaunchGrid());
   });
   runPasses(*module, [](OpPassManager &pm) {
     pm.addPass(sage::createConvertSageToNVVM());

@@ -1,0 +1,307 @@
+//===- sage-check-levels.cpp - run the kernel --sage-levels makes ---------===//
+//
+// Checks on a GPU the attention kernel that --sage-levels derives from the
+// tiles (docs/Levels.md, "From lanes to a kernel"), before it has a launch
+// plan of its own: test/Integration/Inputs/levels-attention.mlir, compiled
+// with its host function into this binary, takes the quantized operands.
+// This program makes them from randn or outlier inputs with the CPU
+// model's smoothing and quantizers (lib/Reference), calls the host
+// function through its C interface, and compares the output with the CPU
+// model of the same recipe and with FP64 attention. Bars are options: a
+// failed one exits 1.
+//
+//   sage-check-levels --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029 --dist outliers
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Reference/Attention.h"
+#include "sage/Reference/Formats.h"
+#include "sage/Reference/Metrics.h"
+#include "sage/Reference/Quantize.h"
+#include "sage/Reference/Random.h"
+#include "sage/Reference/Smoothing.h"
+#include "sage/Runtime/CudaDriver.h"
+#include "sage/Runtime/LauncherRuntime.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace sage;
+using namespace sage::ref;
+using sage::rt::CudaDriver;
+
+template <typename T> using Memref4 = StridedMemRefType<T, 4>;
+
+// The host function --sage-levels compiles from levels-attention.mlir
+// (llvm.emit_c_interface): operands, then the output.
+extern "C" void
+_mlir_ciface_attention(Memref4<int8_t> *q, Memref4<float> *qScales,
+                       Memref4<int8_t> *k, Memref4<float> *kScales,
+                       Memref4<uint8_t> *v, Memref4<float> *vScales,
+                       Memref4<float> *qMeans, Memref4<uint16_t> *kRaw,
+                       Memref4<float> *kMean, Memref4<uint16_t> *out);
+
+namespace {
+
+constexpr int64_t kDim = 64, kBlock = 64, kWarpRows = 16;
+constexpr float kVRange = 448.0f;
+
+struct Options {
+  AttentionShape shape;
+  DataKind dist = DataKind::Randn;
+  uint64_t seed = 0;
+  double minCosSim = 0.0, maxRelL1 = 1e9, maxModelRelL1 = 1e9;
+};
+
+[[noreturn]] void fail(const std::string &message) {
+  std::fprintf(stderr, "sage-check-levels: %s\n", message.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+  Options options;
+  options.shape.headDim = kDim;
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (i + 1 >= argc)
+      fail("option " + flag + " needs a value");
+    std::string value = argv[++i];
+    char *end = nullptr;
+    double number = std::strtod(value.c_str(), &end);
+    bool numeric = end && *end == '\0';
+    auto count = [&]() -> int64_t {
+      if (!numeric || number < 1 || number != std::floor(number))
+        fail(flag + " must be a positive integer, got '" + value + "'");
+      return static_cast<int64_t>(number);
+    };
+    if (flag == "--B")
+      options.shape.batch = count();
+    else if (flag == "--H")
+      options.shape.headsQ = count();
+    else if (flag == "--Hkv")
+      options.shape.headsKV = count();
+    else if (flag == "--Nq")
+      options.shape.seqQ = count();
+    else if (flag == "--Nk")
+      options.shape.seqK = count();
+    else if (flag == "--seed")
+      options.seed = static_cast<uint64_t>(count());
+    else if (flag == "--dist" && (value == "randn" || value == "outliers"))
+      options.dist =
+          value == "randn" ? DataKind::Randn : DataKind::ChannelOutliers;
+    else if (flag == "--min-cossim" && numeric)
+      options.minCosSim = number;
+    else if (flag == "--max-rel-l1" && numeric)
+      options.maxRelL1 = number;
+    else if (flag == "--max-model-rel-l1" && numeric)
+      options.maxModelRelL1 = number;
+    else
+      fail("unknown option or value: " + flag + " " + value +
+           " (--B --H --Hkv --Nq --Nk --seed --dist randn|outliers "
+           "--min-cossim --max-rel-l1 --max-model-rel-l1)");
+  }
+  if (!options.shape.isValid())
+    fail("--H must be a multiple of --Hkv");
+  return options;
+}
+
+/// The recipe levels-attention.mlir compiles, for the CPU model.
+Recipe getRecipe() {
+  Recipe recipe;
+  recipe.qkFormat = QKFormat::Int8;
+  recipe.granularity = Granularity::PerThread;
+  recipe.smoothQ = recipe.smoothK = true;
+  recipe.smoothV = false;
+  recipe.pvFormat = PVFormat::E4M3;
+  recipe.pRange = 448.0f;
+  recipe.vRange = kVRange;
+  recipe.blockQ = kBlock;
+  recipe.warpRows = kWarpRows;
+  recipe.blockK = kBlock;
+  return recipe;
+}
+
+/// A host tensor [d0, d1, d2, d3] and its device copy.
+template <typename T> struct Tensor {
+  int64_t sizes[4];
+  std::vector<T> host;
+  CUdeviceptr device = 0;
+
+  Tensor(int64_t d0, int64_t d1, int64_t d2, int64_t d3)
+      : sizes{d0, d1, d2, d3}, host(static_cast<size_t>(d0 * d1 * d2 * d3)) {}
+  T &at(int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
+    return host[((i0 * sizes[1] + i1) * sizes[2] + i2) * sizes[3] + i3];
+  }
+  Memref4<T> descriptor() const {
+    Memref4<T> memref;
+    memref.basePtr = memref.data = reinterpret_cast<T *>(device);
+    memref.offset = 0;
+    int64_t stride = 1;
+    for (int d = 3; d >= 0; --d) {
+      memref.sizes[d] = sizes[d];
+      memref.strides[d] = stride;
+      stride *= sizes[d];
+    }
+    return memref;
+  }
+  size_t bytes() const { return host.size() * sizeof(T); }
+};
+
+void check(const CudaDriver &api, CUresult result, const std::string &what) {
+  std::string error = api.check(result, what);
+  if (!error.empty())
+    fail(error);
+}
+
+template <typename T> void upload(const CudaDriver &api, Tensor<T> &tensor) {
+  check(api, api.memAlloc(&tensor.device, tensor.bytes()), "cuMemAlloc");
+  check(api, api.memcpyHtoD(tensor.device, tensor.host.data(), tensor.bytes()),
+        "cuMemcpyHtoD");
+}
+
+void report(const char *name, const AccuracyMetrics &m) {
+  std::printf("%s: cossim=%.6f rel_l1=%.4f rmse=%.1e max_abs=%.1e "
+              "nonfinite=%zu\n",
+              name, m.cosSim, m.relL1, m.rmse, m.maxAbsError, m.nonFinite);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options = parse(argc, argv);
+  const AttentionShape &shape = options.shape;
+  AttentionData data = makeAttentionData(shape, options.dist, options.seed);
+  Recipe recipe = getRecipe();
+
+  const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
+  const int64_t Nq = shape.seqQ, Nk = shape.seqK;
+  GroupLayout qLayout{Granularity::PerThread, OperandRole::A, kBlock,
+                      kWarpRows};
+  GroupLayout kLayout{Granularity::PerThread, OperandRole::B, kBlock,
+                      kWarpRows};
+  const int64_t qGroups = numGroups(qLayout, Nq, kDim);
+  const int64_t kGroups = numGroups(kLayout, Nk, kDim);
+  const int64_t qBlocks = (Nq + kBlock - 1) / kBlock;
+
+  Tensor<int8_t> q(B, H, Nq, kDim), k(B, Hkv, Nk, kDim);
+  Tensor<float> qScales(B, H, qGroups, 1), kScales(B, Hkv, kGroups, 1);
+  Tensor<uint8_t> v(B, Hkv, Nk, kDim);
+  Tensor<float> vScales(B, Hkv, 1, kDim), qMeans(B, H, qBlocks, kDim);
+  Tensor<uint16_t> kRaw(B, Hkv, Nk, kDim);
+  Tensor<float> kMean(B, Hkv, 1, kDim);
+  Tensor<uint16_t> out(B, H, Nq, kDim);
+
+  // The operands as the decomposition's sage.smooth / sage.quantize define
+  // them, with the CPU model's quantizers.
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t h = 0; h < H; ++h) {
+      const float *x = data.q.data() + shape.qOffset(b, h);
+      SmoothedBlocks smoothed = smoothBlocks(x, Nq, kDim, kBlock);
+      IntQuantized quantized =
+          quantizeInt(smoothed.values.data(), Nq, kDim, kInt8Max, qLayout);
+      std::memcpy(&q.at(b, h, 0, 0), quantized.values.data(), Nq * kDim);
+      std::memcpy(&qScales.at(b, h, 0, 0), quantized.scales.data(),
+                  qGroups * sizeof(float));
+      std::memcpy(&qMeans.at(b, h, 0, 0), smoothed.blockMeans.data(),
+                  qBlocks * kDim * sizeof(float));
+    }
+    for (int64_t h = 0; h < Hkv; ++h) {
+      const float *x = data.k.data() + shape.kvOffset(b, h);
+      SmoothedTokens smoothed = smoothTokens(x, Nk, kDim);
+      IntQuantized quantized =
+          quantizeInt(smoothed.values.data(), Nk, kDim, kInt8Max, kLayout);
+      std::memcpy(&k.at(b, h, 0, 0), quantized.values.data(), Nk * kDim);
+      std::memcpy(&kScales.at(b, h, 0, 0), quantized.scales.data(),
+                  kGroups * sizeof(float));
+      std::memcpy(&kMean.at(b, h, 0, 0), smoothed.mean.data(),
+                  kDim * sizeof(float));
+      for (int64_t t = 0; t < Nk; ++t)
+        for (int64_t d = 0; d < kDim; ++d)
+          kRaw.at(b, h, t, d) = encodeF16(x[t * kDim + d]);
+      // V per channel into E4M3's range: delta = max |V[:, d]| / V_r.
+      const float *y = data.v.data() + shape.kvOffset(b, h);
+      for (int64_t d = 0; d < kDim; ++d) {
+        float absMax = 0.0f;
+        for (int64_t t = 0; t < Nk; ++t)
+          absMax = absMaxStep(absMax, y[t * kDim + d]);
+        float delta = absMax / kVRange;
+        vScales.at(b, h, 0, d) = delta;
+        for (int64_t t = 0; t < Nk; ++t)
+          v.at(b, h, t, d) =
+              encodeE4M3(delta == 0.0f ? 0.0f : y[t * kDim + d] / delta);
+      }
+    }
+  }
+  // Poison the output: a NaN wherever the kernel does not write.
+  std::fill(out.host.begin(), out.host.end(), uint16_t(0x7e00));
+
+  std::string error;
+  const CudaDriver *api = CudaDriver::load(error);
+  if (!api)
+    fail(error);
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  check(*api, api->deviceGet(&device, 0), "cuDeviceGet");
+  check(*api, api->devicePrimaryCtxRetain(&context, device),
+        "cuDevicePrimaryCtxRetain");
+  check(*api, api->ctxSetCurrent(context), "cuCtxSetCurrent");
+  upload(*api, q);
+  upload(*api, qScales);
+  upload(*api, k);
+  upload(*api, kScales);
+  upload(*api, v);
+  upload(*api, vScales);
+  upload(*api, qMeans);
+  upload(*api, kRaw);
+  upload(*api, kMean);
+  upload(*api, out);
+
+  auto dq = q.descriptor();
+  auto dqs = qScales.descriptor();
+  auto dk = k.descriptor();
+  auto dks = kScales.descriptor();
+  auto dv = v.descriptor();
+  auto dvs = vScales.descriptor();
+  auto dqm = qMeans.descriptor();
+  auto dkr = kRaw.descriptor();
+  auto dkm = kMean.descriptor();
+  auto dout = out.descriptor();
+  _mlir_ciface_attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm,
+                         &dout);
+  if (sageLauncherTakeStatus() != 0)
+    fail(std::string("the launch failed: ") + sageLauncherLastError());
+  check(*api, api->memcpyDtoH(out.host.data(), out.device, out.bytes()),
+        "cuMemcpyDtoH of the output (a fault in the kernel shows here)");
+
+  std::vector<float> output(out.host.size());
+  for (size_t i = 0; i < output.size(); ++i)
+    output[i] = decodeF16(out.host[i]);
+  std::vector<double> exact = exactAttention(data.view(), Causal::None);
+  std::vector<float> model = sageAttention(data.view(), recipe);
+  AccuracyMetrics vsExact = compareOutputs(output, exact);
+  AccuracyMetrics vsModel = compareOutputs(
+      output.data(), std::vector<double>(model.begin(), model.end()).data(),
+      output.size());
+  std::printf("kernel: --sage-levels chip=sm_89 (levels-attention.mlir), "
+              "int8-fp8 per_thread, D=%lld\n",
+              static_cast<long long>(kDim));
+  std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "
+              "seed=%llu\n",
+              static_cast<long long>(B), static_cast<long long>(H),
+              static_cast<long long>(Hkv), static_cast<long long>(Nq),
+              static_cast<long long>(Nk), toString(options.dist),
+              static_cast<unsigned long long>(options.seed));
+  report("vs fp64", vsExact);
+  report("vs model", vsModel);
+  bool ok = vsExact.nonFinite == 0 && vsExact.cosSim >= options.minCosSim &&
+            vsExact.relL1 <= options.maxRelL1 &&
+            vsModel.relL1 <= options.maxModelRelL1;
+  std::printf("%s\n", ok ? "PASS" : "FAIL: a bar is not met");
+  return ok ? 0 : 1;
+}
