@@ -247,45 +247,46 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
       sum = arith::SIToFPOp::create(rewriter, loc, wideType, sum);
     else if (mma.getAcc() != resultElement)
       sum = arith::ExtFOp::create(rewriter, loc, wideType, sum);
-    if (Value factors = getFactors(ix, op, adaptor, wideType, m, n, tiles))
+    if (Value factors = getFactors(ix, op, adaptor, wideType))
       sum = arith::MulFOp::create(rewriter, loc, sum, factors);
     rewriter.replaceOpWithNewOp<arith::AddFOp>(op, adaptor.getAcc(), sum);
     return success();
   }
 
-  /// delta_a(row) * delta_b(column) for each accumulator the lane holds,
-  /// or null where both scale tiles are ones.
+  /// delta_a(row) * delta_b(column) for each accumulator the lane holds
+  /// (at its getLaneCoordinates), or null where both scale tiles are ones.
   static Value getFactors(LaneIndices &ix, QMmaOp op, OpAdaptor adaptor,
-                          VectorType type, int64_t m, int64_t n,
-                          int64_t tiles) {
+                          VectorType type) {
     if (isOnes(op.getAScales()) && isOnes(op.getBScales()))
       return {};
     int64_t aGroups = op.getAScales().getType().getDimSize(0);
     int64_t bGroups = op.getBScales().getType().getDimSize(0);
-    Value zero = ix.constant(0), warpRow = ix.affine(ix.warp, m, 0);
-    auto scaleAt = [&](Value scales, Value group) -> Value {
-      return tensor::ExtractOp::create(ix.b, ix.loc, scales,
-                                       ValueRange{group, zero});
-    };
-    SmallVector<Value> rowScales;
-    for (int64_t half = 0; half < m / 8; ++half) {
-      Value row = ix.add(warpRow, ix.affine(ix.g, 1, 8 * half));
-      rowScales.push_back(
-          scaleAt(adaptor.getAScales(), getGroup(ix, op.getAQuantAttr(),
-                                                 /*isA=*/true, row, aGroups)));
-    }
-    SmallVector<Value> factors;
-    for (int64_t j = 0; j < tiles; ++j) {
-      SmallVector<Value> columnScales;
-      for (int64_t i = 0; i < 2; ++i) {
-        Value column = ix.affine(ix.t, 2, j * n + i);
-        columnScales.push_back(scaleAt(
-            adaptor.getBScales(),
-            getGroup(ix, op.getBQuantAttr(), /*isA=*/false, column, bGroups)));
+    Value zero = ix.constant(0);
+    // One scale a distinct row or column Value.
+    DenseMap<Value, Value> rowScales, columnScales;
+    auto scaleOf = [&](DenseMap<Value, Value> &cache, Value scales,
+                       QuantAttr quant, bool isA, Value token,
+                       int64_t groups) -> Value {
+      Value &scale = cache[token];
+      if (!scale) {
+        Value group = getGroup(ix, quant, isA, token, groups);
+        scale = tensor::ExtractOp::create(ix.b, ix.loc, scales,
+                                          ValueRange{group, zero});
       }
-      for (int64_t x = 0; x < m * n / 32; ++x)
-        factors.push_back(arith::MulFOp::create(ix.b, ix.loc, rowScales[x / 2],
-                                                columnScales[x % 2]));
+      return scale;
+    };
+    RankedTensorType result = op.getResult().getType();
+    SmallVector<Value> factors;
+    for (ArrayRef<Value> at :
+         getLaneCoordinates(ix, result.getEncoding(), result.getShape())) {
+      Value rowScale =
+          scaleOf(rowScales, adaptor.getAScales(), op.getAQuantAttr(),
+                  /*isA=*/true, at[0], aGroups);
+      Value columnScale =
+          scaleOf(columnScales, adaptor.getBScales(), op.getBQuantAttr(),
+                  /*isA=*/false, at[1], bGroups);
+      factors.push_back(
+          arith::MulFOp::create(ix.b, ix.loc, rowScale, columnScale));
     }
     return vector::FromElementsOp::create(ix.b, ix.loc, type, factors);
   }

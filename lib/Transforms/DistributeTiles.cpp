@@ -312,8 +312,7 @@ struct GenericToVectors : OpConversionPattern<linalg::GenericOp> {
 /// warps of the CTA hold consecutive row tiles (#sage.acc_fragment).
 static Value getWarpFirstRow(OpBuilder &b, Location loc, Value first,
                              int64_t m) {
-  LaneIndices ix(b, loc);
-  Value warp = ix.warp;
+  Value warp = getWarpIndex(b, loc);
   if (!first.getType().isIndex())
     warp = arith::IndexCastOp::create(b, loc, first.getType(), warp);
   Value rows =

@@ -10,6 +10,12 @@
 using namespace mlir;
 using namespace mlir::sage;
 
+Value mlir::sage::getWarpIndex(OpBuilder &b, Location loc) {
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, 32);
+  return arith::DivUIOp::create(b, loc, thread, warpSize);
+}
+
 LaneIndices::LaneIndices(OpBuilder &b, Location loc) : b(b), loc(loc) {
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = arith::RemUIOp::create(b, loc, thread, constant(32));
@@ -53,9 +59,13 @@ mlir::sage::getLaneCoordinates(LaneIndices &ix, Attribute encoding,
     Value warpRow = ix.affine(ix.warp, m, 0);
     SmallVector<Value> rows = {ix.add(warpRow, ix.g),
                                ix.add(warpRow, ix.affine(ix.g, 1, 8))};
-    for (int64_t j = 0; j < shape[1] / n; ++j)
+    for (int64_t j = 0; j < shape[1] / n; ++j) {
+      // One value a distinct row and column, so that users can key on them.
+      Value columns[] = {ix.affine(ix.t, 2, j * n),
+                         ix.affine(ix.t, 2, j * n + 1)};
       for (int64_t e = 0; e < 4; ++e)
-        coordinates.push_back({rows[e / 2], ix.affine(ix.t, 2, j * n + e % 2)});
+        coordinates.push_back({rows[e / 2], columns[e % 2]});
+    }
     return coordinates;
   }
   if (auto rows = dyn_cast<RowFragmentAttr>(encoding)) {

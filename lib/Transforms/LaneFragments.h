@@ -15,6 +15,9 @@
 
 namespace mlir::sage {
 
+/// The lane's warp in the CTA: thread x / 32.
+Value getWarpIndex(OpBuilder &b, Location loc);
+
 /// Index arithmetic on the lane's coordinates: warp = thread x / 32,
 /// g = lane / 4, t = lane % 4.
 struct LaneIndices {
@@ -32,7 +35,8 @@ struct LaneIndices {
 };
 
 /// The tile coordinates of each element of the lane's vector of a tile of
-/// `shape` encoded `encoding`, in vector order.
+/// `shape` encoded `encoding`, in vector order. Elements in one row (or
+/// column) share the row's (column's) Value.
 SmallVector<SmallVector<Value>> getLaneCoordinates(LaneIndices &ix,
                                                    Attribute encoding,
                                                    ArrayRef<int64_t> shape);

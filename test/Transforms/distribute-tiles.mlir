@@ -194,11 +194,11 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 //       CHECK:   %[[SUMS:.*]] = vector.shuffle %[[S0]], %[[S1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
 //       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<8xi32> to vector<8xf32>
 //       CHECK:   %[[DQ0:.*]] = tensor.extract %[[QS]]
-//       CHECK:   %[[DQ1:.*]] = tensor.extract %[[QS]]
 //       CHECK:   %[[DK0:.*]] = tensor.extract %[[KS]]
-//       CHECK:   %[[DK1:.*]] = tensor.extract %[[KS]]
 //       CHECK:   %[[F0:.*]] = arith.mulf %[[DQ0]], %[[DK0]] : f32
+//       CHECK:   %[[DK1:.*]] = tensor.extract %[[KS]]
 //       CHECK:   %[[F1:.*]] = arith.mulf %[[DQ0]], %[[DK1]] : f32
+//       CHECK:   %[[DQ1:.*]] = tensor.extract %[[QS]]
 //       CHECK:   %[[F2:.*]] = arith.mulf %[[DQ1]], %[[DK0]] : f32
 //       CHECK:   %[[FACTORS:.*]] = vector.from_elements %[[F0]], %[[F1]], %[[F2]], %{{.*}} : vector<8xf32>
 //       CHECK:   %[[SCALED:.*]] = arith.mulf %[[FLOATS]], %[[FACTORS]] : vector<8xf32>
