@@ -170,11 +170,34 @@ public:
         });
         continue;
       }
-      SmallVector<OpOperand *> pinned;
-      for (OpOperand &use : value.getUses())
-        if (!keepsEncoding(use))
+      SmallVector<OpOperand *> pinned, whole;
+      for (OpOperand &use : value.getUses()) {
+        if (isPartialSums(encoding) && !continuesSums(use))
+          whole.push_back(&use);
+        else if (!keepsEncoding(use))
           pinned.push_back(&use);
+      }
       value.setType(encoded);
+      if (!whole.empty()) {
+        // The row sums the lanes hold in parts, reduced over the quad.
+        auto rows = cast<RowFragmentAttr>(encoding);
+        auto wholeType = RankedTensorType::get(
+            type.getShape(), type.getElementType(),
+            RowFragmentAttr::get(rows.getContext(), rows.getM(),
+                                 rows.getWarps(), /*partialSums=*/false));
+        Value sums =
+            tensor::CastOp::create(builder, value.getLoc(), wholeType, value);
+        Value plain;
+        for (OpOperand *use : whole) {
+          if (keepsEncoding(*use)) {
+            use->set(sums);
+            continue;
+          }
+          if (!plain)
+            plain = tensor::CastOp::create(builder, value.getLoc(), type, sums);
+          use->set(plain);
+        }
+      }
       if (pinned.empty())
         continue;
       Value plain =
@@ -184,16 +207,32 @@ public:
     }
   }
 
+  static bool isPartialSums(Attribute encoding) {
+    auto rows = dyn_cast<RowFragmentAttr>(encoding);
+    return rows && rows.getPartialSums();
+  }
+
+  /// Whether `use` takes partial row sums as they are: the online softmax's
+  /// running sum, and the K/V loop that carries it.
+  static bool continuesSums(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto softmax = dyn_cast<OnlineSoftmaxOp>(user))
+      return &use == &softmax.getSumMutable();
+    return isa<linalg::FillOp, scf::ForOp>(user) ||
+           (isa<scf::YieldOp>(user) && isa<scf::ForOp>(user->getParentOp()));
+  }
+
 private:
   Attribute encodingOf(Value value) const { return encodings.lookup(value); }
 
-  /// The row fragment of the rows an accumulator fragment holds.
-  static Attribute getRows(Attribute accumulator) {
+  /// The row fragment of the rows an accumulator fragment holds, of the
+  /// lanes' partial row sums with `partialSums`.
+  static Attribute getRows(Attribute accumulator, bool partialSums = false) {
     auto acc = dyn_cast_or_null<AccFragmentAttr>(accumulator);
     if (!acc)
       return {};
     return RowFragmentAttr::get(acc.getContext(), acc.getMma().getM(),
-                                acc.getWarps());
+                                acc.getWarps(), partialSums);
   }
 
   /// Gives all of `values` the encoding one of them has, as `user`
@@ -236,9 +275,15 @@ private:
       if (!rows)
         return success();
       for (Value value :
-           {softmax.getMax(), softmax.getSum(), softmax.getNewMax(),
-            softmax.getNewSum(), softmax.getRescale()})
+           {softmax.getMax(), softmax.getNewMax(), softmax.getRescale()})
         if (failed(assign(value, rows, op)))
+          return failure();
+      // Each lane sums its own columns: the row sum l is held in parts
+      // through the loop.
+      Attribute sums =
+          getRows(encodingOf(softmax.getScores()), /*partialSums=*/true);
+      for (Value value : {softmax.getSum(), softmax.getNewSum()})
+        if (failed(assign(value, sums, op)))
           return failure();
       return success();
     }

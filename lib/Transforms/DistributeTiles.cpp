@@ -65,7 +65,8 @@ static LogicalResult checkBroadcastInputs(linalg::GenericOp op) {
       continue;
     auto rows = dyn_cast<RowFragmentAttr>(encoding);
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (output && rows && rows.getM() == output.getMma().getM() &&
+    if (output && rows && !rows.getPartialSums() &&
+        rows.getM() == output.getMma().getM() &&
         rows.getWarps() == output.getWarps() && map.getNumResults() == 1 &&
         map.getResult(0) == getAffineDimExpr(0, op.getContext()))
       continue;
@@ -207,6 +208,41 @@ struct CastFromFragments : OpConversionPattern<tensor::CastOp> {
       return rewriter.notifyMatchFailure(op, "not fragments into a tile");
     rewriter.replaceOpWithNewOp<FromLanesOp>(op, op.getType(),
                                              adaptor.getSource(), encoding);
+    return success();
+  }
+};
+
+/// Partial row sums into the rows' sums: each lane adds the parts of the
+/// other three lanes of its quad (shuffles xor 1, then xor 2), as the
+/// kernels reduce the online softmax's l once after the K/V loop.
+struct SumOverQuad : OpConversionPattern<tensor::CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = dyn_cast_or_null<RowFragmentAttr>(
+        getFragmentEncoding(op.getSource().getType()));
+    auto to =
+        dyn_cast_or_null<RowFragmentAttr>(getFragmentEncoding(op.getType()));
+    if (!from || !to || !from.getPartialSums() || to.getPartialSums() ||
+        from.getM() != to.getM() || from.getWarps() != to.getWarps())
+      return rewriter.notifyMatchFailure(op, "not partial sums into rows");
+    Location loc = op.getLoc();
+    Value parts = adaptor.getSource();
+    auto type = cast<VectorType>(parts.getType());
+    SmallVector<Value> sums;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      Value sum = vector::ExtractOp::create(rewriter, loc, parts, i);
+      for (int32_t offset : {1, 2}) {
+        Value other =
+            gpu::ShuffleOp::create(rewriter, loc, sum, offset,
+                                   /*width=*/32, gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+        sum = arith::AddFOp::create(rewriter, loc, sum, other);
+      }
+      sums.push_back(sum);
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, sums);
     return success();
   }
 };
@@ -421,10 +457,10 @@ struct DistributeTilesPass
     });
 
     RewritePatternSet patterns(context);
-    patterns
-        .add<EmptyToPoison, FillToSplat, CastToFragments, CastFromFragments,
-             GenericToVectors, MaskScoresToFragments, OnlineSoftmaxToFragments,
-             QuantizeToFragments, AccumulateToFragments>(converter, context);
+    patterns.add<EmptyToPoison, FillToSplat, CastToFragments, CastFromFragments,
+                 SumOverQuad, GenericToVectors, MaskScoresToFragments,
+                 OnlineSoftmaxToFragments, QuantizeToFragments,
+                 AccumulateToFragments>(converter, context);
     populateDistributeQMmaPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -12,22 +12,25 @@
 //   CHECK-DAG: #[[QK:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}, acc = i32, scales = none>, warps = 4>
 //   CHECK-DAG: #[[PV:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, {{.*}}, acc = f32, scales = none>, warps = 4>
 //   CHECK-DAG: #[[ROWS:.*]] = #sage.row_fragment<m = 16, warps = 4>
+//   CHECK-DAG: #[[SUMS:.*]] = #sage.row_fragment<m = 16, warps = 4, partial_sums = true>
 // CHECK-LABEL: func @loop
 //       CHECK:   %[[ZERO_QK:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x64xf32, #[[QK]]>) -> tensor<64x64xf32, #[[QK]]>
 //       CHECK:   %[[ZERO_PV:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x64xf32, #[[PV]]>) -> tensor<64x64xf32, #[[PV]]>
 //       CHECK:   %[[M0:.*]] = linalg.fill {{.*}} -> tensor<64xf32, #[[ROWS]]>
-//       CHECK:   %[[L0:.*]] = linalg.fill {{.*}} -> tensor<64xf32, #[[ROWS]]>
-//       CHECK:   %[[LOOP:.*]]:3 = scf.for {{.*}} iter_args(%[[O:.*]] = %[[ZERO_PV]], %[[M:.*]] = %[[M0]], %[[L:.*]] = %[[L0]]) -> (tensor<64x64xf32, #[[PV]]>, tensor<64xf32, #[[ROWS]]>, tensor<64xf32, #[[ROWS]]>)
+//       CHECK:   %[[L0:.*]] = linalg.fill {{.*}} -> tensor<64xf32, #[[SUMS]]>
+//       CHECK:   %[[LOOP:.*]]:3 = scf.for {{.*}} iter_args(%[[O:.*]] = %[[ZERO_PV]], %[[M:.*]] = %[[M0]], %[[L:.*]] = %[[L0]]) -> (tensor<64x64xf32, #[[PV]]>, tensor<64xf32, #[[ROWS]]>, tensor<64xf32, #[[SUMS]]>)
 //       CHECK:     %[[S:.*]] = sage.qmma %{{.*}} scaled %{{.*}}, %{{.*}} scaled %{{.*}}, %[[ZERO_QK]] {{.*}} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32, #[[QK]]>
 //       CHECK:     %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<64x64xf32, #[[QK]]>) outs(%{{.*}} : tensor<64x64xf32, #[[QK]]>)
 //       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] {{.*}} : tensor<64x64xf32, #[[QK]]>
-//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] : tensor<64x64xf32, #[[QK]]>, tensor<64xf32, #[[ROWS]]>
+//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] : tensor<64x64xf32, #[[QK]]>, tensor<64xf32, #[[ROWS]]>, tensor<64xf32, #[[SUMS]]>
 //       CHECK:     %[[PQ:.*]], %{{.*}} = sage.quantize %[[P]] {{.*}} -> tensor<64x64xf8E4M3FN, #[[QK]]>, tensor<1x1xf32, #sage.replicated>
 //       CHECK:     %[[R:.*]] = sage.qmma %[[PQ]] scaled %{{.*}}, %{{.*}} scaled %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xf8E4M3FN, #[[QK]]>, tensor<1x1xf32>, tensor<64x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32, #[[PV]]>
 //       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {{.*}} : tensor<64x64xf32, #[[PV]]>, tensor<64xf32, #[[ROWS]]> -> tensor<64x64xf32, #[[PV]]>
 //       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]]
-// The return pins its operands' types: it reads them through casts.
-//   CHECK-DAG:   %[[L_PLAIN:.*]] = tensor.cast %[[LOOP]]#2 : tensor<64xf32, #[[ROWS]]> to tensor<64xf32>
+// The return pins its operands' types: it reads them through casts. The
+// lanes' partial row sums are first reduced to the rows' sums.
+//   CHECK-DAG:   %[[L_ROWS:.*]] = tensor.cast %[[LOOP]]#2 : tensor<64xf32, #[[SUMS]]> to tensor<64xf32, #[[ROWS]]>
+//   CHECK-DAG:   %[[L_PLAIN:.*]] = tensor.cast %[[L_ROWS]] : tensor<64xf32, #[[ROWS]]> to tensor<64xf32>
 //   CHECK-DAG:   %[[O_PLAIN:.*]] = tensor.cast %[[LOOP]]#0 : tensor<64x64xf32, #[[PV]]> to tensor<64x64xf32>
 //       CHECK:   return %[[O_PLAIN]], %[[L_PLAIN]] : tensor<64x64xf32>, tensor<64xf32>
 #id = affine_map<(d0, d1) -> (d0, d1)>

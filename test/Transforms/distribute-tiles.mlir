@@ -378,3 +378,26 @@ func.func @per_warp_keys(%q: tensor<16x32xi8>, %qs: tensor<1x1xf32>, %k: tensor<
     : tensor<16x32xi8>, tensor<1x1xf32>, tensor<32x32xi8>, tensor<2x1xf32> -> tensor<16x32xf32, #S>
   return %s : tensor<16x32xf32, #S>
 }
+
+// -----
+
+// The online softmax's l, held as the lanes' partial row sums through the
+// loop, into the rows' sums: each lane adds its quad's other three parts
+// (shuffles xor 1, then xor 2), per row it holds.
+// CHECK-LABEL: func @quad_sums
+//       CHECK:   %[[PARTS:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<32xf32, #{{.*}}> to vector<2xf32>
+//       CHECK:   %[[ROW0:.*]] = vector.extract %[[PARTS]][0] : f32 from vector<2xf32>
+//       CHECK:   %[[X1:.*]], %{{.*}} = gpu.shuffle xor %[[ROW0]], %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[PAIR:.*]] = arith.addf %[[ROW0]], %[[X1]] : f32
+//       CHECK:   %[[X2:.*]], %{{.*}} = gpu.shuffle xor %[[PAIR]], %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[SUM0:.*]] = arith.addf %[[PAIR]], %[[X2]] : f32
+//       CHECK:   %[[ROW1:.*]] = vector.extract %[[PARTS]][1] : f32 from vector<2xf32>
+//       CHECK:   %[[PAIR1:.*]] = arith.addf %[[ROW1]], %{{.*}} : f32
+//       CHECK:   %[[SUM1:.*]] = arith.addf %[[PAIR1]], %{{.*}} : f32
+//       CHECK:   vector.from_elements %[[SUM0]], %[[SUM1]] : vector<2xf32>
+func.func @quad_sums(%l: tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>)
+    -> tensor<32xf32, #sage.row_fragment<m = 16, warps = 2>> {
+  %rows = tensor.cast %l : tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
+      to tensor<32xf32, #sage.row_fragment<m = 16, warps = 2>>
+  return %rows : tensor<32xf32, #sage.row_fragment<m = 16, warps = 2>>
+}

@@ -139,3 +139,54 @@ func.func @negative_from_lanes_encoded(%s: vector<1xf32>) -> tensor<1x1xf32, #sa
   %scale = sage.from_lanes %s {layout = #sage.replicated} : vector<1xf32> -> tensor<1x1xf32, #sage.replicated>
   return %scale : tensor<1x1xf32, #sage.replicated>
 }
+
+// -----
+
+// The online softmax's running sum held as the lanes' partial row sums
+// (partial_sums, aliased #row_sums): its type follows max's; a cast to the
+// rows' encoding is the quad's reduction.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+//   CHECK-DAG: #[[SUMS:.*]] = #sage.row_fragment<m = 16, warps = 4, partial_sums = true>
+//   CHECK-DAG: #[[ROWS:.*]] = #sage.row_fragment<m = 16, warps = 4>
+// CHECK-LABEL: func @partial_sums
+//       CHECK:   %{{.*}}, %{{.*}}, %[[L1:.*]], %{{.*}} = sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xf32, #{{.*}}>, tensor<64xf32, #[[ROWS]]>, tensor<64xf32, #[[SUMS]]>
+//       CHECK:   tensor.cast %[[L1]] : tensor<64xf32, #[[SUMS]]> to tensor<64xf32, #[[ROWS]]>
+func.func @partial_sums(
+    %s: tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+    %m: tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>,
+    %l: tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>)
+    -> tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>> {
+  %p, %m1, %l1, %alpha = sage.online_softmax %s, %m, %l
+    : tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+      tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>,
+      tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>
+  %rows = tensor.cast %l1 : tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>
+      to tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>
+  return %rows : tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>
+}
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_sum_type(
+    %s: tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+    %m: tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>,
+    %l: tensor<64xf32, #sage.row_fragment<m = 32, warps = 2, partial_sums = true>>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected sum of type 'tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>' (max's) or its rows' partial sums, got 'tensor<64xf32, #sage.row_fragment<m = 32, warps = 2, partial_sums = true>>'}}
+  %p, %m1, %l1, %alpha = sage.online_softmax %s, %m, %l
+    : tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+      tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>,
+      tensor<64xf32, #sage.row_fragment<m = 32, warps = 2, partial_sums = true>>
+  return
+}
+
+// -----
+
+func.func @negative_from_lanes_partial_sums(%l: vector<2xf32>) -> tensor<64xf32> {
+  // expected-error@+1 {{'sage.from_lanes' op cannot make a tile of partial row sums (#sage.row_fragment<m = 16, warps = 4, partial_sums = true>); reduce them over the quad first}}
+  %rows = sage.from_lanes %l {layout = #sage.row_fragment<m = 16, warps = 4, partial_sums = true>}
+    : vector<2xf32> -> tensor<64xf32>
+  return %rows : tensor<64xf32>
+}

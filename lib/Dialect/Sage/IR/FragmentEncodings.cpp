@@ -97,7 +97,7 @@ LogicalResult AccFragmentAttr::verifyEncoding(
 
 LogicalResult
 RowFragmentAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
-                        int64_t warps) {
+                        int64_t warps, bool partialSums) {
   // The MMAs' m: 16 (mma.sync), 64 (wgmma), 128 (tcgen05).
   if (m < 8 || m % 8 != 0 || m > 256)
     return emitError() << "expected rows m a multiple of 8 from 8 to 256, got "

@@ -21,8 +21,8 @@ struct SageOpAsmInterface : public OpAsmDialectInterface {
       os << "acc_fragment";
       return AliasResult::FinalAlias;
     }
-    if (isa<RowFragmentAttr>(attr)) {
-      os << "row_fragment";
+    if (auto rows = dyn_cast<RowFragmentAttr>(attr)) {
+      os << (rows.getPartialSums() ? "row_sums" : "row_fragment");
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;

@@ -31,6 +31,20 @@ static void printOffsetType(OpAsmPrinter &printer, Operation *,
     printer << ", " << queryOffset;
 }
 
+/// The online softmax's row-sum type, printed only where it is not the
+/// max's (partial row sums).
+static ParseResult parseSumType(OpAsmParser &parser, Type &sum, Type max) {
+  sum = max;
+  if (succeeded(parser.parseOptionalComma()) && parser.parseType(sum))
+    return failure();
+  return success();
+}
+static void printSumType(OpAsmPrinter &printer, Operation *, Type sum,
+                         Type max) {
+  if (sum != max)
+    printer << ", " << sum;
+}
+
 #define GET_OP_CLASSES
 #include "sage/Dialect/Sage/IR/SageOps.cpp.inc"
 
@@ -893,6 +907,10 @@ LogicalResult FromLanesOp::verify() {
     return emitOpError() << "makes a tile the CTA shares, without an "
                             "encoding; got "
                          << tile;
+  if (auto rows = dyn_cast<RowFragmentAttr>(getLayout());
+      rows && rows.getPartialSums())
+    return emitOpError() << "cannot make a tile of partial row sums ("
+                         << getLayout() << "); reduce them over the quad first";
   VectorType expected =
       getLayout().getLaneType(tile.getShape(), tile.getElementType());
   if (!expected)
@@ -918,6 +936,25 @@ LogicalResult MaskScoresOp::verify() {
 LogicalResult OnlineSoftmaxOp::verify() {
   if (failed(verifyOneForm(*this, getFragment(), {getScores(), getMax()})))
     return failure();
+  // The sums are the rows of max, or the lanes' parts of them.
+  Type maxType = getMax().getType(), sumType = getSum().getType();
+  auto maxTile = dyn_cast<RankedTensorType>(maxType);
+  auto sumTile = dyn_cast<RankedTensorType>(sumType);
+  auto maxRows = maxTile
+                     ? dyn_cast_or_null<RowFragmentAttr>(maxTile.getEncoding())
+                     : RowFragmentAttr();
+  auto sumRows = sumTile
+                     ? dyn_cast_or_null<RowFragmentAttr>(sumTile.getEncoding())
+                     : RowFragmentAttr();
+  bool partsOfMax = maxRows && sumRows && !maxRows.getPartialSums() &&
+                    sumRows.getPartialSums() &&
+                    sumRows.getM() == maxRows.getM() &&
+                    sumRows.getWarps() == maxRows.getWarps() &&
+                    sumTile.getShape() == maxTile.getShape();
+  if (sumType != maxType && !partsOfMax)
+    return emitOpError() << "expected sum of type " << maxType
+                         << " (max's) or its rows' partial sums, got "
+                         << sumType;
   if (FloatAttr probScale = getProbScaleAttr();
       probScale && !(probScale.getValueAsDouble() > 0 &&
                      std::isfinite(probScale.getValueAsDouble())))

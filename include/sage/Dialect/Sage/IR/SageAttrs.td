@@ -220,13 +220,21 @@ def Sage_RowFragmentAttr : Sage_FragmentEncoding<"RowFragment", "row_fragment"> 
     (rows `g` and `g + 8` for m = 16), in that order. It names no MMA:
     every m16n8 accumulator holds its rows alike.
 
+    With `partial_sums = true` the values are row sums that each lane holds
+    in part: the sum over its own columns of the row, whose total is over
+    the four lanes sharing the row (the online softmax's running sum `l`,
+    which the lanes reduce once, after the K/V loop). A `tensor.cast` to
+    the encoding without it is that reduction.
+
     Example:
 
     ```mlir
     tensor<64xf32, #sage.row_fragment<m = 16, warps = 4>>
+    tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>
     ```
   }];
-  let parameters = (ins "int64_t":$m, "int64_t":$warps);
+  let parameters = (ins "int64_t":$m, "int64_t":$warps,
+                        DefaultValuedParameter<"bool", "false">:$partial_sums);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -788,7 +788,8 @@ def Sage_MaskScoresOp : Sage_Op<"mask_scores",
 
 def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
     AllTypesMatch<["scores", "probs"]>,
-    AllTypesMatch<["max", "sum", "new_max", "new_sum", "rescale"]>]> {
+    AllTypesMatch<["max", "new_max", "rescale"]>,
+    AllTypesMatch<["sum", "new_sum"]>]> {
   let summary = "one step of the online softmax over a K/V block";
   let description = [{
     For the scores `S` of one K/V block and the running row max `m` and row
@@ -822,6 +823,10 @@ def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
     `sum` and `new_sum` are the lane's part of the row sum, whose total is
     over those four lanes.
 
+    `sum` has the type of `max`, except that tiles whose lanes hold the row
+    sums in parts say so: `#sage.row_fragment<..., partial_sums = true>`
+    (its type is then printed after `max`'s).
+
     Example:
 
     ```mlir
@@ -846,6 +851,7 @@ def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
   let assemblyFormat = [{
     $scores `,` $max `,` $sum (`scaled` $score_scale^ `:` type($score_scale))?
     attr-dict `:` type($scores) `,` type($max)
+    `` custom<SumType>(type($sum), ref(type($max)))
   }];
   let hasVerifier = 1;
 }
