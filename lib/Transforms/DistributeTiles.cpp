@@ -134,7 +134,44 @@ struct EmptyToPoison : OpConversionPattern<tensor::EmptyOp> {
   }
 };
 
-/// A filled tile is the same value in every element a lane holds.
+/// Whether `type` is held as the lanes' partial row sums.
+static bool isPartialSums(Type type) {
+  auto rows = dyn_cast_or_null<RowFragmentAttr>(getFragmentEncoding(type));
+  return rows && rows.getPartialSums();
+}
+
+/// Row values as the lanes' partial sums of them: the value on the quad's
+/// first lane (t = 0), zero on the other three.
+static Value toPartialSums(OpBuilder &b, Location loc, Value rows) {
+  LaneIndices ix(b, loc);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ix.t,
+                                      ix.constant(0));
+  auto type = cast<VectorType>(rows.getType());
+  Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  return arith::SelectOp::create(b, loc, first, rows, zeros);
+}
+
+/// Partial row sums into the rows' sums: each lane adds the parts of the
+/// other three lanes of its quad (shuffles xor 1, then xor 2), as the
+/// kernels reduce the online softmax's l once after the K/V loop.
+static Value sumOverQuad(OpBuilder &b, Location loc, Value parts) {
+  auto type = cast<VectorType>(parts.getType());
+  SmallVector<Value> sums;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value sum = vector::ExtractOp::create(b, loc, parts, i);
+    for (int32_t offset : {1, 2}) {
+      Value other = gpu::ShuffleOp::create(b, loc, sum, offset, /*width=*/32,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      sum = arith::AddFOp::create(b, loc, sum, other);
+    }
+    sums.push_back(sum);
+  }
+  return vector::FromElementsOp::create(b, loc, type, sums);
+}
+
+/// A filled tile is the same value in every element a lane holds (for
+/// partial row sums, in the quad's first lane; zero sums need no select).
 struct FillToSplat : OpConversionPattern<linalg::FillOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -144,11 +181,16 @@ struct FillToSplat : OpConversionPattern<linalg::FillOp> {
         getTypeConverter()->convertType<VectorType>(op.getResult(0).getType());
     Value scalar = adaptor.getInputs()[0];
     Attribute constant;
+    Value splat;
     if (matchPattern(scalar, m_Constant(&constant)))
-      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          op, type, SplatElementsAttr::get(type, constant));
+      splat = arith::ConstantOp::create(rewriter, op.getLoc(), type,
+                                        SplatElementsAttr::get(type, constant));
     else
-      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type, scalar);
+      splat = vector::BroadcastOp::create(rewriter, op.getLoc(), type, scalar);
+    if (isPartialSums(op.getResult(0).getType()) &&
+        !matchPattern(scalar, m_AnyZeroFloat()))
+      splat = toPartialSums(rewriter, op.getLoc(), splat);
+    rewriter.replaceOp(op, splat);
     return success();
   }
 };
@@ -187,9 +229,11 @@ struct CastToFragments : OpConversionPattern<tensor::CastOp> {
     LaneIndices ix(rewriter, op.getLoc());
     auto identity =
         AffineMap::getMultiDimIdentityMap(type.getRank(), op.getContext());
-    rewriter.replaceOp(
-        op, gather(ix, adaptor.getSource(), identity,
-                   getLaneCoordinates(ix, encoding, type.getShape())));
+    Value fragment = gather(ix, adaptor.getSource(), identity,
+                            getLaneCoordinates(ix, encoding, type.getShape()));
+    if (isPartialSums(type))
+      fragment = toPartialSums(rewriter, op.getLoc(), fragment);
+    rewriter.replaceOp(op, fragment);
     return success();
   }
 };
@@ -206,15 +250,21 @@ struct CastFromFragments : OpConversionPattern<tensor::CastOp> {
     if (!encoding || !isa<VectorType>(adaptor.getSource().getType()) ||
         getFragmentEncoding(op.getType()))
       return rewriter.notifyMatchFailure(op, "not fragments into a tile");
-    rewriter.replaceOpWithNewOp<FromLanesOp>(op, op.getType(),
-                                             adaptor.getSource(), encoding);
+    Value fragment = adaptor.getSource();
+    if (auto rows = dyn_cast<RowFragmentAttr>(encoding);
+        rows && rows.getPartialSums()) {
+      // The rows' sums, which the lanes hold whole after the reduction.
+      fragment = sumOverQuad(rewriter, op.getLoc(), fragment);
+      encoding = RowFragmentAttr::get(rows.getContext(), rows.getM(),
+                                      rows.getWarps(), /*partialSums=*/false);
+    }
+    rewriter.replaceOpWithNewOp<FromLanesOp>(op, op.getType(), fragment,
+                                             encoding);
     return success();
   }
 };
 
-/// Partial row sums into the rows' sums: each lane adds the parts of the
-/// other three lanes of its quad (shuffles xor 1, then xor 2), as the
-/// kernels reduce the online softmax's l once after the K/V loop.
+/// Partial row sums into the rows' sums (sumOverQuad).
 struct SumOverQuad : OpConversionPattern<tensor::CastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -227,22 +277,8 @@ struct SumOverQuad : OpConversionPattern<tensor::CastOp> {
     if (!from || !to || !from.getPartialSums() || to.getPartialSums() ||
         from.getM() != to.getM() || from.getWarps() != to.getWarps())
       return rewriter.notifyMatchFailure(op, "not partial sums into rows");
-    Location loc = op.getLoc();
-    Value parts = adaptor.getSource();
-    auto type = cast<VectorType>(parts.getType());
-    SmallVector<Value> sums;
-    for (int64_t i = 0; i < type.getNumElements(); ++i) {
-      Value sum = vector::ExtractOp::create(rewriter, loc, parts, i);
-      for (int32_t offset : {1, 2}) {
-        Value other =
-            gpu::ShuffleOp::create(rewriter, loc, sum, offset,
-                                   /*width=*/32, gpu::ShuffleMode::XOR)
-                .getShuffleResult();
-        sum = arith::AddFOp::create(rewriter, loc, sum, other);
-      }
-      sums.push_back(sum);
-    }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, sums);
+    rewriter.replaceOp(op,
+                       sumOverQuad(rewriter, op.getLoc(), adaptor.getSource()));
     return success();
   }
 };

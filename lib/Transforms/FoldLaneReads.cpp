@@ -92,6 +92,8 @@ struct ExtractOfPad : OpRewritePattern<tensor::ExtractOp> {
       return failure();
     auto [source, padding] = *padded;
     int64_t rank = op.getIndices().size();
+    if (rank == 0 || !VectorType::isValidElementType(op.getType()))
+      return failure();
     auto type = VectorType::get({1}, op.getType());
     AffineMap map = AffineMap::getMinorIdentityMap(rank, 1, getContext());
     Value read = readMayOverrun(rewriter, op.getLoc(), type, source,
@@ -109,7 +111,10 @@ struct TransferReadOfPad : OpRewritePattern<vector::TransferReadOp> {
   LogicalResult matchAndRewrite(vector::TransferReadOp op,
                                 PatternRewriter &rewriter) const override {
     auto padded = getHighPadded(op.getBase());
-    if (!padded || op.getMask())
+    // Broadcast dimensions must stay in bounds: not folded.
+    if (!padded || op.getMask() ||
+        !op.getPermutationMap().isProjectedPermutation(
+            /*allowZeroInResults=*/false))
       return failure();
     auto [source, padding] = *padded;
     // Out-of-bounds elements of the read itself must read as the pad did.
@@ -187,7 +192,7 @@ struct ExtractOfMatvec : OpRewritePattern<tensor::ExtractOp> {
     auto vectorType = cast<RankedTensorType>(vector.getType());
     auto result = dyn_cast<FloatType>(op.getType());
     int64_t k = matrixType.getDimSize(1);
-    if (!result || ShapedType::isDynamic(k) ||
+    if (!result || ShapedType::isDynamic(k) || k == 0 ||
         !isa<FloatType>(matrixType.getElementType()) ||
         !isa<FloatType>(vectorType.getElementType()) ||
         vectorType.getDimSize(0) != k)
@@ -204,8 +209,11 @@ struct ExtractOfMatvec : OpRewritePattern<tensor::ExtractOp> {
           padding, ArrayRef<bool>{true});
       if (element == result)
         return row;
-      return arith::ExtFOp::create(rewriter, loc, VectorType::get({k}, result),
-                                   row);
+      // linalg.matvec casts each operand to the result's type.
+      auto type = VectorType::get({k}, result);
+      if (element.getIntOrFloatBitWidth() < result.getWidth())
+        return arith::ExtFOp::create(rewriter, loc, type, row);
+      return arith::TruncFOp::create(rewriter, loc, type, row);
     };
     Value row = readRow(matrix, {op.getIndices()[0], zero});
     Value column = readRow(vector, {zero});

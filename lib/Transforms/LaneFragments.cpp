@@ -92,7 +92,7 @@ int64_t mlir::sage::getLaneRunLength(Attribute encoding,
                                      ArrayRef<int64_t> shape) {
   if (isa<AccFragmentAttr>(encoding))
     return 2;
-  if (isa<RowFragmentAttr>(encoding))
+  if (isa<RowFragmentAttr>(encoding) || shape.empty())
     return 1;
   return shape.back();
 }

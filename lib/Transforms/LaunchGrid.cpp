@@ -83,6 +83,9 @@ static FailureOr<bool> storeLanes(RewriterBase &rewriter, memref::CopyOp copy) {
     return false;
   auto dest = cast<MemRefType>(copy.getTarget().getType());
   ArrayRef<int64_t> shape = lanes.getType().getShape();
+  if (shape.empty())
+    return copy.emitOpError() << "copies a rank-0 tile the lanes hold; they "
+                                 "store tiles of rank 1 or more";
   if (dest.getRank() != int64_t(shape.size()))
     return copy.emitOpError()
            << "copies a tile the lanes hold (" << lanes.getType()
@@ -118,26 +121,45 @@ static FailureOr<bool> storeLanes(RewriterBase &rewriter, memref::CopyOp copy) {
   return true;
 }
 
-/// `grid`, bufferized (no results), as a gpu.launch of `threads` threads a
-/// block, its induction variables the block ids of its mapping.
-static LogicalResult launchGrid(RewriterBase &rewriter, scf::ForallOp grid,
-                                int64_t threads) {
+/// The block dimension each of `grid`'s induction variables maps to, or a
+/// diagnostic where the grid cannot become a launch. Checked before any
+/// rewrite.
+static FailureOr<SmallVector<int64_t>> checkGrid(scf::ForallOp grid) {
+  if (grid.getNumResults() != 0)
+    return grid.emitOpError()
+           << "still returns tensors; bufferize the grid before launching it";
+  Operation *parent = grid->getParentOp();
+  while (
+      parent && !isa<gpu::LaunchOp>(parent) &&
+      !(isa<scf::ForallOp>(parent) && cast<scf::ForallOp>(parent).getMapping()))
+    parent = parent->getParentOp();
+  if (parent)
+    return grid.emitOpError()
+           << "is nested in another grid ('" << parent->getName()
+           << "'); a launch's grid is its outermost";
   ArrayAttr mapping = *grid.getMapping();
   SmallVector<int64_t> dims;
   for (Attribute attr : mapping) {
     auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr);
     int64_t dim = block ? int64_t(block.getBlock()) : -1;
-    if (dim < 0 || dim > 2 || llvm::is_contained(dims, dim))
+    if (dim < 0 || dim > 2)
       return grid.emitOpError()
              << "maps a dimension to " << attr
-             << "; a grid is launched with each of #gpu.block<x>, <y>, <z> "
-                "at most once";
+             << "; a grid is launched with #gpu.block<x>, <y> or <z>";
+    if (llvm::is_contained(dims, dim))
+      return grid.emitOpError() << "maps two dimensions to " << attr;
     dims.push_back(dim);
   }
   if (!grid.isNormalized())
     return grid.emitOpError()
            << "has lower bounds other than 0 or steps other than 1";
+  return dims;
+}
 
+/// `grid`, checked, as a gpu.launch of `threads` threads a block, its
+/// induction variables the block ids `dims` name.
+static void launchGrid(RewriterBase &rewriter, scf::ForallOp grid,
+                       ArrayRef<int64_t> dims, int64_t threads) {
   Location loc = grid.getLoc();
   rewriter.setInsertionPoint(grid);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -159,7 +181,6 @@ static LogicalResult launchGrid(RewriterBase &rewriter, scf::ForallOp grid,
   rewriter.eraseOp(grid.getTerminator());
   rewriter.inlineBlockBefore(grid.getBody(), terminator, replacements);
   rewriter.eraseOp(grid);
-  return success();
 }
 
 namespace {
@@ -173,11 +194,9 @@ struct LaunchGridPass : public sage::impl::SageLaunchGridBase<LaunchGridPass> {
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp grid : grids) {
-      if (grid.getNumResults() != 0) {
-        grid.emitOpError()
-            << "still returns tensors; bufferize the grid before launching it";
+      FailureOr<SmallVector<int64_t>> dims = checkGrid(grid);
+      if (failed(dims))
         return signalPassFailure();
-      }
       FailureOr<int64_t> threads = getBlockThreads(grid);
       if (failed(threads))
         return signalPassFailure();
@@ -195,8 +214,20 @@ struct LaunchGridPass : public sage::impl::SageLaunchGridBase<LaunchGridPass> {
                             "where the grid copies it into its output";
         return WalkResult::interrupt();
       });
-      if (left.wasInterrupted() || failed(launchGrid(rewriter, grid, *threads)))
+      if (left.wasInterrupted())
         return signalPassFailure();
+      // The body runs in every thread once launched: a buffer or a copy
+      // left in it would be every thread's.
+      WalkResult perThread = grid.walk([](Operation *op) {
+        if (!isa<memref::AllocOp, memref::AllocaOp, memref::CopyOp>(op))
+          return WalkResult::advance();
+        op->emitOpError() << "would run in every thread of the launched grid; "
+                             "only the lanes' stores of their fragments may";
+        return WalkResult::interrupt();
+      });
+      if (perThread.wasInterrupted())
+        return signalPassFailure();
+      launchGrid(rewriter, grid, *dims, *threads);
     }
   }
 };

@@ -401,3 +401,32 @@ func.func @quad_sums(%l: tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, pa
       to tensor<32xf32, #sage.row_fragment<m = 16, warps = 2>>
   return %rows : tensor<32xf32, #sage.row_fragment<m = 16, warps = 2>>
 }
+
+// -----
+
+// Into partial row sums, a value whole in every lane is kept by the quad's
+// first lane only (t = 0), so that the quad's sum is the value: a tile
+// read in (cast) and a non-zero fill. Out of partial sums to a plain tile
+// (a fold of the two casts canonicalize makes), the quad is summed before
+// sage.from_lanes takes the rows whole.
+// CHECK-LABEL: func @partial_sums_in_and_out
+//  CHECK-SAME:   (%[[L:[^:]*]]: tensor<32xf32>, %[[ONE:[^:]*]]: f32)
+//       CHECK:   %[[READ:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+//       CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+//       CHECK:   %[[PARTS:.*]] = arith.select %[[FIRST]], %[[READ]], %{{.*}} : vector<2xf32>
+//       CHECK:   vector.extract %[[PARTS]][0]
+//       CHECK:   gpu.shuffle xor
+//       CHECK:   %[[SUMS:.*]] = vector.from_elements
+//       CHECK:   %[[WHOLE:.*]] = sage.from_lanes %[[SUMS]] {layout = #{{.*}}} : vector<2xf32> -> tensor<32xf32>
+//       CHECK:   %[[SPLAT:.*]] = vector.broadcast %[[ONE]] : f32 to vector<2xf32>
+//       CHECK:   %[[FILL:.*]] = arith.select %{{.*}}, %[[SPLAT]], %{{.*}} : vector<2xf32>
+//       CHECK:   builtin.unrealized_conversion_cast %[[FILL]]
+func.func @partial_sums_in_and_out(%l: tensor<32xf32>, %one: f32)
+    -> (tensor<32xf32>, tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>) {
+  %parts = tensor.cast %l : tensor<32xf32> to tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
+  %whole = tensor.cast %parts : tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>> to tensor<32xf32>
+  %e = tensor.empty() : tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>)
+      -> tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
+  return %whole, %f : tensor<32xf32>, tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
+}

@@ -8,11 +8,11 @@
 // CHECK-LABEL: func @padded_window
 //  CHECK-SAME:   (%[[WINDOW:[^:]*]]: tensor<?x64xi8>, %[[ROW:[^:]*]]: index, %[[COL:[^:]*]]: index
 //   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0 : i8
+//   CHECK-NOT:   tensor.pad
 //       CHECK:   %[[ONE:.*]] = vector.transfer_read %[[WINDOW]][%[[ROW]], %[[COL]]], %[[ZERO]] : tensor<?x64xi8>, vector<1x1xi8>
 //       CHECK:   %[[ELEMENT:.*]] = vector.extract %[[ONE]][0, 0] : i8 from vector<1x1xi8>
 //       CHECK:   %[[READ:.*]] = vector.transfer_read %[[WINDOW]][%[[ROW]], %[[COL]]], %[[ZERO]] : tensor<?x64xi8>, vector<1x4xi8>
 //       CHECK:   %[[FOUR:.*]] = vector.shape_cast %[[READ]] : vector<1x4xi8> to vector<4xi8>
-//   CHECK-NOT:   tensor.pad
 //       CHECK:   return %[[ELEMENT]], %[[FOUR]]
 func.func @padded_window(%window: tensor<?x64xi8>, %row: index, %col: index, %high: index) -> (i8, vector<4xi8>) {
   %zero = arith.constant 0 : i8
@@ -66,9 +66,9 @@ func.func @other_padding(%window: tensor<?x64xi8>, %row: index, %col: index, %hi
 //       CHECK: #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func @transposed
 //  CHECK-SAME:   (%[[V:[^:]*]]: tensor<64x32xf16>, %[[I:[^:]*]]: index, %[[J:[^:]*]]: index)
+//   CHECK-NOT:   linalg.transpose
 //       CHECK:   %[[ELEMENT:.*]] = tensor.extract %[[V]][%[[J]], %[[I]]] : tensor<64x32xf16>
 //       CHECK:   %[[READ:.*]] = vector.transfer_read %[[V]][%[[J]], %[[I]]], %{{.*}} {in_bounds = [true], permutation_map = #[[ROWS]]} : tensor<64x32xf16>, vector<4xf16>
-//   CHECK-NOT:   linalg.transpose
 //       CHECK:   return %[[ELEMENT]], %[[READ]]
 func.func @transposed(%v: tensor<64x32xf16>, %i: index, %j: index) -> (f16, vector<4xf16>) {
   %zero = arith.constant 0.0 : f16
@@ -87,12 +87,12 @@ func.func @transposed(%v: tensor<64x32xf16>, %i: index, %j: index) -> (f16, vect
 //  CHECK-SAME:   (%[[K:[^:]*]]: tensor<64x64xf16>, %[[MEAN:[^:]*]]: tensor<64xf32>, %[[I:[^:]*]]: index)
 //   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG:   %[[C0:.*]] = arith.constant 0 : index
+//   CHECK-NOT:   linalg.matvec
 //       CHECK:   %[[ROW:.*]] = vector.transfer_read %[[K]][%[[I]], %[[C0]]], %{{.*}} {in_bounds = [true]} : tensor<64x64xf16>, vector<64xf16>
 //       CHECK:   %[[WIDE:.*]] = arith.extf %[[ROW]] : vector<64xf16> to vector<64xf32>
 //       CHECK:   %[[X:.*]] = vector.transfer_read %[[MEAN]][%[[C0]]], %[[ZERO]] {in_bounds = [true]} : tensor<64xf32>, vector<64xf32>
 //       CHECK:   %[[PRODUCTS:.*]] = arith.mulf %[[WIDE]], %[[X]] : vector<64xf32>
 //       CHECK:   %[[SUM:.*]] = vector.reduction <add>, %[[PRODUCTS]], %[[ZERO]] : vector<64xf32> into f32
-//   CHECK-NOT:   linalg.matvec
 //       CHECK:   return %[[SUM]]
 func.func @matvec(%k: tensor<64x64xf16>, %mean: tensor<64xf32>, %i: index) -> f32 {
   %zero = arith.constant 0.0 : f32

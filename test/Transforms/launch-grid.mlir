@@ -118,7 +118,7 @@ func.func @negative_tensors(%o: vector<16xf16>, %init: tensor<256x32xf16>) -> te
 #acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
                                           b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
 func.func @negative_thread_mapping(%o: vector<16xf16>) {
-  // expected-error @below {{'scf.forall' op maps a dimension to #gpu.thread<x>; a grid is launched with each of #gpu.block<x>, <y>, <z> at most once}}
+  // expected-error @below {{'scf.forall' op maps a dimension to #gpu.thread<x>; a grid is launched with #gpu.block<x>, <y> or <z>}}
   scf.forall (%i) in (4) {
     %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
   } {mapping = [#gpu.thread<x>]}
@@ -157,9 +157,63 @@ func.func @negative_rank(%o: vector<16xf16>, %out: memref<32xf16>) {
 #acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
                                           b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
 func.func @negative_linear_mapping(%o: vector<16xf16>) {
-  // expected-error @below {{'scf.forall' op maps a dimension to #gpu.block<linear_dim_0>; a grid is launched with each of #gpu.block<x>, <y>, <z> at most once}}
+  // expected-error @below {{'scf.forall' op maps a dimension to #gpu.block<linear_dim_0>; a grid is launched with #gpu.block<x>, <y> or <z>}}
   scf.forall (%i) in (4) {
     %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
   } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+#acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                                          b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
+func.func @negative_repeated_mapping(%o: vector<16xf16>) {
+  // expected-error @below {{'scf.forall' op maps two dimensions to #gpu.block<x>}}
+  scf.forall (%i, %j) in (4, 2) {
+    %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
+  } {mapping = [#gpu.block<x>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+#acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                                          b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
+func.func @negative_nested(%o: vector<16xf16>) {
+  scf.forall (%i) in (4) {
+    // expected-error @below {{'scf.forall' op is nested in another grid ('scf.forall'); a launch's grid is its outermost}}
+    scf.forall (%j) in (2) {
+      %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
+    } {mapping = [#gpu.block<y>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+#acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                                          b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
+func.func @negative_rank_zero(%o: vector<16xf16>, %s: vector<1xf32>, %out: memref<f32>) {
+  scf.forall (%i) in (4) {
+    %output = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
+    %tile = sage.from_lanes %s {layout = #sage.replicated} : vector<1xf32> -> tensor<f32>
+    %buffer = bufferization.to_buffer %tile : tensor<f32> to memref<f32>
+    // expected-error @below {{'memref.copy' op copies a rank-0 tile the lanes hold; they store tiles of rank 1 or more}}
+    memref.copy %buffer, %out : memref<f32> to memref<f32>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+#acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                                          b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
+func.func @negative_buffer_per_thread(%o: vector<16xf16>) {
+  scf.forall (%i) in (4) {
+    %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
+    // expected-error @below {{'memref.alloc' op would run in every thread of the launched grid; only the lanes' stores of their fragments may}}
+    %scratch = memref.alloc() : memref<64xf32>
+  } {mapping = [#gpu.block<x>]}
   return
 }

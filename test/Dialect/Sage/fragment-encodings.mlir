@@ -190,3 +190,24 @@ func.func @negative_from_lanes_partial_sums(%l: vector<2xf32>) -> tensor<64xf32>
     : vector<2xf32> -> tensor<64xf32>
   return %rows : tensor<64xf32>
 }
+
+// -----
+
+// expected-error@+1 {{tile of shape [64] does not fit #sage.row_fragment<m = 16, warps = 4, partial_sums = true>: partial row sums are floats (the online softmax's l)}}
+func.func @negative_integer_partial_sums(%l: tensor<64xi32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>) {
+  return
+}
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+func.func @negative_max_partial_sums(
+    %s: tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+    %l: tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>) {
+  // expected-error@+1 {{'sage.online_softmax' op expected max as the rows' values, got partial row sums 'tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>'}}
+  %p, %m1, %l1, %alpha = sage.online_softmax %s, %l, %l
+    : tensor<64x64xf32, #sage.acc_fragment<mma = #qk, warps = 4>>,
+      tensor<64xf32, #sage.row_fragment<m = 16, warps = 4, partial_sums = true>>
+  return
+}

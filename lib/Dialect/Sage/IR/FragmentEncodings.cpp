@@ -115,6 +115,9 @@ VectorType RowFragmentAttr::getLaneType(ArrayRef<int64_t> shape,
 LogicalResult RowFragmentAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
+  if (getPartialSums() && !isa<FloatType>(elementType))
+    return refuse(emitError, *this, shape,
+                  "partial row sums are floats (the online softmax's l)");
   if (getLaneType(shape, elementType))
     return success();
   return refuse(emitError, *this, shape,

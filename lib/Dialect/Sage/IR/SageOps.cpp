@@ -951,6 +951,10 @@ LogicalResult OnlineSoftmaxOp::verify() {
                     sumRows.getM() == maxRows.getM() &&
                     sumRows.getWarps() == maxRows.getWarps() &&
                     sumTile.getShape() == maxTile.getShape();
+  if (maxRows && maxRows.getPartialSums())
+    return emitOpError() << "expected max as the rows' values, got partial "
+                            "row sums "
+                         << maxType;
   if (sumType != maxType && !partsOfMax)
     return emitOpError() << "expected sum of type " << maxType
                          << " (max's) or its rows' partial sums, got "
