@@ -196,6 +196,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageSelectMma(select));
   pm.addPass(createSageAssignFragments());
   pm.addPass(createSageDistributeTiles());
+  pm.addPass(createSagePromoteTiles());
 
   // From the lanes to a kernel (docs/Levels.md): lanes read the operands,
   // the grid is bufferized (the statistics and quantizers, which no level
@@ -208,11 +209,17 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   bufferize.allowUnknownOps = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // The quantizers' results, still tensor ops, are contiguous: their rows
+  // have the static strides the staging copies need.
+  bufferize.unknownTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
   // A result the function stores into a buffer of its caller
   // (bufferization.materialize_in_destination) is computed there.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // The copy of the result into itself that the elimination leaves.
+  // The copies of a buffer into itself that the elimination and a slice
+  // computed in place leave (CSE makes their two views one).
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSageLaunchGrid());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -222,6 +229,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageAttachNVVMTarget(target));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSageLowerStaging());
   kernels.addPass(createConvertSageToNVVM());
   // Reads and writes that may overrun a window: one guarded transfer a
   // row, then masked loads and stores.
@@ -231,7 +239,9 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createSageNVVMAddressSpaces());
   kernels.addPass(createConvertVectorToLLVMPass());
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createCanonicalizerPass());

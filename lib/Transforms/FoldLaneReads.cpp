@@ -15,11 +15,13 @@
 // * an element of a matrix-vector product is its row's dot product, summed
 //   in order k = 0, 1, ... as linalg.matvec does.
 //
-// The tiles, then unused, fold away. What stays is extract_slice windows
+// Tiles sage-promote-tiles put in workgroup memory stay; the others,
+// then unused, fold away. What stays is extract_slice windows
 // of the operands, which bufferize to views.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Staging.h"
 #include "sage/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -185,7 +187,9 @@ struct ExtractOfMatvec : OpRewritePattern<tensor::ExtractOp> {
   LogicalResult matchAndRewrite(tensor::ExtractOp op,
                                 PatternRewriter &rewriter) const override {
     auto matvec = op.getTensor().getDefiningOp<linalg::MatvecOp>();
-    if (!matvec || !matvec.hasPureTensorSemantics())
+    // A product sage-promote-tiles computes once per CTA stays.
+    if (!matvec || !matvec.hasPureTensorSemantics() ||
+        isInWorkgroupMemory(matvec.getDpsInits()[0]))
       return failure();
     Value matrix = matvec.getDpsInputs()[0], vector = matvec.getDpsInputs()[1];
     auto matrixType = cast<RankedTensorType>(matrix.getType());

@@ -217,8 +217,13 @@ struct LaunchGridPass : public sage::impl::SageLaunchGridBase<LaunchGridPass> {
       if (left.wasInterrupted())
         return signalPassFailure();
       // The body runs in every thread once launched: a buffer or a copy
-      // left in it would be every thread's.
+      // left in it would be every thread's. Workgroup tiles the promote
+      // level made are the CTA's (sage-lower-staging).
       WalkResult perThread = grid.walk([](Operation *op) {
+        auto alloc = dyn_cast<memref::AllocOp>(op);
+        if (alloc &&
+            gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(alloc.getType()))
+          return WalkResult::advance();
         if (!isa<memref::AllocOp, memref::AllocaOp, memref::CopyOp>(op))
           return WalkResult::advance();
         op->emitOpError() << "would run in every thread of the launched grid; "

@@ -10,7 +10,8 @@
 // after each pass: the tiles of sage.qmma / sage.online_softmax /
 // sage.accumulate, the instruction each sage.qmma runs, the fragment
 // encodings, the lanes' fragment ops, the lanes reading the operands, the
-// grid bufferized and launched, the kernel outlined, NVVM.
+// tiles the CTA shares staged in workgroup memory, the grid bufferized and
+// launched, the kernel outlined, the staging split among its threads, NVVM.
 //       CHECK: IR Dump After SageRaiseAttention
 //       CHECK:   sage.attention
 //       CHECK: IR Dump After SageDecomposeAttention
@@ -33,15 +34,23 @@
 //       CHECK:   linalg.transpose
 //       CHECK:   sage.accumulate {{.*}} : vector<32xf32>, vector<2xf32> -> vector<32xf32>
 //       CHECK:   sage.from_lanes
+//       CHECK: IR Dump After SagePromoteTiles
+//       CHECK:   %[[QBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
+//       CHECK:   sage.stage_tile {{.*}} pad({{.*}}) into %[[QBUF]] : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+//       CHECK:   scf.for
+//       CHECK:     sage.stage_tile {{.*}} : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+//       CHECK:     bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64xf32>
+//       CHECK:     linalg.matvec {{.*}} outs({{.*}} : tensor<?xf32>)
+//       CHECK:     sage.stage_tile {{.*}} : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
 //       CHECK: IR Dump After SageFoldLaneReads
 //   CHECK-NOT:   tensor.pad
-//   CHECK-NOT:   linalg.matvec
 //   CHECK-NOT:   linalg.transpose
-//       CHECK:   vector.reduction <add>
+//       CHECK:   linalg.matvec
 //       CHECK: IR Dump After OneShotBufferize
 //       CHECK:   sage.quantize {{.*}} -> tensor<?x1x?x64xi8>, tensor<?x1x?x1xf32>
 //       CHECK:   scf.forall
-//       CHECK:     memref.subview
+//       CHECK:     memref.alloc() {{.*}} : memref<64x64xi8, #gpu.address_space<workgroup>>
+//       CHECK:     sage.stage_tile {{.*}} : memref<?x64xi8, {{.*}}> into memref<64x64xi8, #gpu.address_space<workgroup>>
 //       CHECK:     memref.copy
 //       CHECK: IR Dump After SageLaunchGrid
 //       CHECK:   gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{[a-z0-9]+}} = %c128{{.*}})
@@ -51,6 +60,14 @@
 //       CHECK:   gpu.func @attention_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 //       CHECK: IR Dump After SageAttachNVVMTarget
 //       CHECK:   gpu.module @attention_kernel [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx84">]
+//       CHECK: IR Dump After SageLowerStaging
+//       CHECK:   gpu.func @attention_kernel({{.*}}) workgroup(%{{.*}} : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64},
+//       CHECK:     nvgpu.device_async_copy {{.*}}, 16, %{{.*}} {bypassL1}
+//       CHECK:     nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.for
+//       CHECK:       nvgpu.device_async_copy
+//   CHECK-NOT:   sage.stage_tile
 //       CHECK: IR Dump After ConvertSageToNVVM
 //       CHECK:   nvvm.mma.sync
 //       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
@@ -61,6 +78,14 @@
 // chunks, eight 8-key tiles) and 2 x 8 P V MMAs a warp; 128 threads.
 //       PTX: .visible .entry attention_kernel(
 //       PTX: .maxntid 128, 1, 1
+// Q, K, V staged in workgroup memory by 16-byte asynchronous copies,
+// zero-filled past the window (src-size), dS there too.
+//   PTX-DAG: .shared .align 16 .b8 {{.*}}[4096];
+//   PTX-DAG: .shared .align 16 .b8 {{.*}}[256];
+//       PTX: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %{{.*}};
+//       PTX: cp.async.commit_group;
+//       PTX: cp.async.wait_group 0;
+//       PTX: bar.sync 0;
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync

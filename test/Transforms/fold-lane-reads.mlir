@@ -105,6 +105,22 @@ func.func @matvec(%k: tensor<64x64xf16>, %mean: tensor<64xf32>, %i: index) -> f3
 
 // -----
 
+// dS that sage-promote-tiles computes once per CTA in workgroup memory
+// stays: the lanes read it.
+// CHECK-LABEL: func @staged_matvec
+//       CHECK:   %[[DS:.*]] = linalg.matvec
+//       CHECK:   tensor.extract %[[DS]]
+func.func @staged_matvec(%k: tensor<64x64xf16>, %mean: tensor<64xf32>, %i: index) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %buffer = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%buffer : tensor<64xf32>) -> tensor<64xf32>
+  %ds = linalg.matvec ins(%k, %mean : tensor<64x64xf16>, tensor<64xf32>) outs(%init : tensor<64xf32>) -> tensor<64xf32>
+  %element = tensor.extract %ds[%i] : tensor<64xf32>
+  return %element : f32
+}
+
+// -----
+
 // A reduction of dynamic length is not unrolled into one vector.
 // CHECK-LABEL: func @dynamic_matvec
 //       CHECK:   %[[DS:.*]] = linalg.matvec

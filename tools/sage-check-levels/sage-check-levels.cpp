@@ -25,6 +25,8 @@
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +59,7 @@ struct Options {
   DataKind dist = DataKind::Randn;
   uint64_t seed = 0;
   double minCosSim = 0.0, maxRelL1 = 1e9, maxModelRelL1 = 1e9;
+  int64_t benchRepeats = 0; // --bench: time this many launches instead
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -101,10 +104,12 @@ Options parse(int argc, char **argv) {
       options.maxRelL1 = number;
     else if (flag == "--max-model-rel-l1" && numeric)
       options.maxModelRelL1 = number;
+    else if (flag == "--bench")
+      options.benchRepeats = count();
     else
       fail("unknown option or value: " + flag + " " + value +
            " (--B --H --Hkv --Nq --Nk --seed --dist randn|outliers "
-           "--min-cossim --max-rel-l1 --max-model-rel-l1)");
+           "--min-cossim --max-rel-l1 --max-model-rel-l1 --bench N)");
   }
   if (!options.shape.isValid())
     fail("--H must be a multiple of --Hkv");
@@ -169,6 +174,41 @@ void report(const char *name, const AccuracyMetrics &m) {
   std::printf("%s: cossim=%.6f rel_l1=%.4f rmse=%.1e max_abs=%.1e "
               "nonfinite=%zu\n",
               name, m.cosSim, m.relL1, m.rmse, m.maxAbsError, m.nonFinite);
+}
+
+/// --bench: `launch` timed `options.benchRepeats` times (each call
+/// launches and synchronizes; the median is reported, in TOPS of 4 B H Nq
+/// Nk D operations). The references are not computed at these sizes; the
+/// first launch's output, already copied to `out`, must have no poison
+/// (NaN) left.
+template <typename Launch>
+int bench(const Options &options, const Tensor<uint16_t> &out, Launch launch) {
+  int64_t unwritten = 0;
+  for (uint16_t bits : out.host)
+    unwritten += std::isnan(decodeF16(bits));
+  std::vector<double> ms;
+  for (int64_t i = 0; i < options.benchRepeats; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    launch();
+    if (sageLauncherTakeStatus() != 0)
+      fail(std::string("the launch failed: ") + sageLauncherLastError());
+    ms.push_back(std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  double median = ms[ms.size() / 2];
+  const AttentionShape &s = options.shape;
+  double ops = 4.0 * s.batch * s.headsQ * s.seqQ * s.seqK * kDim;
+  std::printf("bench: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld D=%lld: "
+              "median %.3f ms of %lld launches (host clock, each "
+              "synchronized), %.1f TOPS; NaN left in the output: %lld\n",
+              static_cast<long long>(s.batch), static_cast<long long>(s.headsQ),
+              static_cast<long long>(s.headsKV), static_cast<long long>(s.seqQ),
+              static_cast<long long>(s.seqK), static_cast<long long>(kDim),
+              median, static_cast<long long>(options.benchRepeats),
+              ops / (median * 1e-3) / 1e12, static_cast<long long>(unwritten));
+  return unwritten == 0 ? 0 : 1;
 }
 
 } // namespace
@@ -278,6 +318,11 @@ int main(int argc, char **argv) {
     fail(std::string("the launch failed: ") + sageLauncherLastError());
   check(*api, api->memcpyDtoH(out.host.data(), out.device, out.bytes()),
         "cuMemcpyDtoH of the output (a fault in the kernel shows here)");
+  if (options.benchRepeats > 0)
+    return bench(options, out, [&] {
+      _mlir_ciface_attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm,
+                             &dout);
+    });
 
   std::vector<float> output(out.host.size());
   for (size_t i = 0; i < output.size(); ++i)

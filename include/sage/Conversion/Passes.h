@@ -11,6 +11,7 @@ class ArithDialect;
 } // namespace arith
 namespace gpu {
 class GPUDialect;
+class GPUModuleOp;
 } // namespace gpu
 namespace LLVM {
 class LLVMDialect;

@@ -160,6 +160,18 @@ def SageEmulateBlockScaledMma : Pass<"sage-emulate-block-scaled-mma"> {
   ];
 }
 
+def SageNVVMAddressSpaces : Pass<"sage-nvvm-address-spaces",
+                                 "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Renumber a GPU module's memory spaces as NVVM's";
+  let description = [{
+    Replaces `#gpu.address_space<workgroup>`, `<private>` and `<global>`
+    on every type and attribute of the module by NVVM's address spaces
+    (3, 5, 1), so that `convert-vector-to-llvm` and
+    `convert-nvgpu-to-nvvm`, which do not map the GPU dialect's attribute,
+    accept the workgroup tiles of the promote level (docs/Levels.md, L3).
+  }];
+}
+
 def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
   let summary = "Attach each kernel module's NVVM target, at the PTX ISA "
                 "version its MMA instructions need";

@@ -11,6 +11,9 @@ class RewritePatternSet;
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace bufferization {
+class BufferizationDialect;
+} // namespace bufferization
 namespace func {
 class FuncDialect;
 class FuncOp;
@@ -21,6 +24,9 @@ class GPUDialect;
 namespace scf {
 class SCFDialect;
 } // namespace scf
+namespace nvgpu {
+class NVGPUDialect;
+} // namespace nvgpu
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg

@@ -280,6 +280,29 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
   ];
 }
 
+def SagePromoteTiles : Pass<"sage-promote-tiles"> {
+  let summary = "Stage the tiles a CTA's lanes read in workgroup memory";
+  let description = [{
+    The promote level (docs/Levels.md, L3), after `sage-distribute-tiles`:
+    inside each grid, an operand window padded to the tile (`tensor.pad`)
+    that the lanes read, directly or through a transpose, becomes a
+    `sage.stage_tile` into a tile allocated in workgroup memory
+    (`bufferization.alloc_tensor` with `memory_space =
+    #gpu.address_space<workgroup>`), and a `linalg.matvec` the lanes read
+    (dS) is computed there, over the rows of its window when the window
+    is zero-padded. `sage-fold-lane-reads` then leaves these tiles alone,
+    and `sage-lower-staging` splits their copies and products among the
+    CTA's threads once the grid is a `gpu.launch`.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::sage::SageDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SageFoldLaneReads : Pass<"sage-fold-lane-reads"> {
   let summary = "Make each lane read the operands instead of the tiles built from them";
   let description = [{
@@ -316,6 +339,27 @@ def SageLaunchGrid : Pass<"sage-launch-grid"> {
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::vector::VectorDialect"
+  ];
+}
+
+def SageLowerStaging : Pass<"sage-lower-staging"> {
+  let summary = "Fill a kernel's workgroup tiles with the whole CTA";
+  let description = [{
+    The promote level in a kernel (docs/Levels.md, L3), after outlining:
+    each workgroup-memory `memref.alloc` becomes a workgroup attribution
+    of its `gpu.func` (aligned to 16 bytes); each run of
+    `sage.stage_tile` copies is split among the CTA's threads as
+    `nvgpu.device_async_copy`s of up to 16 bytes (zero-filling past the
+    window), committed as one group and waited for; each linalg op that
+    writes workgroup memory runs its outermost parallel loop across the
+    threads. A `gpu.barrier` comes before and after each. The CTA's size
+    is the kernel's `known_block_size`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -3,7 +3,9 @@
 #ifndef SAGE_DIALECT_SAGE_IR_SAGEOPS_TD
 #define SAGE_DIALECT_SAGE_IR_SAGEOPS_TD
 
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
 include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "sage/Dialect/Sage/IR/SageAttrs.td"
 include "sage/Dialect/Sage/IR/SageBase.td"
@@ -733,6 +735,53 @@ def Sage_FromLanesOp : Sage_Op<"from_lanes", [NoMemoryEffect]> {
   let results = (outs AnyRankedTensor:$tile);
   let assemblyFormat = [{
     $fragment attr-dict `:` type($fragment) `->` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sage_TileOrBuffer : AnyTypeOf<[AnyRankedTensor, AnyMemRef]>;
+
+def Sage_StageTileOp : Sage_Op<"stage_tile", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "bufferize"]>]> {
+  let summary = "copy an operand's window into a tile the whole CTA reads";
+  let description = [{
+    The promote level (docs/Levels.md, L3): `dest[i] = source[i]` where `i`
+    lies inside `source`, `padding` elsewhere. `source` is a window of an
+    operand (the last block's may be short) and `dest` a static tile.
+
+    It is collective: every thread of the CTA executes it, and each sees
+    the whole tile afterwards. On tensors it is a copy into `dest`, which
+    `sage-promote-tiles` allocates in workgroup memory
+    (`bufferization.alloc_tensor` with `memory_space =
+    #gpu.address_space<workgroup>`); on buffers `dest` must be there, and
+    `sage-lower-staging` splits the copy among the CTA's threads as
+    asynchronous copies, waits for them and synchronizes the CTA.
+
+    Example:
+
+    ```mlir
+    %buffer = bufferization.alloc_tensor()
+        {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
+    %k = sage.stage_tile %window pad(%c0_i8 : i8) into %buffer
+        : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+    ```
+  }];
+  let arguments = (ins Sage_TileOrBuffer:$source,
+                       Optional<AnyType>:$padding,
+                       Sage_TileOrBuffer:$dest);
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $source (`pad` `(` $padding^ `:` type($padding) `)`)? `into` $dest
+    attr-dict `:` type($source) `into` type($dest) (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDestMutable();
+    }
   }];
   let hasVerifier = 1;
 }

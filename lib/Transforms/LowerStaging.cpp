@@ -1,0 +1,380 @@
+//===- LowerStaging.cpp - a kernel's workgroup tiles, filled by its threads
+//===//
+//
+// The promote level's tiles in a kernel (docs/Levels.md, L3). After
+// outlining, the tiles sage-promote-tiles put in workgroup memory are
+// memref.allocs in the kernel's body, filled by sage.stage_tile copies and
+// linalg products that the whole CTA executes together. This pass
+//
+// * makes each allocation a workgroup attribution of the kernel, aligned
+//   to 16 bytes for the copies;
+// * splits each run of sage.stage_tile (copies with nothing between them
+//   that touches memory) among the CTA's threads: each thread copies its
+//   pieces of up to 16 bytes with nvgpu.device_async_copy, zero-filling
+//   what lies past the window, commits them as one group and waits for it;
+// * runs the outermost (parallel) loop of each linalg op that writes
+//   workgroup memory across the threads, thread t taking iterations t,
+//   t + threads, ...;
+// * puts a gpu.barrier before each of these (the tile may still be read
+//   from the last iteration) and after it (every thread reads the whole
+//   tile), and drops a barrier that follows another.
+//
+// The CTA's size comes from the kernel's known_block_size, which
+// gpu-kernel-outlining records from sage-launch-grid's launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGELOWERSTAGING
+#include "sage/Transforms/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+static bool isInWorkgroup(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+}
+
+/// How a sage.stage_tile is split into asynchronous copies.
+struct CopyPlan {
+  int64_t elements; // a copy's elements, 4, 8 or 16 bytes of them
+  int64_t copies;   // the copies of the whole tile
+};
+
+/// The widest copies (16, 8 or 4 bytes) that tile `op`'s rows, read from
+/// a source whose rows start at such a boundary; a diagnostic where none
+/// does. The operand buffers themselves are assumed 16-byte aligned, as
+/// the runtime allocates them.
+static FailureOr<CopyPlan> planCopies(StageTileOp op) {
+  auto source = cast<MemRefType>(op.getSource().getType());
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  if (dest.getRank() == 0)
+    return op.emitOpError() << "stages a rank-0 tile; copy it whole";
+  if (op.getPadding() && !matchPattern(op.getPadding(), m_Zero()) &&
+      !matchPattern(op.getPadding(), m_PosZeroFloat()))
+    return op.emitOpError()
+           << "pads with a value other than zero; asynchronous copies fill "
+              "what lies past the window with zeros only";
+  unsigned bits = dest.getElementTypeBitWidth();
+  auto [strides, offset] = source.getStridesAndOffset();
+  if (strides.back() != 1 || !dest.getLayout().isIdentity())
+    return op.emitOpError() << "copies rows that are not contiguous (" << source
+                            << " into " << dest << ")";
+  int64_t rowBits = dest.getShape().back() * bits;
+  for (int64_t pieceBits : {128, 64, 32}) {
+    bool fits = rowBits % pieceBits == 0;
+    for (int64_t stride : ArrayRef(strides).drop_back())
+      fits &= !ShapedType::isDynamic(stride) && stride * bits % pieceBits == 0;
+    if (fits)
+      return CopyPlan{pieceBits / bits,
+                      dest.getNumElements() * bits / pieceBits};
+  }
+  return op.emitOpError() << "copies rows of " << rowBits << " bits from "
+                          << source
+                          << ", which 4-, 8- or 16-byte copies do not tile "
+                             "at static row strides";
+}
+
+/// Copy number `piece` of `op`: its indices in the tile and, where the
+/// window may not fill it, the elements read (0 past the window, where
+/// the copy reads the window's origin, a valid address).
+static Value copyPiece(OpBuilder &b, Location loc, StageTileOp op,
+                       const CopyPlan &plan, Value piece) {
+  auto source = cast<MemRefType>(op.getSource().getType());
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  ArrayRef<int64_t> shape = dest.getShape();
+  int64_t rank = dest.getRank();
+  int64_t perRow = shape.back() / plan.elements;
+  SmallVector<Value> tileIndices(rank);
+  tileIndices[rank - 1] = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, piece, index(perRow)),
+      index(plan.elements));
+  Value row = arith::DivUIOp::create(b, loc, piece, index(perRow));
+  for (int64_t dim = rank - 2; dim >= 0; --dim) {
+    tileIndices[dim] = arith::RemUIOp::create(b, loc, row, index(shape[dim]));
+    row = arith::DivUIOp::create(b, loc, row, index(shape[dim]));
+  }
+  SmallVector<Value> sourceIndices = tileIndices;
+  Value sourceElements;
+  if (source.getShape() != shape) {
+    Value zero = index(0);
+    Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (int64_t dim = 0; dim < rank - 1; ++dim) {
+      Value size = memref::DimOp::create(b, loc, op.getSource(), dim);
+      inside = arith::AndIOp::create(
+          b, loc, inside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                tileIndices[dim], size));
+    }
+    Value columns = memref::DimOp::create(b, loc, op.getSource(), rank - 1);
+    Value column = tileIndices[rank - 1];
+    Value left = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                              columns),
+        arith::SubIOp::create(b, loc, columns, column), zero);
+    left = arith::MinUIOp::create(b, loc, left, index(plan.elements));
+    sourceElements = arith::SelectOp::create(b, loc, inside, left, zero);
+    Value reads = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        sourceElements, zero);
+    for (Value &sourceIndex : sourceIndices)
+      sourceIndex = arith::SelectOp::create(b, loc, reads, sourceIndex, zero);
+  }
+  auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // 16-byte copies may bypass L1 (cp.async.cg): the CTA reads them from
+  // workgroup memory.
+  UnitAttr bypassL1 = plan.elements * dest.getElementTypeBitWidth() == 128
+                          ? b.getUnitAttr()
+                          : UnitAttr();
+  return nvgpu::DeviceAsyncCopyOp::create(
+      b, loc, token, op.getDest(), tileIndices, op.getSource(), sourceIndices,
+      b.getIndexAttr(plan.elements), sourceElements, bypassL1);
+}
+
+/// Commits `tokens` as one group and waits for it.
+static void waitForCopies(OpBuilder &b, Location loc, ValueRange tokens) {
+  if (tokens.empty())
+    return;
+  auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  Value group = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, token, tokens);
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+}
+
+/// `run` (sage.stage_tile ops with nothing touching memory between them)
+/// as each thread's copies, one group, its wait and the barriers.
+static LogicalResult lowerStageRun(RewriterBase &rewriter,
+                                   MutableArrayRef<StageTileOp> run,
+                                   int64_t threads) {
+  SmallVector<CopyPlan> plans;
+  for (StageTileOp op : run) {
+    FailureOr<CopyPlan> plan = planCopies(op);
+    if (failed(plan))
+      return failure();
+    plans.push_back(*plan);
+  }
+  Location loc = run.front().getLoc();
+  rewriter.setInsertionPoint(run.front());
+  gpu::BarrierOp::create(rewriter, loc);
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  SmallVector<Value> tokens;
+  SmallVector<std::pair<StageTileOp, CopyPlan>> partial;
+  for (auto [index, op] : llvm::enumerate(run)) {
+    const CopyPlan &plan = plans[index];
+    rewriter.setInsertionPoint(op);
+    for (int64_t first = 0; first + threads <= plan.copies; first += threads) {
+      Value piece = arith::AddIOp::create(
+          rewriter, loc, thread,
+          arith::ConstantIndexOp::create(rewriter, loc, first));
+      tokens.push_back(copyPiece(rewriter, loc, op, plan, piece));
+    }
+    if (plan.copies % threads)
+      partial.push_back({op, plan});
+  }
+  rewriter.setInsertionPointAfter(run.back());
+  waitForCopies(rewriter, loc, tokens);
+  // The last round, where there are fewer copies than threads.
+  for (auto [op, plan] : partial) {
+    Value piece = arith::AddIOp::create(
+        rewriter, loc, thread,
+        arith::ConstantIndexOp::create(rewriter, loc,
+                                       plan.copies / threads * threads));
+    Value some = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, piece,
+        arith::ConstantIndexOp::create(rewriter, loc, plan.copies));
+    auto branch = scf::IfOp::create(rewriter, loc, some,
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(branch.thenBlock());
+    waitForCopies(rewriter, loc, {copyPiece(rewriter, loc, op, plan, piece)});
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  for (StageTileOp op : run)
+    rewriter.eraseOp(op);
+  return success();
+}
+
+/// `op`, a linalg op writing workgroup memory, as loops whose outermost,
+/// over a parallel dimension every output is indexed by, the CTA's threads
+/// share.
+static LogicalResult lowerCooperative(RewriterBase &rewriter,
+                                      linalg::LinalgOp op, int64_t threads) {
+  bool outerWrites = op.getNumLoops() > 0 && op.getIteratorTypesArray()[0] ==
+                                                 utils::IteratorType::parallel;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    outerWrites &=
+        llvm::is_contained(op.getMatchingIndexingMap(&init).getResults(),
+                           rewriter.getAffineDimExpr(0));
+  if (!outerWrites)
+    return op.emitOpError()
+           << "writes workgroup memory, but its outermost loop is not a "
+              "parallel one every output is indexed by, so the CTA's "
+              "threads cannot share it";
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  gpu::BarrierOp::create(rewriter, loc);
+  FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, op);
+  if (failed(loops) || loops->empty())
+    return op.emitOpError() << "could not be written as loops";
+  auto outer = cast<scf::ForOp>(loops->front());
+  rewriter.setInsertionPointAfter(outer);
+  gpu::BarrierOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(outer);
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value lower =
+      arith::AddIOp::create(rewriter, loc, outer.getLowerBound(), thread);
+  Value step = arith::MulIOp::create(
+      rewriter, loc, outer.getStep(),
+      arith::ConstantIndexOp::create(rewriter, loc, threads));
+  rewriter.modifyOpInPlace(outer, [&] {
+    outer.getLowerBoundMutable().assign(lower);
+    outer.getStepMutable().assign(step);
+  });
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// Drops each barrier that another precedes with nothing touching memory
+/// between them.
+static void dropRepeatedBarriers(gpu::GPUFuncOp kernel) {
+  SmallVector<gpu::BarrierOp> repeated;
+  kernel.walk([&](gpu::BarrierOp barrier) {
+    for (Operation *prev = barrier->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      if (isa<gpu::BarrierOp>(prev)) {
+        repeated.push_back(barrier);
+        return;
+      }
+      if (prev->getNumRegions() || !isMemoryEffectFree(prev))
+        return;
+    }
+  });
+  for (gpu::BarrierOp barrier : repeated)
+    barrier.erase();
+}
+
+/// The CTA's threads of `kernel`, from its known block size (x only).
+static FailureOr<int64_t> getThreads(gpu::GPUFuncOp kernel, Operation *user) {
+  std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
+  if (!size || size->size() != 3 || (*size)[1] != 1 || (*size)[2] != 1)
+    return user->emitOpError()
+           << "is shared by the threads of a CTA, but its kernel @"
+           << kernel.getName()
+           << " has no known block size of x threads only "
+              "(known_block_size = array<i32: x, 1, 1>)";
+  return (*size)[0];
+}
+
+static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
+  SmallVector<memref::AllocOp> allocs;
+  SmallVector<StageTileOp> stages;
+  SmallVector<linalg::LinalgOp> products;
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (!isInWorkgroup(alloc.getMemref()))
+        return WalkResult::advance();
+      if (!alloc.getType().hasStaticShape() ||
+          !alloc.getType().getLayout().isIdentity()) {
+        alloc.emitOpError()
+            << "allocates a workgroup tile of type " << alloc.getType()
+            << "; a kernel's are static and row-major";
+        return WalkResult::interrupt();
+      }
+      allocs.push_back(alloc);
+    } else if (auto stage = dyn_cast<StageTileOp>(op)) {
+      stages.push_back(stage);
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      bool shared = llvm::all_of(linalgOp.getDpsInits(), isInWorkgroup);
+      if (!shared || !linalgOp.hasPureBufferSemantics()) {
+        op->emitOpError() << "in a kernel writes memory other than the "
+                             "workgroup's: every thread would compute it";
+        return WalkResult::interrupt();
+      }
+      products.push_back(linalgOp);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (allocs.empty() && stages.empty() && products.empty())
+    return success();
+  Operation *first = !stages.empty()     ? stages.front().getOperation()
+                     : !products.empty() ? products.front().getOperation()
+                                         : allocs.front().getOperation();
+  FailureOr<int64_t> threads = getThreads(kernel, first);
+  if (failed(threads))
+    return failure();
+
+  IRRewriter rewriter(kernel.getContext());
+  for (memref::AllocOp alloc : allocs) {
+    BlockArgument tile =
+        kernel.addWorkgroupAttribution(alloc.getType(), alloc.getLoc());
+    kernel.setWorkgroupAttributionAttr(
+        tile.getArgNumber() - kernel.getNumArguments(),
+        LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(16));
+    rewriter.replaceOp(alloc, tile);
+  }
+  // Runs of copies nothing touching memory separates.
+  SmallVector<SmallVector<StageTileOp>> runs;
+  for (StageTileOp stage : stages) {
+    bool joins = false;
+    if (!runs.empty()) {
+      Operation *last = runs.back().back();
+      if (last->getBlock() == stage->getBlock() &&
+          last->isBeforeInBlock(stage)) {
+        joins = true;
+        for (Operation *op = last->getNextNode(); op != stage;
+             op = op->getNextNode())
+          joins &= !op->getNumRegions() && isMemoryEffectFree(op);
+      }
+    }
+    if (!joins)
+      runs.emplace_back();
+    runs.back().push_back(stage);
+  }
+  for (MutableArrayRef<StageTileOp> run : runs)
+    if (failed(lowerStageRun(rewriter, run, *threads)))
+      return failure();
+  for (linalg::LinalgOp product : products)
+    if (failed(lowerCooperative(rewriter, product, *threads)))
+      return failure();
+  dropRepeatedBarriers(kernel);
+  return success();
+}
+
+namespace {
+
+struct LowerStagingPass
+    : public sage::impl::SageLowerStagingBase<LowerStagingPass> {
+  void runOnOperation() override {
+    SmallVector<gpu::GPUFuncOp> kernels;
+    getOperation()->walk([&](gpu::GPUFuncOp kernel) {
+      if (kernel.isKernel())
+        kernels.push_back(kernel);
+    });
+    for (gpu::GPUFuncOp kernel : kernels)
+      if (failed(lowerKernel(kernel)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

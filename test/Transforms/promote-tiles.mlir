@@ -1,0 +1,123 @@
+// RUN: sage-opt %s --sage-promote-tiles -split-input-file | FileCheck %s
+
+// A grid after sage-distribute-tiles (docs/Levels.md, L3): the lanes read
+// Q's padded window before the K/V loop, and in it K's window, V^T (a
+// transpose of V's window) and dS (a matvec of the raw K window). The
+// windows are staged in workgroup memory, dS is computed there over the
+// window's rows, and the reads of the staged Q (and what only they feed)
+// leave the loop.
+// CHECK-LABEL: func @grid
+//  CHECK-SAME: (%[[Q:[^:]*]]: tensor<?x64xi8>, %[[K:[^:]*]]: tensor<?x64xi8>, %[[V:[^:]*]]: tensor<?x64xf8E4M3FN>, %[[KRAW:[^:]*]]: tensor<?x64xf16>, %[[MEAN:[^:]*]]: tensor<64xf32>
+//       CHECK: scf.forall
+//       CHECK:   %[[QBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
+//       CHECK:   %[[QTILE:.*]] = sage.stage_tile %[[Q]] pad(%{{.*}} : i8) into %[[QBUF]] : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+//       CHECK:   %[[QREAD:.*]] = vector.transfer_read %[[QTILE]]
+//       CHECK:   %[[QSUM:.*]] = arith.addi %[[QREAD]], %[[QREAD]]
+//       CHECK:   scf.for
+//       CHECK:     %[[KBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
+//       CHECK:     %[[KTILE:.*]] = sage.stage_tile %[[K]] pad(%{{.*}} : i8) into %[[KBUF]]
+//       CHECK:     vector.transfer_read %[[KTILE]]
+//       CHECK:     %[[SBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64xf32>
+//       CHECK:     %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SBUF]] : tensor<64xf32>)
+//       CHECK:     %[[PART:.*]] = tensor.extract_slice %[[INIT]][0] [%[[ROWS:.*]]] [1] : tensor<64xf32> to tensor<?xf32>
+//       CHECK:     %[[PRODUCT:.*]] = linalg.matvec ins(%[[KRAW]], %[[MEAN]] : tensor<?x64xf16>, tensor<64xf32>) outs(%[[PART]] : tensor<?xf32>)
+//       CHECK:     %[[DS:.*]] = tensor.insert_slice %[[PRODUCT]] into %[[INIT]][0] [%[[ROWS]]] [1]
+//       CHECK-SAME:  tensor<?xf32> into tensor<64xf32>
+//       CHECK:     tensor.extract %[[DS]]
+//       CHECK:     %[[VTILE:.*]] = sage.stage_tile %[[V]] pad(%{{.*}} : f8E4M3FN) into %{{.*}} : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN>
+//       CHECK:     %[[VT:.*]] = linalg.transpose ins(%[[VTILE]] : tensor<64x64xf8E4M3FN>)
+//       CHECK:     tensor.extract %[[VT]]
+//       CHECK:     arith.addi %[[QSUM]], %{{.*}}
+//   CHECK-NOT: tensor.pad
+func.func @grid(%q: tensor<?x64xi8>, %k: tensor<?x64xi8>, %v: tensor<?x64xf8E4M3FN>,
+                %kraw: tensor<?x64xf16>, %mean: tensor<64xf32>, %rows: index,
+                %blocks: index, %lane: index, %out: tensor<4xi8>) -> tensor<4xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i0 = arith.constant 0 : i8
+  %f0 = arith.constant 0.0 : f8E4M3FN
+  %z = arith.constant 0.0 : f32
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<4xi8>) {
+    %qp = tensor.pad %q low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %i0 : i8
+    } : tensor<?x64xi8> to tensor<64x64xi8>
+    %acc = scf.for %it = %c0 to %blocks step %c1 iter_args(%a = %o) -> (tensor<4xi8>) {
+      %kp = tensor.pad %k low[0, 0] high[%rows, 0] {
+      ^bb0(%i: index, %j: index):
+        tensor.yield %i0 : i8
+      } : tensor<?x64xi8> to tensor<64x64xi8>
+      %kr = vector.transfer_read %kp[%lane, %c0], %i0 {in_bounds = [true]} : tensor<64x64xi8>, vector<4xi8>
+      %krp = tensor.pad %kraw low[0, 0] high[%rows, 0] {
+      ^bb0(%i: index, %j: index):
+        %h0 = arith.constant 0.0 : f16
+        tensor.yield %h0 : f16
+      } : tensor<?x64xf16> to tensor<64x64xf16>
+      %e = tensor.empty() : tensor<64xf32>
+      %init = linalg.fill ins(%z : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+      %ds = linalg.matvec ins(%krp, %mean : tensor<64x64xf16>, tensor<64xf32>) outs(%init : tensor<64xf32>) -> tensor<64xf32>
+      %d = tensor.extract %ds[%lane] : tensor<64xf32>
+      %vp = tensor.pad %v low[0, 0] high[%rows, 0] {
+      ^bb0(%i: index, %j: index):
+        tensor.yield %f0 : f8E4M3FN
+      } : tensor<?x64xf8E4M3FN> to tensor<64x64xf8E4M3FN>
+      %te = tensor.empty() : tensor<64x64xf8E4M3FN>
+      %vt = linalg.transpose ins(%vp : tensor<64x64xf8E4M3FN>) outs(%te : tensor<64x64xf8E4M3FN>) permutation = [1, 0]
+      %ve = tensor.extract %vt[%lane, %c0] : tensor<64x64xf8E4M3FN>
+      %qr = vector.transfer_read %qp[%lane, %c0], %i0 {in_bounds = [true]} : tensor<64x64xi8>, vector<4xi8>
+      %sum = arith.addi %qr, %qr : vector<4xi8>
+      %use = arith.addi %sum, %kr : vector<4xi8>
+      %w = vector.transfer_write %use, %a[%c0] {in_bounds = [true]} : vector<4xi8>, tensor<4xi8>
+      %df = arith.fptosi %d : f32 to i8
+      %vf = arith.bitcast %ve : f8E4M3FN to i8
+      %w2 = tensor.insert %df into %w[%c1] : tensor<4xi8>
+      %w3 = tensor.insert %vf into %w2[%c1] : tensor<4xi8>
+      scf.yield %w3 : tensor<4xi8>
+    }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %acc into %o[0] [4] [1] : tensor<4xi8> into tensor<4xi8>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<4xi8>
+}
+
+// -----
+
+// Left alone: a pad outside a grid, a pad something other than a lane's
+// read uses, a padding value that is not a constant, and a product whose
+// initial value is not a fill.
+// CHECK-LABEL: func @left_alone
+//   CHECK-NOT: sage.stage_tile
+//   CHECK-NOT: alloc_tensor
+//       CHECK: return
+func.func @left_alone(%q: tensor<?x64xi8>, %rows: index, %blocks: index, %lane: index, %p: i8,
+                      %m: tensor<64x64xf32>, %x: tensor<64xf32>, %init: tensor<64xf32>,
+                      %out: tensor<64x64xi8>) -> (tensor<64x64xi8>, tensor<64x64xi8>) {
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i8
+  %outside = tensor.pad %q low[0, 0] high[%rows, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %i0 : i8
+  } : tensor<?x64xi8> to tensor<64x64xi8>
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<64x64xi8>) {
+    %stored = tensor.pad %q low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %i0 : i8
+    } : tensor<?x64xi8> to tensor<64x64xi8>
+    %variable = tensor.pad %q low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      %s = arith.addi %p, %p : i8
+      tensor.yield %s : i8
+    } : tensor<?x64xi8> to tensor<64x64xi8>
+    %e = vector.transfer_read %variable[%lane, %c0], %i0 {in_bounds = [true]} : tensor<64x64xi8>, vector<4xi8>
+    %ds = linalg.matvec ins(%m, %x : tensor<64x64xf32>, tensor<64xf32>) outs(%init : tensor<64xf32>) -> tensor<64xf32>
+    %d = tensor.extract %ds[%lane] : tensor<64xf32>
+    %w = vector.transfer_write %e, %stored[%c0, %c0] {in_bounds = [true]} : vector<4xi8>, tensor<64x64xi8>
+    %df = arith.fptosi %d : f32 to i8
+    %w2 = tensor.insert %df into %w[%c0, %c0] : tensor<64x64xi8>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w2 into %o[0, 0] [64, 64] [1, 1] : tensor<64x64xi8> into tensor<64x64xi8>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r, %outside : tensor<64x64xi8>, tensor<64x64xi8>
+}
