@@ -15,7 +15,9 @@
 //   memory; of a zero-padded window, over the window's rows only (the
 //   padded rows keep the initial value, which is what zero rows add up to).
 //
-// The lanes' reads of a tile staged before the K/V loop move out of it.
+// In each block, the copies and products gather at the first copy, so that
+// they are waited for together; the lanes' reads of a tile staged before
+// the K/V loop move out of it.
 // sage-lower-staging later splits the copies and products among the CTA's
 // threads.
 //
@@ -33,6 +35,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::sage {
@@ -150,6 +153,55 @@ static void promoteMatvec(RewriterBase &rewriter, linalg::MatvecOp matvec) {
     rewriter.eraseOp(pad);
 }
 
+/// Moves `op` before `point`, in the same block, with the producers of its
+/// operands that follow `point` (which must touch no memory). False, and
+/// nothing moved, where one does.
+static bool canHoist(Operation *op, Operation *point) {
+  if (!op->isBeforeInBlock(point) && op != point) {
+    if (!isMemoryEffectFree(op) && !isa<bufferization::AllocTensorOp>(op))
+      return false;
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (producer && producer->getBlock() == point->getBlock() &&
+          !canHoist(producer, point))
+        return false;
+    }
+  }
+  return true;
+}
+
+static void hoist(Operation *op, Operation *point) {
+  if (op->isBeforeInBlock(point) || op == point)
+    return;
+  for (Value operand : op->getOperands())
+    if (Operation *producer = operand.getDefiningOp();
+        producer && producer->getBlock() == point->getBlock())
+      hoist(producer, point);
+  op->moveBefore(point);
+}
+
+/// Gathers what the lanes read of each block's staged tiles at the first
+/// tile: its copies one after another, then the products into workgroup
+/// memory (dS), so that sage-lower-staging waits for one group of copies
+/// and synchronizes the CTA as few times as it can.
+static void gatherStaging(Block &block) {
+  SmallVector<Operation *> staged;
+  for (Operation &op : block)
+    if (isa<StageTileOp>(op))
+      staged.push_back(&op);
+  for (Operation &op : block)
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+        insert && insert.getSource().getDefiningOp<linalg::MatvecOp>() &&
+        isInWorkgroupMemory(insert.getResult()))
+      staged.push_back(&op);
+  if (staged.size() < 2)
+    return;
+  Operation *point = staged.front()->getNextNode();
+  for (Operation *op : ArrayRef(staged).drop_front())
+    if (canHoist(op, point))
+      hoist(op, point);
+}
+
 namespace {
 
 struct PromoteTilesPass
@@ -179,6 +231,13 @@ struct PromoteTilesPass
       });
       for (tensor::PadOp pad : windows)
         stagePaddedWindow(rewriter, pad);
+      SmallVector<Block *> blocks;
+      grid.walk([&](StageTileOp op) {
+        if (!llvm::is_contained(blocks, op->getBlock()))
+          blocks.push_back(op->getBlock());
+      });
+      for (Block *block : blocks)
+        gatherStaging(*block);
       // A lane's reads of a tile staged before the K/V loop (Q) leave the
       // loop: they are reads of registers' worth of workgroup memory that
       // the loop does not change. Only loops inside the grid: its thread

@@ -39,9 +39,10 @@
 //       CHECK:   sage.stage_tile {{.*}} pad({{.*}}) into %[[QBUF]] : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
 //       CHECK:   scf.for
 //       CHECK:     sage.stage_tile {{.*}} : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+//       CHECK:     sage.stage_tile {{.*}} : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
 //       CHECK:     bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64xf32>
 //       CHECK:     linalg.matvec {{.*}} outs({{.*}} : tensor<?xf32>)
-//       CHECK:     sage.stage_tile {{.*}} : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+//       CHECK:     sage.warp_mma
 //       CHECK: IR Dump After SageFoldLaneReads
 //   CHECK-NOT:   tensor.pad
 //   CHECK-NOT:   linalg.transpose

@@ -4,8 +4,9 @@
 // Q's padded window before the K/V loop, and in it K's window, V^T (a
 // transpose of V's window) and dS (a matvec of the raw K window). The
 // windows are staged in workgroup memory, dS is computed there over the
-// window's rows, and the reads of the staged Q (and what only they feed)
-// leave the loop.
+// window's rows, all gathered at K's copy so that they are waited for
+// together; the reads of the staged Q (and what only they feed) leave the
+// loop.
 // CHECK-LABEL: func @grid
 //  CHECK-SAME: (%[[Q:[^:]*]]: tensor<?x64xi8>, %[[K:[^:]*]]: tensor<?x64xi8>, %[[V:[^:]*]]: tensor<?x64xf8E4M3FN>, %[[KRAW:[^:]*]]: tensor<?x64xf16>, %[[MEAN:[^:]*]]: tensor<64xf32>
 //       CHECK: scf.forall
@@ -16,15 +17,16 @@
 //       CHECK:   scf.for
 //       CHECK:     %[[KBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
 //       CHECK:     %[[KTILE:.*]] = sage.stage_tile %[[K]] pad(%{{.*}} : i8) into %[[KBUF]]
+//  CHECK-NEXT:     %[[VBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xf8E4M3FN>
+//  CHECK-NEXT:     %[[VTILE:.*]] = sage.stage_tile %[[V]] pad(%{{.*}} : f8E4M3FN) into %[[VBUF]] : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN>
+//  CHECK-NEXT:     %[[SBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64xf32>
+//  CHECK-NEXT:     %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SBUF]] : tensor<64xf32>)
+//  CHECK-NEXT:     %[[PART:.*]] = tensor.extract_slice %[[INIT]][0] [%[[ROWS:.*]]] [1] : tensor<64xf32> to tensor<?xf32>
+//  CHECK-NEXT:     %[[PRODUCT:.*]] = linalg.matvec ins(%[[KRAW]], %[[MEAN]] : tensor<?x64xf16>, tensor<64xf32>) outs(%[[PART]] : tensor<?xf32>)
+//  CHECK-NEXT:     %[[DS:.*]] = tensor.insert_slice %[[PRODUCT]] into %[[INIT]][0] [%[[ROWS]]] [1]
+//  CHECK-SAME:       tensor<?xf32> into tensor<64xf32>
 //       CHECK:     vector.transfer_read %[[KTILE]]
-//       CHECK:     %[[SBUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64xf32>
-//       CHECK:     %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SBUF]] : tensor<64xf32>)
-//       CHECK:     %[[PART:.*]] = tensor.extract_slice %[[INIT]][0] [%[[ROWS:.*]]] [1] : tensor<64xf32> to tensor<?xf32>
-//       CHECK:     %[[PRODUCT:.*]] = linalg.matvec ins(%[[KRAW]], %[[MEAN]] : tensor<?x64xf16>, tensor<64xf32>) outs(%[[PART]] : tensor<?xf32>)
-//       CHECK:     %[[DS:.*]] = tensor.insert_slice %[[PRODUCT]] into %[[INIT]][0] [%[[ROWS]]] [1]
-//       CHECK-SAME:  tensor<?xf32> into tensor<64xf32>
 //       CHECK:     tensor.extract %[[DS]]
-//       CHECK:     %[[VTILE:.*]] = sage.stage_tile %[[V]] pad(%{{.*}} : f8E4M3FN) into %{{.*}} : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN>
 //       CHECK:     %[[VT:.*]] = linalg.transpose ins(%[[VTILE]] : tensor<64x64xf8E4M3FN>)
 //       CHECK:     tensor.extract %[[VT]]
 //       CHECK:     arith.addi %[[QSUM]], %{{.*}}
