@@ -84,6 +84,34 @@ struct CheckBinaryFormatPass
 };
 } // namespace
 
+/// A kernel module's lowering to NVVM, for both pipelines: the sage ops'
+/// one pattern each, then upstream conversions. Kernels the levels derive
+/// fill their workgroup tiles with the whole CTA first (L3), and read or
+/// write windows that may overrun: convert-vector-to-scf (unrolled) guards
+/// each row of those transfers.
+static void addKernelLowering(OpPassManager &kernels) {
+  kernels.addPass(createSageLowerStaging());
+  kernels.addPass(createConvertSageToNVVM());
+  VectorTransferToSCFOptions unrolled;
+  unrolled.unroll = true;
+  kernels.addPass(createConvertVectorToSCFPass(unrolled));
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  // The vector and nvgpu conversions do not map #gpu.address_space.
+  kernels.addPass(createSageNVVMAddressSpaces());
+  kernels.addPass(createConvertVectorToLLVMPass());
+  // cp.async groups and their tokens (the tokens vanish).
+  kernels.addPass(createConvertNVGPUToNVVMPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops with no LLVM intrinsic (mbarrier.try_wait.parity) become their
+  // one PTX instruction.
+  kernels.addPass(createConvertNVVMToLLVMPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
                                         const SageToPTXOptions &options) {
   // auto: each attention gets the chip's recipe (docs/Recipes.md); a
@@ -142,18 +170,7 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createConvertSageToNVVM());
-  // cp.async groups and their tokens (the tokens vanish).
-  kernels.addPass(createConvertNVGPUToNVVMPass());
-  kernels.addPass(createSCFToControlFlowPass());
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
-  // NVVM ops with no LLVM intrinsic (mbarrier.try_wait.parity) become their
-  // one PTX instruction.
-  kernels.addPass(createConvertNVVMToLLVMPass());
-  kernels.addPass(createCanonicalizerPass());
-  kernels.addPass(createCSEPass());
-  kernels.addPass(createReconcileUnrealizedCastsPass());
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>());
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.binaryFormat;
@@ -228,25 +245,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   target.chip = options.chip;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createSageLowerStaging());
-  kernels.addPass(createConvertSageToNVVM());
-  // Reads and writes that may overrun a window: one guarded transfer a
-  // row, then masked loads and stores.
-  VectorTransferToSCFOptions unrolled;
-  unrolled.unroll = true;
-  kernels.addPass(createConvertVectorToSCFPass(unrolled));
-  kernels.addPass(memref::createExpandStridedMetadataPass());
-  kernels.addPass(createLowerAffinePass());
-  kernels.addPass(createSCFToControlFlowPass());
-  kernels.addPass(createSageNVVMAddressSpaces());
-  kernels.addPass(createConvertVectorToLLVMPass());
-  kernels.addPass(createConvertNVGPUToNVVMPass());
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
-  kernels.addPass(createConvertNVVMToLLVMPass());
-  kernels.addPass(createCanonicalizerPass());
-  kernels.addPass(createCSEPass());
-  kernels.addPass(createReconcileUnrealizedCastsPass());
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
