@@ -181,10 +181,9 @@ public:
       if (!whole.empty()) {
         // The row sums the lanes hold in parts, reduced over the quad.
         auto rows = cast<RowFragmentAttr>(encoding);
-        auto wholeType = RankedTensorType::get(
-            type.getShape(), type.getElementType(),
-            RowFragmentAttr::get(rows.getContext(), rows.getM(),
-                                 rows.getWarps(), /*partialSums=*/false));
+        auto wholeType =
+            RankedTensorType::get(type.getShape(), type.getElementType(),
+                                  rows.withPartialSums(false));
         Value sums =
             tensor::CastOp::create(builder, value.getLoc(), wholeType, value);
         Value plain;

@@ -255,8 +255,7 @@ struct CastFromFragments : OpConversionPattern<tensor::CastOp> {
         rows && rows.getPartialSums()) {
       // The rows' sums, which the lanes hold whole after the reduction.
       fragment = sumOverQuad(rewriter, op.getLoc(), fragment);
-      encoding = RowFragmentAttr::get(rows.getContext(), rows.getM(),
-                                      rows.getWarps(), /*partialSums=*/false);
+      encoding = rows.withPartialSums(false);
     }
     rewriter.replaceOpWithNewOp<FromLanesOp>(op, op.getType(), fragment,
                                              encoding);
@@ -274,8 +273,7 @@ struct SumOverQuad : OpConversionPattern<tensor::CastOp> {
         getFragmentEncoding(op.getSource().getType()));
     auto to =
         dyn_cast_or_null<RowFragmentAttr>(getFragmentEncoding(op.getType()));
-    if (!from || !to || !from.getPartialSums() || to.getPartialSums() ||
-        from.getM() != to.getM() || from.getWarps() != to.getWarps())
+    if (!from || !from.getPartialSums() || to != from.withPartialSums(false))
       return rewriter.notifyMatchFailure(op, "not partial sums into rows");
     rewriter.replaceOp(op,
                        sumOverQuad(rewriter, op.getLoc(), adaptor.getSource()));

@@ -947,9 +947,7 @@ LogicalResult OnlineSoftmaxOp::verify() {
                      ? dyn_cast_or_null<RowFragmentAttr>(sumTile.getEncoding())
                      : RowFragmentAttr();
   bool partsOfMax = maxRows && sumRows && !maxRows.getPartialSums() &&
-                    sumRows.getPartialSums() &&
-                    sumRows.getM() == maxRows.getM() &&
-                    sumRows.getWarps() == maxRows.getWarps() &&
+                    sumRows == maxRows.withPartialSums(true) &&
                     sumTile.getShape() == maxTile.getShape();
   if (maxRows && maxRows.getPartialSums())
     return emitOpError() << "expected max as the rows' values, got partial "

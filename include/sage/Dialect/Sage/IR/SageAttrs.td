@@ -237,6 +237,12 @@ def Sage_RowFragmentAttr : Sage_FragmentEncoding<"RowFragment", "row_fragment"> 
                         DefaultValuedParameter<"bool", "false">:$partial_sums);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The same rows, held whole (false) or as the lanes' partial sums.
+    RowFragmentAttr withPartialSums(bool partialSums) const {
+      return get(getContext(), getM(), getWarps(), partialSums);
+    }
+  }];
 }
 
 def Sage_ReplicatedAttr : Sage_FragmentEncoding<"Replicated", "replicated"> {
