@@ -387,9 +387,13 @@ func.func @per_warp_keys(%q: tensor<16x32xi8>, %qs: tensor<1x1xf32>, %k: tensor<
 // CHECK-LABEL: func @quad_sums
 //       CHECK:   %[[PARTS:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<32xf32, #{{.*}}> to vector<2xf32>
 //       CHECK:   %[[ROW0:.*]] = vector.extract %[[PARTS]][0] : f32 from vector<2xf32>
-//       CHECK:   %[[X1:.*]], %{{.*}} = gpu.shuffle xor %[[ROW0]], %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[ONE:.*]] = arith.constant 1 : i32
+//       CHECK:   %[[WIDTH:.*]] = arith.constant 32 : i32
+//       CHECK:   %[[X1:.*]], %{{.*}} = gpu.shuffle xor %[[ROW0]], %[[ONE]], %[[WIDTH]] : f32
 //       CHECK:   %[[PAIR:.*]] = arith.addf %[[ROW0]], %[[X1]] : f32
-//       CHECK:   %[[X2:.*]], %{{.*}} = gpu.shuffle xor %[[PAIR]], %{{.*}}, %{{.*}} : f32
+//       CHECK:   %[[TWO:.*]] = arith.constant 2 : i32
+//       CHECK:   %[[WIDTH2:.*]] = arith.constant 32 : i32
+//       CHECK:   %[[X2:.*]], %{{.*}} = gpu.shuffle xor %[[PAIR]], %[[TWO]], %[[WIDTH2]] : f32
 //       CHECK:   %[[SUM0:.*]] = arith.addf %[[PAIR]], %[[X2]] : f32
 //       CHECK:   %[[ROW1:.*]] = vector.extract %[[PARTS]][1] : f32 from vector<2xf32>
 //       CHECK:   %[[PAIR1:.*]] = arith.addf %[[ROW1]], %{{.*}} : f32

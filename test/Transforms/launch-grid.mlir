@@ -17,12 +17,22 @@
 //       CHECK:     %[[FIRST:.*]] = arith.muli %[[BX]], %{{.*}} : index
 //       CHECK:     %[[DEST:.*]] = memref.subview %[[OUT]][%[[FIRST]], 0]
 //       CHECK:     %[[THREAD:.*]] = gpu.thread_id x
+// The lane's rows g and g + 8 of its warp's 16, and its first column 2 t.
+//       CHECK:     %[[LANE:.*]] = arith.remui %[[THREAD]], %{{.*}} : index
+//       CHECK:     %[[WARP:.*]] = arith.divui %[[THREAD]], %{{.*}} : index
+//       CHECK:     %[[GROUP:.*]] = arith.divui %[[LANE]], %{{.*}} : index
+//       CHECK:     %[[QUAD:.*]] = arith.remui %[[LANE]], %{{.*}} : index
+//       CHECK:     %[[WARP_ROW:.*]] = arith.muli %[[WARP]], %{{.*}} : index
+//       CHECK:     %[[G:.*]] = arith.addi %[[WARP_ROW]], %[[GROUP]] : index
+//       CHECK:     %[[GROUP8:.*]] = arith.addi %[[GROUP]], %{{.*}} : index
+//       CHECK:     %[[G8:.*]] = arith.addi %[[WARP_ROW]], %[[GROUP8]] : index
+//       CHECK:     %[[T2:.*]] = arith.muli %[[QUAD]], %{{.*}} : index
 //       CHECK:     %[[RUN0:.*]] = vector.extract_strided_slice %[[O]] {offsets = [0], sizes = [2], strides = [1]} : vector<16xf16> to vector<2xf16>
 //       CHECK:     %[[ROW0:.*]] = vector.shape_cast %[[RUN0]] : vector<2xf16> to vector<1x2xf16>
-//       CHECK:     vector.transfer_write %[[ROW0]], %[[DEST]][%[[G:[a-z0-9]+]], %{{[a-z0-9]+}}] : vector<1x2xf16>, memref<?x32xf16, strided<[32, 1], offset: ?>>
+//       CHECK:     vector.transfer_write %[[ROW0]], %[[DEST]][%[[G]], %[[T2]]] : vector<1x2xf16>, memref<?x32xf16, strided<[32, 1], offset: ?>>
 //       CHECK:     %[[RUN1:.*]] = vector.extract_strided_slice %[[O]] {offsets = [2], sizes = [2], strides = [1]}
 //       CHECK:     %[[ROW1:.*]] = vector.shape_cast %[[RUN1]]
-//       CHECK:     vector.transfer_write %[[ROW1]], %[[DEST]][%[[G8:[a-z0-9]+]], %{{[a-z0-9]+}}]
+//       CHECK:     vector.transfer_write %[[ROW1]], %[[DEST]][%[[G8]], %{{[a-z0-9]+}}]
 // CHECK-COUNT-6:   vector.transfer_write
 //   CHECK-NOT:     vector.transfer_write
 //   CHECK-NOT:     sage.from_lanes
