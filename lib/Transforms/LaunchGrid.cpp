@@ -10,8 +10,9 @@
 //   (vector.transfer_write, out of bounds allowed: a row past the end of
 //   the output, the padded queries of the last Q block, is not written);
 // * turns the forall into a gpu.launch of as many blocks as the grid has
-//   points, each of 32 threads a warp of the fragment encodings, the
-//   grid's induction variables becoming the block ids its mapping names.
+//   points (none where it has none), each of 32 threads a warp of the fragment
+//   encodings, the grid's induction variables becoming the block ids its
+//   mapping names.
 //
 // Upstream gpu-kernel-outlining then makes the gpu.func.
 //
@@ -167,6 +168,20 @@ static void launchGrid(RewriterBase &rewriter, scf::ForallOp grid,
   for (auto [dim, bound] : llvm::zip(dims, grid.getMixedUpperBound()))
     sizes[dim] = getValueOrCreateConstantIndexOp(rewriter, loc, bound);
   Value blockThreads = arith::ConstantIndexOp::create(rewriter, loc, threads);
+  // A grid of no points (no batch, heads or queries) launches nothing: CUDA
+  // refuses a launch of zero blocks.
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value points;
+  for (int64_t dim : dims) {
+    Value some = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                       sizes[dim], zero);
+    points = points ? arith::AndIOp::create(rewriter, loc, points, some) : some;
+  }
+  if (!points)
+    points = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+  auto some = scf::IfOp::create(rewriter, loc, points,
+                                /*withElseRegion=*/false);
+  rewriter.setInsertionPointToStart(some.thenBlock());
   auto launch = gpu::LaunchOp::create(rewriter, loc, sizes[0], sizes[1],
                                       sizes[2], blockThreads, one, one);
   Block &body = launch.getBody().front();

@@ -12,6 +12,11 @@
 //  CHECK-SAME:   (%[[OUT:[^:]*]]: memref<?x32xf16>, %[[O:[^:]*]]: vector<16xf16>, %[[BLOCKS:[^:]*]]: index, %[[HEADS:[^:]*]]: index, %[[N:[^:]*]]: index)
 //   CHECK-DAG:   %[[ONE:.*]] = arith.constant 1 : index
 //   CHECK-DAG:   %[[THREADS:.*]] = arith.constant 128 : index
+// A grid of no points launches nothing.
+//       CHECK:   %[[SOME_BLOCKS:.*]] = arith.cmpi sgt, %[[BLOCKS]], %{{.*}} : index
+//       CHECK:   %[[SOME_HEADS:.*]] = arith.cmpi sgt, %[[HEADS]], %{{.*}} : index
+//       CHECK:   %[[SOME:.*]] = arith.andi %[[SOME_BLOCKS]], %[[SOME_HEADS]] : i1
+//       CHECK:   scf.if %[[SOME]] {
 //       CHECK:   gpu.launch blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{[a-z0-9]+}} = %[[BLOCKS]], %{{[a-z0-9]+}} = %[[HEADS]], %{{[a-z0-9]+}} = %[[ONE]])
 //  CHECK-SAME:     threads(%{{[a-z0-9, %]+}}) in (%{{[a-z0-9]+}} = %[[THREADS]], %{{[a-z0-9]+}} = %[[ONE]], %{{[a-z0-9]+}} = %[[ONE]])
 //       CHECK:     %[[FIRST:.*]] = arith.muli %[[BX]], %{{.*}} : index
