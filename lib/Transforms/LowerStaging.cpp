@@ -106,10 +106,13 @@ static Value copyPiece(OpBuilder &b, Location loc, StageTileOp op,
   int64_t rank = dest.getRank();
   int64_t perRow = shape.back() / plan.elements;
   SmallVector<Value> tileIndices(rank);
-  tileIndices[rank - 1] = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, piece, index(perRow)),
-      index(plan.elements));
-  Value row = arith::DivUIOp::create(b, loc, piece, index(perRow));
+  // One op a statement: the order of ops built in one call's arguments
+  // differs between compilers.
+  Value perRowValue = index(perRow);
+  Value elements = index(plan.elements);
+  Value inRow = arith::RemUIOp::create(b, loc, piece, perRowValue);
+  tileIndices[rank - 1] = arith::MulIOp::create(b, loc, inRow, elements);
+  Value row = arith::DivUIOp::create(b, loc, piece, perRowValue);
   for (int64_t dim = rank - 2; dim >= 0; --dim) {
     tileIndices[dim] = arith::RemUIOp::create(b, loc, row, index(shape[dim]));
     row = arith::DivUIOp::create(b, loc, row, index(shape[dim]));
@@ -128,12 +131,11 @@ static Value copyPiece(OpBuilder &b, Location loc, StageTileOp op,
     }
     Value columns = memref::DimOp::create(b, loc, op.getSource(), rank - 1);
     Value column = tileIndices[rank - 1];
-    Value left = arith::SelectOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
-                              columns),
-        arith::SubIOp::create(b, loc, columns, column), zero);
-    left = arith::MinUIOp::create(b, loc, left, index(plan.elements));
+    Value beforeEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            column, columns);
+    Value rest = arith::SubIOp::create(b, loc, columns, column);
+    Value left = arith::SelectOp::create(b, loc, beforeEnd, rest, zero);
+    left = arith::MinUIOp::create(b, loc, left, elements);
     sourceElements = arith::SelectOp::create(b, loc, inside, left, zero);
     Value reads = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                         sourceElements, zero);
