@@ -153,9 +153,9 @@ static void promoteMatvec(RewriterBase &rewriter, linalg::MatvecOp matvec) {
     rewriter.eraseOp(pad);
 }
 
-/// Moves `op` before `point`, in the same block, with the producers of its
-/// operands that follow `point` (which must touch no memory). False, and
-/// nothing moved, where one does.
+/// Whether `op` can move before `point`, in the same block, with the
+/// producers of its operands that follow `point`: none of them may touch
+/// memory (an allocation of a tile aside).
 static bool canHoist(Operation *op, Operation *point) {
   if (!op->isBeforeInBlock(point) && op != point) {
     if (!isMemoryEffectFree(op) && !isa<bufferization::AllocTensorOp>(op))
@@ -170,6 +170,7 @@ static bool canHoist(Operation *op, Operation *point) {
   return true;
 }
 
+/// Moves `op` before `point` with those producers (canHoist holds).
 static void hoist(Operation *op, Operation *point) {
   if (op->isBeforeInBlock(point) || op == point)
     return;
