@@ -2,8 +2,8 @@
 //
 // Each input is one MLIR module: parsed (unregistered frontend ops
 // allowed), verified, then run through the raise, decompose, tile,
-// select-mma, assign-fragments and distribute-tiles passes and the current
-// GPU lowering. Failing is fine;
+// select-mma, assign-fragments, distribute-tiles, promote-tiles and
+// lower-staging passes and the current GPU lowering. Failing is fine;
 // crashing, or a sanitizer report, is a bug (docs/Fuzzing.md).
 //
 //===----------------------------------------------------------------------===//
@@ -98,6 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageSelectMma(select));
     pm.addPass(sage::createSageAssignFragments());
     pm.addPass(sage::createSageDistributeTiles());
+    pm.addPass(sage::createSagePromoteTiles());
     pm.addPass(sage::createSageFoldLaneReads());
   });
   // The tile level, the instruction selection, the distribute level, the
@@ -109,8 +110,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageDistributeTiles());
   });
   runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createSagePromoteTiles());
     pm.addPass(sage::createSageFoldLaneReads());
     pm.addPass(sage::createSageLaunchGrid());
+  });
+  runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createSageLowerStaging());
   });
   runPasses(*module, [](OpPassManager &pm) {
     pm.addPass(sage::createConvertSageToNVVM());
