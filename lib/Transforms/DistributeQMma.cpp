@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -101,34 +102,56 @@ static Value readElements(LaneIndices &ix, Value tile, Value row,
   return vector::FromElementsOp::create(ix.b, ix.loc, type, values);
 }
 
-/// The key each MMA position of a K chunk holds where P comes from the
-/// accumulator registers: the position itself (16-bit P) or the
+/// The order in which P, taken from its accumulator registers, feeds the
+/// MMA positions of a K chunk: the natural one (16-bit P) or the
 /// accumulator order (docs/Layouts.md). Lane t feeds positions p + e t
 /// (p one of lane 0's); the order keeps P in the lane when those hold keys
 /// key(p) + 2 t, lane t's columns of the same accumulator tile. Fails
 /// where neither order does.
-static FailureOr<SmallVector<int64_t>> getKeyOrder(MLIRContext *context,
-                                                   MmaAttr mma) {
+static FailureOr<MmaPackedAttr> getKeyOrder(MLIRContext *context, MmaAttr mma) {
   int64_t k = mma.getK(), e = 32 / mma.getA().getIntOrFloatBitWidth();
   for (FragmentOrder order :
        {FragmentOrder::Natural, FragmentOrder::Accumulator}) {
     auto layout =
         MmaPackedAttr::get(context, DimRole::Tokens, k, /*chunks=*/1, order);
-    SmallVector<int64_t> keys;
-    for (int64_t p = 0; p < k; ++p)
-      keys.push_back(layout.getIndexAt(p));
     bool inLane = true;
     for (int64_t p = 0; p < k; ++p) {
       if (p % (k / 2) >= e)
         continue; // not lane 0's
-      inLane &= keys[p] % 8 < 2;
+      int64_t key = layout.getIndexAt(p);
+      inLane &= key % 8 < 2;
       for (int64_t t = 1; t < 4; ++t)
-        inLane &= keys[p + e * t] == keys[p] + 2 * t;
+        inLane &= layout.getIndexAt(p + e * t) == key + 2 * t;
     }
     if (inLane)
-      return keys;
+      return layout;
   }
   return failure();
+}
+
+/// B ([N, keys]) with its keys in `order`'s MMA positions: column p of the
+/// result is key getIndexAt(p) of `tile`. A linalg.generic whose input map
+/// is the order's index expression, so that each lane's register of B is
+/// e consecutive elements (one load), and sage-promote-tiles can stage the
+/// tile in that order.
+static Value gatherInKeyOrder(OpBuilder &b, Location loc, Value tile,
+                              MmaPackedAttr order) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  MLIRContext *context = b.getContext();
+  AffineExpr n = getAffineDimExpr(0, context), p = getAffineDimExpr(1, context);
+  auto input = AffineMap::get(2, 0, {n, order.getIndexExpr(p)}, context);
+  auto output = AffineMap::getMultiDimIdentityMap(2, context);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  auto gather = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{tile}, ValueRange{init},
+      ArrayRef<AffineMap>{input, output},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc, args[0]);
+      });
+  return gather.getResult(0);
 }
 
 /// Whether `scales` is a constant tile of ones (P V's unit scales).
@@ -170,18 +193,29 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     int64_t chunks = aShape[1] / k, tiles = columns / n;
     // P from the registers of its own MMA's accumulators (decided before
     // any op is built: a failing pattern must leave the IR as it was).
-    std::optional<SmallVector<int64_t>> keyOrder;
+    MmaPackedAttr keyOrder;
     if (auto pAcc = dyn_cast_or_null<AccFragmentAttr>(
             op.getA().getType().getEncoding())) {
-      FailureOr<SmallVector<int64_t>> order = getKeyOrder(op.getContext(), mma);
+      FailureOr<MmaPackedAttr> order = getKeyOrder(op.getContext(), mma);
       // Every m16n8 row of the table keeps P in the lane in one order.
       if (failed(order) || pAcc.getMma().getM() != m ||
           pAcc.getMma().getN() != 8)
         return rewriter.notifyMatchFailure(op, "A not in the lane");
       keyOrder = *order;
     }
-    auto keyAt = [&](int64_t p) { return keyOrder ? (*keyOrder)[p] : p; };
+    auto keyAt = [&](int64_t p) {
+      return keyOrder ? keyOrder.getIndexAt(p) : p;
+    };
     LaneIndices ix(rewriter, loc);
+    // B read in P's key order: from a tile gathered in that order where it
+    // permutes the keys (lane t's words are then positions e t ..), else
+    // from B itself (keys 2 t .. of the natural order).
+    Value b = adaptor.getB();
+    bool gathered = keyOrder &&
+                    keyOrder.getOrder() == FragmentOrder::Accumulator &&
+                    cast<RankedTensorType>(b.getType()).hasStaticShape();
+    if (gathered)
+      b = gatherInKeyOrder(rewriter, loc, b, keyOrder);
     Value warpRow = ix.affine(ix.warp, m, 0);
 
     // A: the lane's m * k / 32 elements of each chunk.
@@ -223,12 +257,14 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
         SmallVector<Value> registers;
         for (int64_t r = 0; r < n * k / 32 / e; ++r) {
           // Lane 0's position p holds key (or channel) c k + keyAt(p);
-          // lane t's, that plus e t, or 2 t in P's key order.
+          // lane t's, that plus e t, or 2 t in P's key order. The gathered
+          // tile holds position p at column p.
           SmallVector<int64_t> offsets;
           for (int64_t i = 0; i < e; ++i)
-            offsets.push_back(c * k + keyAt(r * (k / 2) + i));
-          registers.push_back(readElements(ix, adaptor.getB(), column,
-                                           keyOrder ? 2 : e, offsets));
+            offsets.push_back(
+                c * k + (gathered ? r * (k / 2) + i : keyAt(r * (k / 2) + i)));
+          registers.push_back(readElements(
+              ix, b, column, keyOrder && !gathered ? 2 : e, offsets));
         }
         acc = WarpMmaOp::create(rewriter, loc, accType, aFragments[c],
                                 concat(rewriter, loc, registers), acc,

@@ -2,7 +2,8 @@
 //
 // After sage-distribute-tiles each lane reads its elements from CTA-wide
 // tiles that the tile level built as values: a block's window of an
-// operand padded to the tile (tensor.pad), V^T (linalg.transpose) and dS
+// operand padded to the tile (tensor.pad), V^T (linalg.transpose, then
+// gathered in P's key order) and dS
 // (linalg.matvec of the K window and Q's block mean). Materialized in a
 // kernel, each would be a buffer every lane fills whole. This pass makes
 // every read go to the operand itself (docs/Levels.md, "From lanes to a
@@ -11,7 +12,9 @@
 // * a read of a padded window reads the unpadded one out of bounds, which
 //   yields the padding value (vector.transfer_read's rule), so no lane
 //   reads past a tensor's end;
-// * a read of a transposed tile reads the tile at the swapped coordinates;
+// * a read of a transposed tile reads the tile at the swapped coordinates,
+//   and one of another gather (V^T in P's key order) reads each element
+//   at its input's coordinates;
 // * an element of a matrix-vector product is its row's dot product, summed
 //   in order k = 0, 1, ... as linalg.matvec does.
 //
@@ -139,16 +142,45 @@ static SmallVector<Value> permuteIndices(ValueRange indices,
   return permuted;
 }
 
-struct ExtractOfTranspose : OpRewritePattern<tensor::ExtractOp> {
+/// An element of a gather (a transpose, or V^T in P's key order) is its
+/// input's element at the mapped coordinates.
+struct ExtractOfGather : OpRewritePattern<tensor::ExtractOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tensor::ExtractOp op,
                                 PatternRewriter &rewriter) const override {
-    auto transpose = op.getTensor().getDefiningOp<linalg::TransposeOp>();
-    if (!transpose || !transpose.hasPureTensorSemantics())
+    auto gather = getGatherSource(op.getTensor());
+    if (!gather)
       return failure();
+    auto [map, input] = *gather;
     rewriter.replaceOpWithNewOp<tensor::ExtractOp>(
-        op, transpose.getInput(),
-        permuteIndices(op.getIndices(), transpose.getPermutation()));
+        op, input, applyIndexMap(rewriter, op.getLoc(), map, op.getIndices()));
+    return success();
+  }
+};
+
+/// A 1-D read of a gather that is not a transpose: its elements one by
+/// one (ExtractOfGather then reads each from the input).
+struct TransferReadOfGather : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    auto gather = getGatherSource(op.getBase());
+    VectorType type = op.getVectorType();
+    if (!gather || gather->first.isPermutation() || op.getMask() ||
+        type.getRank() != 1 || type.isScalable() ||
+        !op.getPermutationMap().isMinorIdentity() || !op.isDimInBounds(0))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> indices = op.getIndices();
+    Value first = indices.back();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      Value offset = arith::ConstantIndexOp::create(rewriter, loc, i);
+      indices.back() = arith::AddIOp::create(rewriter, loc, first, offset);
+      elements.push_back(
+          tensor::ExtractOp::create(rewriter, loc, op.getBase(), indices));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
   }
 };
@@ -234,8 +266,10 @@ struct FoldLaneReadsPass
     : public sage::impl::SageFoldLaneReadsBase<FoldLaneReadsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExtractOfPad, TransferReadOfPad, ExtractOfTranspose,
-                 TransferReadOfTranspose, ExtractOfMatvec>(&getContext());
+    patterns
+        .add<ExtractOfPad, TransferReadOfPad, ExtractOfGather,
+             TransferReadOfTranspose, TransferReadOfGather, ExtractOfMatvec>(
+            &getContext());
     tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
     // An element of dS's zero init is zero.
     linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());

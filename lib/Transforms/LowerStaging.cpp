@@ -12,9 +12,15 @@
 //   that touches memory) among the CTA's threads: each thread copies its
 //   pieces of up to 16 bytes with nvgpu.device_async_copy, zero-filling
 //   what lies past the window, commits them as one group and waits for it;
-// * runs the outermost (parallel) loop of each linalg op that writes
-//   workgroup memory across the threads, thread t taking iterations t,
-//   t + threads, ...;
+//   a tile staged rearranged (an indexing_map transposing the window, V^T
+//   in P's key order) is moved in square blocks of a 32-bit word a side,
+//   each thread loading a block's words, transposing them in registers
+//   and storing them, while the copies are in flight;
+// * computes a matvec into workgroup memory (dS) a row a thread, each row
+//   and the vector read with 16-byte loads where their alignment allows;
+// * runs the outermost (parallel) loop of each other linalg op that
+//   writes workgroup memory across the threads, thread t taking
+//   iterations t, t + threads, ...;
 // * puts a gpu.barrier before each of these (the tile may still be read
 //   from the last iteration) and after it (every thread reads the whole
 //   tile), and drops a barrier that follows another.
@@ -24,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Staging.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
@@ -35,6 +42,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -162,17 +171,146 @@ static void waitForCopies(OpBuilder &b, Location loc, ValueRange tokens) {
   nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
 }
 
+/// How a sage.stage_tile with an indexing_map is split among the threads:
+/// square blocks of `side` x `side` elements of a word a row, each a
+/// transposition of `side` words of the window.
+struct GatherPlan {
+  int64_t side;   // elements of a 32-bit word
+  int64_t blocks; // blocks of the whole tile
+};
+
+/// The plan for `op`, whose map must send tile element (r, p) to window
+/// element (f(p), r), reading contiguous window rows of as many elements
+/// as the tile has rows, at static strides of whole words; a diagnostic
+/// where it does not.
+static FailureOr<GatherPlan> planGather(StageTileOp op) {
+  auto source = cast<MemRefType>(op.getSource().getType());
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  AffineMap map = *op.getIndexingMap();
+  bool transposes = dest.getRank() == 2 && source.getRank() == 2 &&
+                    map.getResult(1) == getAffineDimExpr(0, op.getContext()) &&
+                    !map.getResult(0).isFunctionOfDim(0);
+  if (!transposes)
+    return op.emitOpError()
+           << "stages along " << op.getIndexingMapAttr()
+           << "; a kernel stages tiles whose element (r, p) is window "
+              "element (f(p), r) only";
+  if (!matchPattern(op.getPadding(), m_Zero()) &&
+      !matchPattern(op.getPadding(), m_PosZeroFloat()))
+    return op.emitOpError() << "pads a rearranged tile with a value other "
+                               "than zero; only zeros are supported";
+  unsigned bits = dest.getElementTypeBitWidth();
+  int64_t side = bits < 32 ? 32 / bits : 1;
+  auto [strides, offset] = source.getStridesAndOffset();
+  ArrayRef<int64_t> shape = dest.getShape();
+  if (32 % bits || shape[0] % side || shape[1] % side ||
+      source.getDimSize(1) != shape[0] || strides[1] != 1 ||
+      ShapedType::isDynamic(strides[0]) || strides[0] % side ||
+      !dest.getLayout().isIdentity())
+    return op.emitOpError()
+           << "transposes " << source << " into " << dest
+           << ", which words do not tile: window rows must be contiguous, "
+              "hold as many elements as the tile has rows and start at "
+              "static strides of whole 32-bit words";
+  return GatherPlan{side, shape[0] / side * (shape[1] / side)};
+}
+
+/// Block `block` of `op`'s tile: rows r0 .. r0 + side - 1 and columns
+/// p0 .. p0 + side - 1, read as `side` words of window rows f(p0 + i)
+/// (zeros past the window: the row read is clamped to the first), and
+/// stored transposed, a word a tile row.
+static void gatherBlock(OpBuilder &b, Location loc, StageTileOp op,
+                        const GatherPlan &plan, Value block) {
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t side = plan.side;
+  Value rowBlocks = index(dest.getDimSize(0) / side);
+  Value sideValue = index(side);
+  Value rowBlock = arith::RemUIOp::create(b, loc, block, rowBlocks);
+  Value firstRow = arith::MulIOp::create(b, loc, rowBlock, sideValue);
+  Value columnBlock = arith::DivUIOp::create(b, loc, block, rowBlocks);
+  Value firstColumn = arith::MulIOp::create(b, loc, columnBlock, sideValue);
+  Value zero = index(0);
+  Value windowRows = memref::DimOp::create(b, loc, op.getSource(), 0);
+  auto word = VectorType::get({side}, dest.getElementType());
+  Value zeros = arith::ConstantOp::create(b, loc, word, b.getZeroAttr(word));
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < side; ++i) {
+    Value offset = index(i);
+    Value column = arith::AddIOp::create(b, loc, firstColumn, offset);
+    Value windowRow =
+        applyIndexMap(b, loc, *op.getIndexingMap(), {firstRow, column})[0];
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         windowRow, windowRows);
+    Value row = arith::SelectOp::create(b, loc, inside, windowRow, zero);
+    Value loaded = vector::LoadOp::create(
+        b, loc, word, op.getSource(), ValueRange{row, firstRow},
+        /*nontemporal=*/false, llvm::Align(4));
+    words.push_back(arith::SelectOp::create(b, loc, inside, loaded, zeros));
+  }
+  for (int64_t j = 0; j < side; ++j) {
+    SmallVector<Value> elements;
+    for (Value read : words)
+      elements.push_back(vector::ExtractOp::create(b, loc, read, j));
+    Value stored = vector::FromElementsOp::create(b, loc, word, elements);
+    Value offset = index(j);
+    Value row = arith::AddIOp::create(b, loc, firstRow, offset);
+    vector::StoreOp::create(b, loc, stored, op.getDest(),
+                            ValueRange{row, firstColumn},
+                            /*nontemporal=*/false, llvm::Align(4));
+  }
+}
+
+/// Calls `body` on items thread, thread + threads, ... of `items`: full
+/// rounds straight, the last, partial one under a guard.
+static void forEachThreadShare(OpBuilder &b, Location loc, Value thread,
+                               int64_t items, int64_t threads,
+                               function_ref<void(OpBuilder &, Value)> body) {
+  for (int64_t first = 0; first < items; first += threads) {
+    Value item = thread;
+    if (first > 0) {
+      Value offset = arith::ConstantIndexOp::create(b, loc, first);
+      item = arith::AddIOp::create(b, loc, thread, offset);
+    }
+    if (first + threads <= items) {
+      body(b, item);
+      continue;
+    }
+    Value count = arith::ConstantIndexOp::create(b, loc, items);
+    Value some =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, item, count);
+    auto branch = scf::IfOp::create(b, loc, some, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    body(b, item);
+  }
+}
+
 /// `run` (sage.stage_tile ops with nothing touching memory between them)
 /// as each thread's copies, one group, its wait and the barriers.
 static LogicalResult lowerStageRun(RewriterBase &rewriter,
                                    MutableArrayRef<StageTileOp> run,
                                    int64_t threads) {
+  // Copies first, then the rearranged tiles, whose loads and stores
+  // overlap the copies in flight.
+  SmallVector<StageTileOp> copies, gathers;
+  for (StageTileOp op : run)
+    (op.isPlainCopy() ? copies : gathers).push_back(op);
   SmallVector<CopyPlan> plans;
-  for (StageTileOp op : run) {
+  for (StageTileOp op : copies) {
     FailureOr<CopyPlan> plan = planCopies(op);
     if (failed(plan))
       return failure();
     plans.push_back(*plan);
+  }
+  SmallVector<GatherPlan> gatherPlans;
+  for (StageTileOp op : gathers) {
+    FailureOr<GatherPlan> plan = planGather(op);
+    if (failed(plan))
+      return failure();
+    gatherPlans.push_back(*plan);
   }
   Location loc = run.front().getLoc();
   rewriter.setInsertionPoint(run.front());
@@ -180,7 +318,7 @@ static LogicalResult lowerStageRun(RewriterBase &rewriter,
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   SmallVector<Value> tokens;
   SmallVector<std::pair<StageTileOp, CopyPlan>> partial;
-  for (auto [index, op] : llvm::enumerate(run)) {
+  for (auto [index, op] : llvm::enumerate(copies)) {
     const CopyPlan &plan = plans[index];
     rewriter.setInsertionPoint(op);
     for (int64_t first = 0; first + threads <= plan.copies; first += threads) {
@@ -193,6 +331,11 @@ static LogicalResult lowerStageRun(RewriterBase &rewriter,
       partial.push_back({op, plan});
   }
   rewriter.setInsertionPointAfter(run.back());
+  for (auto [op, plan] : llvm::zip(gathers, gatherPlans))
+    forEachThreadShare(rewriter, loc, thread, plan.blocks, threads,
+                       [&](OpBuilder &b, Value block) {
+                         gatherBlock(b, loc, op, plan, block);
+                       });
   waitForCopies(rewriter, loc, tokens);
   // The last round, where there are fewer copies than threads.
   for (auto [op, plan] : partial) {
@@ -251,6 +394,162 @@ static LogicalResult lowerCooperative(RewriterBase &rewriter,
     outer.getLowerBoundMutable().assign(lower);
     outer.getStepMutable().assign(step);
   });
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// A multiple of the stride of `type`'s dimension `dim`: the stride where
+/// static, else (row-major layouts) the product of the static sizes
+/// inside it; 0 where nothing is known.
+static int64_t getStrideFactor(MemRefType type, int64_t dim) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  if (!ShapedType::isDynamic(strides[dim]))
+    return strides[dim];
+  if (!type.getLayout().isIdentity())
+    return 0;
+  int64_t factor = 1;
+  for (int64_t size : type.getShape().drop_front(dim + 1))
+    if (!ShapedType::isDynamic(size))
+      factor *= size;
+  return factor;
+}
+
+/// Whether `buffer` starts `bytes`-aligned: it is a function argument or a
+/// workgroup tile (the runtime's and the kernel's allocations are 16-byte
+/// aligned), or a view of one whose offset is a sum of strides that are
+/// multiples of `bytes` (whole rows of a tensor, say).
+static bool startsAligned(Value buffer, int64_t bytes) {
+  while (Operation *op = buffer.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::CollapseShapeOp>(op)) {
+      buffer = view.getSrc();
+    } else if (auto view = dyn_cast<memref::ExpandShapeOp>(op)) {
+      buffer = view.getSrc();
+    } else if (auto view = dyn_cast<memref::SubViewOp>(op)) {
+      MemRefType source = view.getSourceType();
+      int64_t bits = source.getElementTypeBitWidth();
+      for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
+        if (isZeroInteger(offset))
+          continue;
+        std::optional<int64_t> constant = getConstantIntValue(offset);
+        int64_t factor =
+            getStrideFactor(source, dim) * (constant ? *constant : 1);
+        if (factor == 0 || factor * bits % (8 * bytes))
+          return false;
+      }
+      buffer = view.getSource();
+    } else {
+      return isa<memref::AllocOp>(op);
+    }
+  }
+  return true;
+}
+
+/// Whether `buffer`'s rows (its last dimension) are contiguous, whole
+/// multiples of `bytes` and start every `bytes` bytes, so that a row is
+/// read with loads of that alignment.
+static bool hasAlignedRows(Value buffer, int64_t bytes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t bits = type.getElementTypeBitWidth();
+  auto [strides, offset] = type.getStridesAndOffset();
+  if (strides.back() != 1 || ShapedType::isDynamic(type.getShape().back()) ||
+      type.getShape().back() * bits % (8 * bytes))
+    return false;
+  for (int64_t dim = 0; dim + 1 < type.getRank(); ++dim)
+    if (int64_t factor = getStrideFactor(type, dim);
+        factor == 0 || factor * bits % (8 * bytes))
+      return false;
+  return startsAligned(buffer, bytes);
+}
+
+/// The static extent of the 1-D buffer `buffer` or, for a view of a part
+/// of one (a subview), of the buffer it views.
+static std::optional<int64_t> getStaticExtent(Value buffer) {
+  while (true) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.getRank() == 1 && !type.isDynamicDim(0))
+      return type.getDimSize(0);
+    auto view = buffer.getDefiningOp<memref::SubViewOp>();
+    if (!view || view.getSourceType().getRank() != 1)
+      return std::nullopt;
+    buffer = view.getSource();
+  }
+}
+
+/// A float matvec `y += A x` into workgroup memory whose rows of A and
+/// whose x are read whole with 16-byte loads: thread t computes rows t,
+/// t + threads, ..., each one vector load of the row and of x, the products
+/// in y's type and their sum onto y's element (vector.reduction), 16 bytes
+/// of the row at a time. Fails where the operands do not allow it:
+/// lowerCooperative's loops then.
+static LogicalResult lowerRowDots(RewriterBase &rewriter, linalg::MatvecOp op,
+                                  int64_t threads) {
+  Value matrix = op.getDpsInputs()[0], vector = op.getDpsInputs()[1];
+  Value result = op.getDpsInits()[0];
+  auto matrixType = cast<MemRefType>(matrix.getType());
+  auto vectorType = cast<MemRefType>(vector.getType());
+  auto resultType =
+      dyn_cast<FloatType>(cast<MemRefType>(result.getType()).getElementType());
+  int64_t k = matrixType.getDimSize(1);
+  if (!resultType || !isa<FloatType>(matrixType.getElementType()) ||
+      !isa<FloatType>(vectorType.getElementType()) ||
+      ShapedType::isDynamic(k) || vectorType.getDimSize(0) != k ||
+      k % std::min<int64_t>(k, 128 / matrixType.getElementTypeBitWidth()) ||
+      !hasAlignedRows(matrix, 16) || !hasAlignedRows(vector, 16))
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  gpu::BarrierOp::create(rewriter, loc);
+  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value rows = memref::DimOp::create(rewriter, loc, matrix, 0);
+  // A row a thread at most: a guard rather than a loop, out of which LLVM
+  // would hoist the reads of x and keep all of them in registers.
+  Operation *rowLoop;
+  Value row = thread;
+  if (std::optional<int64_t> bound = getStaticExtent(result);
+      bound && *bound <= threads) {
+    Value some = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       thread, rows);
+    auto branch = scf::IfOp::create(rewriter, loc, some,
+                                    /*withElseRegion=*/false);
+    rowLoop = branch;
+    rewriter.setInsertionPointToStart(branch.thenBlock());
+  } else {
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    auto loop = scf::ForOp::create(rewriter, loc, thread, rows, step);
+    rowLoop = loop;
+    row = loop.getInductionVar();
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  {
+    // 16 bytes of the row at a time, so that few registers hold it.
+    int64_t chunk =
+        std::min<int64_t>(k, 128 / matrixType.getElementTypeBitWidth());
+    auto readAsResult = [&](Value buffer, ValueRange indices) -> Value {
+      Type element = cast<MemRefType>(buffer.getType()).getElementType();
+      Value read = vector::LoadOp::create(
+          rewriter, loc, VectorType::get({chunk}, element), buffer, indices,
+          /*nontemporal=*/false, llvm::Align(16));
+      if (element == resultType)
+        return read;
+      // linalg.matvec casts each operand to the result's type.
+      auto type = VectorType::get({chunk}, resultType);
+      if (element.getIntOrFloatBitWidth() < resultType.getWidth())
+        return arith::ExtFOp::create(rewriter, loc, type, read);
+      return arith::TruncFOp::create(rewriter, loc, type, read);
+    };
+    Value sum = memref::LoadOp::create(rewriter, loc, result, row);
+    for (int64_t first = 0; first < k; first += chunk) {
+      Value column = arith::ConstantIndexOp::create(rewriter, loc, first);
+      Value a = readAsResult(matrix, {row, column});
+      Value x = readAsResult(vector, {column});
+      Value products = arith::MulFOp::create(rewriter, loc, a, x);
+      sum = vector::ReductionOp::create(
+          rewriter, loc, vector::CombiningKind::ADD, products, sum);
+    }
+    memref::StoreOp::create(rewriter, loc, sum, result, row);
+  }
+  rewriter.setInsertionPointAfter(rowLoop);
+  gpu::BarrierOp::create(rewriter, loc);
   rewriter.eraseOp(op);
   return success();
 }
@@ -356,9 +655,13 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   for (MutableArrayRef<StageTileOp> run : runs)
     if (failed(lowerStageRun(rewriter, run, *threads)))
       return failure();
-  for (linalg::LinalgOp product : products)
+  for (linalg::LinalgOp product : products) {
+    auto matvec = dyn_cast<linalg::MatvecOp>(product.getOperation());
+    if (matvec && succeeded(lowerRowDots(rewriter, matvec, *threads)))
+      continue;
     if (failed(lowerCooperative(rewriter, product, *threads)))
       return failure();
+  }
   dropRepeatedBarriers(kernel);
   return success();
 }

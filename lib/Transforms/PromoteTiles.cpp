@@ -10,7 +10,9 @@
 //
 // * a padded window the lanes read becomes a sage.stage_tile into a
 //   workgroup-memory tile (bufferization.alloc_tensor with memory_space
-//   #gpu.address_space<workgroup>);
+//   #gpu.address_space<workgroup>); read through gathers that rearrange
+//   it (V^T in P's key order), the tile holds it rearranged: the copy's
+//   indexing_map composes theirs;
 // * a matrix-vector product the lanes read is computed into workgroup
 //   memory; of a zero-padded window, over the window's rows only (the
 //   padded rows keep the initial value, which is what zero rows add up to).
@@ -50,26 +52,6 @@ static Attribute getWorkgroupSpace(MLIRContext *ctx) {
   return gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
 }
 
-bool mlir::sage::isInWorkgroupMemory(Value tile) {
-  while (Operation *op = tile.getDefiningOp()) {
-    if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
-      return alloc.getMemorySpace() &&
-             gpu::GPUDialect::isWorkgroupMemoryAddressSpace(
-                 *alloc.getMemorySpace());
-    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-      tile = slice.getSource();
-    } else if (auto slice = dyn_cast<tensor::InsertSliceOp>(op)) {
-      tile = slice.getDest();
-    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
-      auto result = cast<OpResult>(tile);
-      tile = dps.getDpsInitOperand(result.getResultNumber())->get();
-    } else {
-      return false;
-    }
-  }
-  return false;
-}
-
 /// An empty tile like `type` in workgroup memory.
 static Value allocateInWorkgroup(RewriterBase &rewriter, Location loc,
                                  RankedTensorType type) {
@@ -98,17 +80,80 @@ static bool isPaddedWindow(tensor::PadOp pad) {
          pad.getResultType().hasStaticShape();
 }
 
-/// `pad` as a sage.stage_tile of its window into workgroup memory. A
-/// constant the pad's body defines is made before it.
-static void stagePaddedWindow(RewriterBase &rewriter, tensor::PadOp pad) {
-  rewriter.setInsertionPoint(pad);
-  Location loc = pad.getLoc();
+/// The pad's constant padding value, made before it (at the insertion
+/// point) where the pad's body defines it.
+static Value getPaddingBefore(RewriterBase &rewriter, tensor::PadOp pad) {
   Value padding = pad.getConstantPaddingValue();
   if (pad.getRegion().isAncestor(padding.getParentRegion()))
     padding = rewriter.clone(*padding.getDefiningOp())->getResult(0);
+  return padding;
+}
+
+/// `pad` as a sage.stage_tile of its window into workgroup memory.
+static void stagePaddedWindow(RewriterBase &rewriter, tensor::PadOp pad) {
+  rewriter.setInsertionPoint(pad);
+  Location loc = pad.getLoc();
+  Value padding = getPaddingBefore(rewriter, pad);
   Value buffer = allocateInWorkgroup(rewriter, loc, pad.getResultType());
   rewriter.replaceOpWithNewOp<StageTileOp>(pad, pad.getResultType(),
-                                           pad.getSource(), padding, buffer);
+                                           pad.getSource(), padding, buffer,
+                                           /*indexing_map=*/nullptr);
+}
+
+/// The tile at the end of a chain of gathers from `pad` (each the only
+/// user of the one before, one of them not a transpose: V^T in P's key
+/// order) that only the lanes read, with the map from its indices to the
+/// window's.
+static std::optional<std::pair<Value, AffineMap>>
+getLaneReadGather(tensor::PadOp pad) {
+  Value tile = pad.getResult();
+  AffineMap map = AffineMap::getMultiDimIdentityMap(
+      pad.getResultType().getRank(), pad.getContext());
+  bool rearranges = false;
+  while (tile.hasOneUse()) {
+    Operation *user = *tile.user_begin();
+    if (user->getNumResults() != 1)
+      break;
+    auto gather = getGatherSource(user->getResult(0));
+    if (!gather || gather->second != tile)
+      break;
+    map = map.compose(gather->first);
+    rearranges |= !gather->first.isPermutation();
+    tile = user->getResult(0);
+  }
+  bool readByLanes = llvm::all_of(tile.getUsers(), [](Operation *user) {
+    return isa<vector::TransferReadOp, tensor::ExtractOp>(user);
+  });
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (!rearranges || !readByLanes || !type.hasStaticShape())
+    return std::nullopt;
+  return std::make_pair(tile, map);
+}
+
+/// The gathers from `pad` to `tile` as one sage.stage_tile of the window
+/// along `map` into workgroup memory.
+static void stageGather(RewriterBase &rewriter, tensor::PadOp pad, Value tile,
+                        AffineMap map) {
+  rewriter.setInsertionPoint(pad);
+  Location loc = pad.getLoc();
+  Value padding = getPaddingBefore(rewriter, pad);
+  auto type = cast<RankedTensorType>(tile.getType());
+  Value buffer = allocateInWorkgroup(rewriter, loc, type);
+  Value staged = StageTileOp::create(rewriter, loc, type, pad.getSource(),
+                                     padding, buffer, AffineMapAttr::get(map))
+                     .getResult();
+  // The chain, last link first.
+  Operation *link = tile.getDefiningOp();
+  rewriter.replaceAllUsesWith(tile, staged);
+  while (link != pad) {
+    Operation *previous = cast<linalg::LinalgOp>(link)
+                              .getDpsInputOperand(0)
+                              ->get()
+                              .getDefiningOp();
+    rewriter.eraseOp(link);
+    link = previous;
+  }
+  rewriter.eraseOp(pad);
 }
 
 /// `matvec`, whose result the lanes read, computed into workgroup memory.
@@ -224,6 +269,15 @@ struct PromoteTilesPass
       });
       for (linalg::MatvecOp matvec : products)
         promoteMatvec(rewriter, matvec);
+      SmallVector<std::tuple<tensor::PadOp, Value, AffineMap>> gathers;
+      grid.walk([&](tensor::PadOp pad) {
+        if (!isPaddedWindow(pad))
+          return;
+        if (auto gather = getLaneReadGather(pad))
+          gathers.emplace_back(pad, gather->first, gather->second);
+      });
+      for (auto [pad, tile, map] : gathers)
+        stageGather(rewriter, pad, tile, map);
       SmallVector<tensor::PadOp> windows;
       grid.walk([&](tensor::PadOp pad) {
         if (isPaddedWindow(pad) && !pad->use_empty() &&

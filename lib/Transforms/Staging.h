@@ -10,7 +10,11 @@
 #ifndef SAGE_LIB_TRANSFORMS_STAGING_H
 #define SAGE_LIB_TRANSFORMS_STAGING_H
 
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
+
+#include <optional>
 
 namespace mlir::sage {
 
@@ -18,6 +22,19 @@ namespace mlir::sage {
 /// is computed in place (destination-passing style, slices) into, a
 /// bufferization.alloc_tensor in #gpu.address_space<workgroup>.
 bool isInWorkgroupMemory(Value tile);
+
+/// If `tile` is the result of a gather (a linalg op on tensors with one
+/// tensor input and one init, all loops parallel, the init indexed by them,
+/// whose body yields the input element: linalg.transpose, or the generic that
+/// puts V^T's keys in P's order), the map from the tile's indices to the
+/// input's, and the input.
+std::optional<std::pair<AffineMap, Value>> getGatherSource(Value tile);
+
+/// `map` applied to the non-negative indices `indices`, as arith ops
+/// (floordiv and mod of non-negative values are unsigned division and
+/// remainder); a result that is one of the dims is that index itself.
+SmallVector<Value> applyIndexMap(OpBuilder &b, Location loc, AffineMap map,
+                                 ValueRange indices);
 
 } // namespace mlir::sage
 

@@ -217,25 +217,32 @@ func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi
 
 // P V with P in the registers of Q K^T's accumulators: A is the lane's own
 // values in the accumulator order (keys 0, 1, 8, 9 of lane t = 0 at
-// positions 0 to 3, docs/Layouts.md), a shuffle; B reads V^T's channel g
-// at the same keys, plus 2t. Unit scales: the f32 sums are added as they
-// are.
+// positions 0 to 3, docs/Layouts.md), a shuffle; B is V^T gathered into
+// that order (column p holds key getIndexAt(p)), so each of the lane's
+// registers of B is one read of 4 consecutive positions: 4t and 16 + 4t
+// of V^T's channel g. Unit scales: the f32 sums are added as they are.
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
                 b = i8, b_source = registers, acc = i32, scales = none>
 #pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
                 b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
 #S = #sage.acc_fragment<mma = #qk, warps = 1>
 #O = #sage.acc_fragment<mma = #pv, warps = 1>
+//   CHECK-DAG: #[[$KEYS:.*]] = affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
 // CHECK-LABEL: func @probs_from_registers
 //  CHECK-SAME: (%[[P_TILE:[^:]*]]: tensor<16x32xf8E4M3FN, #{{.*}}>, %[[VT:[^:]*]]: tensor<8x32xf8E4M3FN>, %[[ACC_TILE:[^:]*]]: tensor<16x8xf32, #{{.*}}>)
 //   CHECK-DAG:   %[[P:.*]] = builtin.unrealized_conversion_cast %[[P_TILE]] : tensor<16x32xf8E4M3FN, #{{.*}}> to vector<16xf8E4M3FN>
 //   CHECK-DAG:   %[[ACC:.*]] = builtin.unrealized_conversion_cast %[[ACC_TILE]] : tensor<16x8xf32, #{{.*}}> to vector<4xf32>
+//       CHECK:   %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+//       CHECK:   %[[G:.*]] = arith.divui %[[LANE]], %c4
+//       CHECK:   %[[T:.*]] = arith.remui %[[LANE]], %c4
+//       CHECK:   %[[VK:.*]] = linalg.generic {indexing_maps = [#[[$KEYS]], #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%[[VT]] : tensor<8x32xf8E4M3FN>)
 //       CHECK:   %[[A:.*]] = vector.shuffle %[[P]], %[[P]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
-//       CHECK:   %[[TWO_T:.*]] = arith.muli %[[T:.*]], %[[C2:.*]] : index
-//       CHECK:   %[[KEY0:.*]] = tensor.extract %[[VT]][%[[G:.*]], %[[TWO_T]]] : tensor<8x32xf8E4M3FN>
-//       CHECK:   %[[KEY9:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-//       CHECK:   tensor.extract %[[VT]][%[[G]], %{{.*}}]
-//       CHECK:   %[[R:.*]] = sage.warp_mma %[[A]], %{{.*}}, %{{.*}} {mma = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+//       CHECK:   %[[FOUR_T:.*]] = arith.muli %[[T]], %c4{{.*}} : index
+//       CHECK:   %[[B0:.*]] = vector.transfer_read %[[VK]][%[[G]], %[[FOUR_T]]], %{{.*}} {in_bounds = [true]} : tensor<8x32xf8E4M3FN>, vector<4xf8E4M3FN>
+//       CHECK:   %[[HIGH:.*]] = arith.addi %{{.*}}, %c16{{.*}} : index
+//       CHECK:   %[[B1:.*]] = vector.transfer_read %[[VK]][%[[G]], %[[HIGH]]], %{{.*}} {in_bounds = [true]} : tensor<8x32xf8E4M3FN>, vector<4xf8E4M3FN>
+//       CHECK:   %[[B:.*]] = vector.shuffle %[[B0]], %[[B1]] [0, 1, 2, 3, 4, 5, 6, 7]
+//       CHECK:   %[[R:.*]] = sage.warp_mma %[[A]], %[[B]], %{{.*}} {mma = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //   CHECK-NOT:   arith.mulf
 //       CHECK:   %[[O:.*]] = arith.addf %[[ACC]], %[[R]] : vector<4xf32>
 func.func @probs_from_registers(%p: tensor<16x32xf8E4M3FN, #S>, %vt: tensor<8x32xf8E4M3FN>,

@@ -81,6 +81,36 @@ func.func @transposed(%v: tensor<64x32xf16>, %i: index, %j: index) -> (f16, vect
 
 // -----
 
+// V^T gathered into P's key order (sage-distribute-tiles' B of P V), read
+// where no promote level staged it: each element of a lane's word is V's
+// at (key(p), d). Position 4t + 1 of the first 32 holds key 2t + 1.
+// CHECK-LABEL: func @gathered
+//  CHECK-SAME:   (%[[V:[^:]*]]: tensor<64x64xf8E4M3FN>, %[[D:[^:]*]]: index, %[[T:[^:]*]]: index)
+//   CHECK-NOT:   linalg.generic
+//   CHECK-NOT:   linalg.transpose
+//   CHECK-COUNT-4:   tensor.extract %[[V]][%{{.*}}, %[[D]]] : tensor<64x64xf8E4M3FN>
+//       CHECK:   %[[WORD:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf8E4M3FN>
+//       CHECK:   return %[[WORD]]
+#keys = affine_map<(d0, d1) -> (d0, d1 floordiv 32 * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gathered(%v: tensor<64x64xf8E4M3FN>, %d: index, %t: index) -> vector<4xf8E4M3FN> {
+  %zero = arith.constant 0.0 : f8E4M3FN
+  %c4 = arith.constant 4 : index
+  %te = tensor.empty() : tensor<64x64xf8E4M3FN>
+  %vt = linalg.transpose ins(%v : tensor<64x64xf8E4M3FN>) outs(%te : tensor<64x64xf8E4M3FN>) permutation = [1, 0]
+  %ge = tensor.empty() : tensor<64x64xf8E4M3FN>
+  %vk = linalg.generic {indexing_maps = [#keys, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%vt : tensor<64x64xf8E4M3FN>) outs(%ge : tensor<64x64xf8E4M3FN>) {
+  ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+    linalg.yield %x : f8E4M3FN
+  } -> tensor<64x64xf8E4M3FN>
+  %p = arith.muli %t, %c4 : index
+  %word = vector.transfer_read %vk[%d, %p], %zero {in_bounds = [true]} : tensor<64x64xf8E4M3FN>, vector<4xf8E4M3FN>
+  return %word : vector<4xf8E4M3FN>
+}
+
+// -----
+
 // dS: element i of K mean_Q is row i's dot product, the f16 products in
 // f32, summed in order onto the init's element (a fill: zero).
 // CHECK-LABEL: func @matvec

@@ -6,7 +6,8 @@
 // become 16-byte-aligned workgroup attributions; the copies each thread's
 // 16-byte pieces (2 of K's 256 a thread, zero-filled past the window's
 // rows; 64 of the f16 tile's, for threads 0 to 63), one group waited for;
-// the products loops whose rows the threads share.
+// the fill a loop whose elements the threads share, the matvec a row a
+// thread.
 // CHECK-LABEL: gpu.func @kernel
 //  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8, strided<[64, 1], offset: ?>>, %[[W:[^:]*]]: memref<16x32xf16>, %[[KRAW:[^:]*]]: memref<?x64xf16>, %[[MEAN:[^:]*]]: memref<64xf32>)
 //  CHECK-SAME: workgroup(%[[KT:.*]] : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WT:.*]] : memref<16x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[DS:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
@@ -39,11 +40,25 @@
 //       CHECK:     memref.store %{{.*}}, %[[DS]]
 //       CHECK:   gpu.barrier
 //   CHECK-NOT:   gpu.barrier
+// dS's rows, one a thread (64 rows, 128 threads): 16-byte loads of the
+// row and of the mean, the f16 products in f32 summed in order onto the
+// row's initial value.
+//       CHECK:   %[[PART:.*]] = memref.subview %[[DS]][0] [%{{.*}}] [1]
 //       CHECK:   %[[T3:.*]] = gpu.thread_id x
-//       CHECK:   %[[FIRST3:.*]] = arith.addi %{{.*}}, %[[T3]] : index
-//       CHECK:   scf.for %[[R:.*]] = %[[FIRST3]] to %{{.*}} step %{{.*}} {
-//       CHECK:     scf.for
-//       CHECK:       memref.load %[[KRAW]]
+//       CHECK:   %[[KROWS:.*]] = memref.dim %[[KRAW]], %{{.*}} : memref<?x64xf16>
+//       CHECK:   %[[HAS_ROW:.*]] = arith.cmpi ult, %[[T3]], %[[KROWS]] : index
+//       CHECK:   scf.if %[[HAS_ROW]] {
+//       CHECK:     %[[INIT:.*]] = memref.load %[[PART]][%[[T3]]]
+//       CHECK:     %[[A0:.*]] = vector.load %[[KRAW]][%[[T3]], %[[C0:.*]]] {alignment = 16 : i64} : memref<?x64xf16>, vector<8xf16>
+//       CHECK:     %[[A0F:.*]] = arith.extf %[[A0]] : vector<8xf16> to vector<8xf32>
+//       CHECK:     %[[X0:.*]] = vector.load %[[MEAN]][%[[C0]]] {alignment = 16 : i64} : memref<64xf32>, vector<8xf32>
+//       CHECK:     %[[P0:.*]] = arith.mulf %[[A0F]], %[[X0]] : vector<8xf32>
+//       CHECK:     %[[S0:.*]] = vector.reduction <add>, %[[P0]], %[[INIT]] : vector<8xf32> into f32
+//       CHECK:     vector.load %[[KRAW]][%[[T3]], %c8{{.*}}]
+//       CHECK:     vector.reduction <add>, %{{.*}}, %[[S0]]
+//  CHECK-COUNT-6:     vector.reduction <add>
+//       CHECK:     memref.store %{{.*}}, %[[PART]][%[[T3]]]
+//       CHECK:   }
 //       CHECK:   gpu.barrier
 //   CHECK-NOT:   sage.stage_tile
 //   CHECK-NOT:   memref.alloc
@@ -181,6 +196,123 @@ gpu.module @kernels {
     %t = memref.alloc() : memref<f32, #gpu.address_space<workgroup>>
     // expected-error @below {{stages a rank-0 tile; copy it whole}}
     sage.stage_tile %x into %t : memref<f32> into memref<f32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// K copied and V^T staged in P's key order in one run (docs/Levels.md,
+// L3): K's asynchronous copies are issued first; then each thread moves
+// its 4 x 4-byte blocks of V^T (256 blocks, 2 a thread): four word loads
+// of V rows key(p0 + i) (a row past the window reads row 0 and becomes
+// zeros), transposed, four word stores of V^T rows; then the wait and
+// one barrier.
+// CHECK-LABEL: gpu.func @rearranged
+//  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %[[V:[^:]*]]: memref<?x64xf8E4M3FN>)
+//  CHECK-SAME: workgroup(%[[KT:.*]] : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[VT:.*]] : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//       CHECK:   gpu.barrier
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[C0:.*]] = nvgpu.device_async_copy %[[K]]
+//       CHECK:   %[[C1:.*]] = nvgpu.device_async_copy %[[K]]
+//   CHECK-NOT:   nvgpu.device_async_copy
+// The first block of thread T: rows 4 (T mod 16), columns 4 (T / 16).
+//       CHECK:   %[[RB:.*]] = arith.remui %[[T]], %c16{{.*}} : index
+//       CHECK:   %[[R0:.*]] = arith.muli %[[RB]], %c4{{.*}} : index
+//       CHECK:   %[[CB:.*]] = arith.divui %[[T]], %c16{{.*}} : index
+//       CHECK:   %[[P0:.*]] = arith.muli %[[CB]], %c4{{.*}} : index
+//       CHECK:   %[[WROWS:.*]] = memref.dim %[[V]], %c0{{.*}} : memref<?x64xf8E4M3FN>
+//       CHECK:   %[[ZERO_WORD:.*]] = arith.constant dense<0.000000e+00> : vector<4xf8E4M3FN>
+//       CHECK:   %[[IN0:.*]] = arith.cmpi ult, %[[KEY0:.*]], %[[WROWS]] : index
+//       CHECK:   %[[ROW0:.*]] = arith.select %[[IN0]], %[[KEY0]], %{{.*}} : index
+//       CHECK:   %[[L0:.*]] = vector.load %[[V]][%[[ROW0]], %[[R0]]] {alignment = 4 : i64} : memref<?x64xf8E4M3FN>, vector<4xf8E4M3FN>
+//       CHECK:   %[[W0:.*]] = arith.select %[[IN0]], %[[L0]], %[[ZERO_WORD]] : vector<4xf8E4M3FN>
+//   CHECK-COUNT-3:   vector.load %[[V]]
+//       CHECK:   %[[E00:.*]] = vector.extract %[[W0]][0] : f8E4M3FN from vector<4xf8E4M3FN>
+//       CHECK:   %[[S0:.*]] = vector.from_elements %[[E00]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf8E4M3FN>
+//       CHECK:   vector.store %[[S0]], %[[VT]][%{{.*}}, %[[P0]]] {alignment = 4 : i64} : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>, vector<4xf8E4M3FN>
+//   CHECK-COUNT-3:   vector.store %{{.*}}, %[[VT]]
+// The second block: thread T + 128.
+//       CHECK:   arith.addi %[[T]], %c128
+//   CHECK-COUNT-4:   vector.load %[[V]]
+//   CHECK-COUNT-4:   vector.store %{{.*}}, %[[VT]]
+//       CHECK:   %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]]
+//       CHECK:   nvgpu.device_async_wait %[[G]]
+//       CHECK:   gpu.barrier
+//   CHECK-NOT:   gpu.barrier
+//   CHECK-NOT:   sage.stage_tile
+#keys = affine_map<(d0, d1) -> (d1 floordiv 32 * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2, d0)>
+gpu.module @kernels {
+  gpu.func @rearranged(%k: memref<?x64xi8>, %v: memref<?x64xf8E4M3FN>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %f0 = arith.constant 0.0 : f8E4M3FN
+    %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    %vt = memref.alloc() : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    sage.stage_tile %v pad(%f0 : f8E4M3FN) into %vt {indexing_map = #keys} : memref<?x64xf8E4M3FN> into memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @negative_not_transposing(%v: memref<?x64xi8>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %vt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    // expected-error @below {{stages along affine_map<(d0, d1) -> (d0, d1 mod 8)>; a kernel stages tiles whose element (r, p) is window element (f(p), r) only}}
+    sage.stage_tile %v pad(%i0 : i8) into %vt {indexing_map = affine_map<(d0, d1) -> (d0, d1 mod 8)>} : memref<?x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @negative_rearranged_padding(%v: memref<?x64xi8>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i1 = arith.constant 1 : i8
+    %vt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    // expected-error @below {{pads a rearranged tile with a value other than zero; only zeros are supported}}
+    sage.stage_tile %v pad(%i1 : i8) into %vt {indexing_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<?x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @negative_rearranged_rows(%v: memref<?x32xi8>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %vt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    // expected-error @below {{transposes 'memref<?x32xi8>' into 'memref<64x64xi8, #gpu.address_space<workgroup>>', which words do not tile: window rows must be contiguous, hold as many elements as the tile has rows and start at static strides of whole 32-bit words}}
+    sage.stage_tile %v pad(%i0 : i8) into %vt {indexing_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<?x32xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A matvec whose rows start at strides no 16-byte load can rely on stays
+// a loop nest, rows shared by the threads.
+// CHECK-LABEL: gpu.func @strided_matvec
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[FIRST:.*]] = arith.addi %{{.*}}, %[[T]] : index
+//       CHECK:   scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %{{.*}} {
+//       CHECK:     scf.for
+//       CHECK:       memref.load %{{.*}} : memref<?x64xf16, strided<[?, 1]>>
+//   CHECK-NOT:   vector.load
+gpu.module @kernels {
+  gpu.func @strided_matvec(%kraw: memref<?x64xf16, strided<[?, 1]>>, %mean: memref<64xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %ds = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %rows = memref.dim %kraw, %c0 : memref<?x64xf16, strided<[?, 1]>>
+    %part = memref.subview %ds[0] [%rows] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>
+    linalg.matvec ins(%kraw, %mean : memref<?x64xf16, strided<[?, 1]>>, memref<64xf32>) outs(%part : memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>)
     gpu.return
   }
 }

@@ -85,6 +85,79 @@ func.func @grid(%q: tensor<?x64xi8>, %k: tensor<?x64xi8>, %v: tensor<?x64xf8E4M3
 
 // -----
 
+// V^T gathered into P's key order (sage-distribute-tiles' B of P V) and
+// read by the lanes: staged rearranged, one copy along the composed map
+// (tile element (d, p) is window element (key(p), d)), so the lanes read
+// the staged tile itself. A transpose that other ops than lanes' reads
+// use, or a gather read by other ops, is not rearranged.
+//   CHECK-DAG: #[[$KEYS:.*]] = affine_map<(d0, d1) -> ((d1 floordiv 32) * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2, d0)>
+// CHECK-LABEL: func @rearranged
+//  CHECK-SAME: (%[[V:[^:]*]]: tensor<?x64xf8E4M3FN>
+//       CHECK:   %[[BUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xf8E4M3FN>
+//       CHECK:   %[[TILE:.*]] = sage.stage_tile %[[V]] pad(%{{.*}} : f8E4M3FN) into %[[BUF]] {indexing_map = #[[$KEYS]]} : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+//   CHECK-NOT:   linalg.generic
+//   CHECK-NOT:   linalg.transpose
+//       CHECK:   vector.transfer_read %[[TILE]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<64x64xf8E4M3FN>, vector<4xf8E4M3FN>
+#keys = affine_map<(d0, d1) -> (d0, d1 floordiv 32 * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @rearranged(%v: tensor<?x64xf8E4M3FN>, %rows: index, %blocks: index,
+                      %lane: index, %out: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f8E4M3FN
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<4xf8E4M3FN>) {
+    %vp = tensor.pad %v low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %f0 : f8E4M3FN
+    } : tensor<?x64xf8E4M3FN> to tensor<64x64xf8E4M3FN>
+    %te = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vt = linalg.transpose ins(%vp : tensor<64x64xf8E4M3FN>) outs(%te : tensor<64x64xf8E4M3FN>) permutation = [1, 0]
+    %ge = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vk = linalg.generic {indexing_maps = [#keys, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%vt : tensor<64x64xf8E4M3FN>) outs(%ge : tensor<64x64xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<64x64xf8E4M3FN>
+    %read = vector.transfer_read %vk[%lane, %c0], %f0 {in_bounds = [true]} : tensor<64x64xf8E4M3FN>, vector<4xf8E4M3FN>
+    %w = vector.transfer_write %read, %o[%c0] {in_bounds = [true]} : vector<4xf8E4M3FN>, tensor<4xf8E4M3FN>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[0] [4] [1] : tensor<4xf8E4M3FN> into tensor<4xf8E4M3FN>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+// A gather something other than a lane's read uses stays; its window is
+// not staged.
+// CHECK-LABEL: func @negative_gather_stored
+//   CHECK-NOT:   sage.stage_tile
+//       CHECK:   linalg.generic
+#keys = affine_map<(d0, d1) -> (d0, d1 floordiv 32 * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @negative_gather_stored(%v: tensor<?x64xf8E4M3FN>, %rows: index, %blocks: index,
+                                  %out: tensor<64x64xf8E4M3FN>) -> tensor<64x64xf8E4M3FN> {
+  %f0 = arith.constant 0.0 : f8E4M3FN
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<64x64xf8E4M3FN>) {
+    %vp = tensor.pad %v low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %f0 : f8E4M3FN
+    } : tensor<?x64xf8E4M3FN> to tensor<64x64xf8E4M3FN>
+    %ge = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vk = linalg.generic {indexing_maps = [#keys, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%vp : tensor<64x64xf8E4M3FN>) outs(%ge : tensor<64x64xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<64x64xf8E4M3FN>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %vk into %o[0, 0] [64, 64] [1, 1] : tensor<64x64xf8E4M3FN> into tensor<64x64xf8E4M3FN>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<64x64xf8E4M3FN>
+}
+
+// -----
+
 // Left alone: a pad outside a grid, a pad something other than a lane's
 // read uses, a padding value that is not a constant, and a product whose
 // initial value is not a fill.

@@ -263,7 +263,10 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
     by the MMA of their encoding, with the warp's first row from
     `gpu.thread_id`; `scf.for` carries the vectors. A `sage.qmma` becomes
     the lane's `sage.warp_mma` chains on the elements it reads from the
-    operand tiles (or, for P, takes from its registers), then the scales.
+    operand tiles (or, for P, takes from its registers), then the scales;
+    where P's accumulator order permutes the keys, B is first gathered
+    into that order (a `linalg.generic`), so that each of the lane's
+    registers is consecutive elements.
     Generics read broadcast inputs (dS, l, delta_V) at each lane's
     coordinates; a tile from outside the level enters through the cast
     sage-assign-fragments added (each lane reads its elements), and a tile
@@ -273,6 +276,7 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::sage::SageDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::ub::UBDialect",
@@ -286,7 +290,9 @@ def SagePromoteTiles : Pass<"sage-promote-tiles"> {
     The promote level (docs/Levels.md, L3), after `sage-distribute-tiles`:
     inside each grid, an operand window padded to the tile (`tensor.pad`)
     that the lanes read, directly or through a transpose, becomes a
-    `sage.stage_tile` into a tile allocated in workgroup memory
+    `sage.stage_tile` (through a chain of gathers the lanes read, one with
+    the chain's composed `indexing_map`) into a tile allocated in workgroup
+    memory
     (`bufferization.alloc_tensor` with `memory_space =
     #gpu.address_space<workgroup>`), and a `linalg.matvec` the lanes read
     (dS) is computed there, over the rows of its window when the window
@@ -311,9 +317,11 @@ def SageFoldLaneReads : Pass<"sage-fold-lane-reads"> {
     (`tensor.pad`) becomes a read of the window that may fall out of
     bounds (`vector.transfer_read`, which yields the padding value there);
     a read of a transposed tile (V^T) reads the input at the swapped
-    coordinates; an element of a `linalg.matvec` (dS) becomes its row's
-    dot product, summed in order. The tiles are then dead and go, so that
-    bufferization allocates nothing a lane would fill whole.
+    coordinates, and one of another gather (V^T in P's key order) each
+    element at its input's coordinates; an element of a `linalg.matvec`
+    (dS) becomes its row's dot product, summed in order. The tiles are
+    then dead and go, so that bufferization allocates nothing a lane would
+    fill whole.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -350,16 +358,22 @@ def SageLowerStaging : Pass<"sage-lower-staging"> {
     of its `gpu.func` (aligned to 16 bytes); each run of
     `sage.stage_tile` copies is split among the CTA's threads as
     `nvgpu.device_async_copy`s of up to 16 bytes (zero-filling past the
-    window), committed as one group and waited for; each linalg op that
-    writes workgroup memory runs its outermost parallel loop across the
-    threads. A `gpu.barrier` comes before and after each. The CTA's size
+    window), committed as one group and waited for; one with an
+    `indexing_map` that transposes the window (V^T in P's key order) as
+    square blocks of a 32-bit word a side, each thread loading a block's
+    words (`vector.load`), transposing them in registers and storing them
+    (`vector.store`) while the copies are in flight; a `linalg.matvec`
+    into workgroup memory whose rows 16-byte loads can read (dS) is a row
+    a thread, read 16 bytes at a time; any other linalg op that writes
+    workgroup memory runs its outermost parallel loop across the threads. A `gpu.barrier` comes before and after each. The CTA's size
     is the kernel's `known_block_size`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -9,6 +9,8 @@
 
 #include "sage/Dialect/Sage/IR/SageAttrs.h"
 
+#include "mlir/IR/AffineExpr.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -91,14 +93,23 @@ int64_t MmaPackedAttr::getLaneBytes() const {
 /// The accumulator order, on chunks of the MMA's k (32 or 64) elements:
 /// position (k / 2) h + e t + i (e = k / 8 elements a register) holds the
 /// key lane t has in accumulator tile (k / 16) h + i / 2, column 2t + i % 2
-/// (docs/Layouts.md).
-static int64_t getOrderedIndexAt(FragmentOrder order, int64_t k,
-                                 int64_t position) {
+/// (docs/Layouts.md). One expression serves both the constant positions
+/// of getIndexAt and the index arithmetic of tiles (getIndexExpr).
+static AffineExpr getOrderedIndexExpr(FragmentOrder order, int64_t k,
+                                      AffineExpr position) {
   if (order == FragmentOrder::Natural)
     return position;
-  int64_t base = position / k * k, p = position % k, e = k / 8;
-  int64_t h = p / (k / 2), t = p % (k / 2) / e, i = p % e;
-  return base + k / 2 * h + 8 * (i / 2) + 2 * t + i % 2;
+  int64_t e = k / 8;
+  AffineExpr base = position.floorDiv(k) * k, p = position % k;
+  AffineExpr h = p.floorDiv(k / 2), t = (p % (k / 2)).floorDiv(e), i = p % e;
+  return base + h * (k / 2) + i.floorDiv(2) * 8 + t * 2 + i % 2;
+}
+
+static int64_t getOrderedIndexAt(MLIRContext *context, FragmentOrder order,
+                                 int64_t k, int64_t position) {
+  AffineExpr index =
+      getOrderedIndexExpr(order, k, getAffineConstantExpr(position, context));
+  return cast<AffineConstantExpr>(index).getValue();
 }
 
 static int64_t getOrderedPositionOf(FragmentOrder order, int64_t k,
@@ -110,8 +121,16 @@ static int64_t getOrderedPositionOf(FragmentOrder order, int64_t k,
   return base + k / 2 * h + e * t + 2 * tile + odd;
 }
 
+AffineExpr MmaPackedAttr::getIndexExpr(AffineExpr position) const {
+  return getOrderedIndexExpr(getOrder(), getK(), position);
+}
+
+AffineExpr MmaOrderedAttr::getIndexExpr(AffineExpr position) const {
+  return getOrderedIndexExpr(getOrder(), getK(), position);
+}
+
 int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
-  return getOrderedIndexAt(getOrder(), getK(), position);
+  return getOrderedIndexAt(getContext(), getOrder(), getK(), position);
 }
 
 int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
@@ -139,7 +158,7 @@ int64_t MmaOrderedAttr::getGroupSize() const { return getK(); }
 int64_t MmaOrderedAttr::getLaneBytes() const { return 4; }
 
 int64_t MmaOrderedAttr::getIndexAt(int64_t position) const {
-  return getOrderedIndexAt(getOrder(), getK(), position);
+  return getOrderedIndexAt(getContext(), getOrder(), getK(), position);
 }
 
 int64_t MmaOrderedAttr::getPositionOf(int64_t index) const {

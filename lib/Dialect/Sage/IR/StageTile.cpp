@@ -37,22 +37,37 @@ LogicalResult StageTileOp::verify() {
                 "(#gpu.address_space<workgroup>), got dest of type "
              << dest;
   }
-  if (source.getElementType() != dest.getElementType() ||
-      source.getRank() != dest.getRank())
-    return emitOpError() << "expected source and dest of one element type "
-                            "and rank, got "
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError() << "expected source and dest of one element type, "
+                            "got "
                          << source << " and " << dest;
   if (!dest.hasStaticShape())
     return emitOpError() << "expected a tile of static shape, got " << dest;
+  if (getPadding() && getPadding().getType() != dest.getElementType())
+    return emitOpError() << "expected padding of the element type "
+                         << dest.getElementType() << ", got "
+                         << getPadding().getType();
+  if (std::optional<AffineMap> map = getIndexingMap()) {
+    if (map->getNumDims() != dest.getRank() ||
+        map->getNumResults() != source.getRank() || map->getNumSymbols())
+      return emitOpError() << "expected an indexing_map from the tile's "
+                           << dest.getRank() << " indices to the window's "
+                           << source.getRank() << ", got "
+                           << getIndexingMapAttr();
+    // Which tile elements the map sends past the window is known only
+    // when the copy runs: they take the padding.
+    if (!getPadding())
+      return emitOpError() << "needs a padding value with an indexing_map";
+    return success();
+  }
+  if (source.getRank() != dest.getRank())
+    return emitOpError() << "expected source and dest of one rank, got "
+                         << source << " and " << dest;
   bool whole = source.getShape() == dest.getShape();
   for (auto [window, tile] : llvm::zip(source.getShape(), dest.getShape()))
     if (!ShapedType::isDynamic(window) && window > tile)
       return emitOpError() << "expected a window no larger than the tile "
                            << dest << ", got " << source;
-  if (getPadding() && getPadding().getType() != dest.getElementType())
-    return emitOpError() << "expected padding of the element type "
-                         << dest.getElementType() << ", got "
-                         << getPadding().getType();
   if (!getPadding() && !whole)
     return emitOpError() << "needs a padding value: the window " << source
                          << " may not fill the tile " << dest;
@@ -94,7 +109,8 @@ LogicalResult StageTileOp::bufferize(RewriterBase &rewriter,
   FailureOr<Value> dest = getBuffer(rewriter, getDest(), options, state);
   if (failed(dest))
     return failure();
-  StageTileOp::create(rewriter, getLoc(), Type(), *source, getPadding(), *dest);
+  StageTileOp::create(rewriter, getLoc(), Type(), *source, getPadding(), *dest,
+                      getIndexingMapAttr());
   replaceOpWithBufferizedValues(rewriter, *this, *dest);
   return success();
 }

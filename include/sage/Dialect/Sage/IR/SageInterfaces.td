@@ -39,6 +39,10 @@ def Sage_OperandLayoutAttrInterface
     InterfaceMethod<"The element of the contraction axis held at MMA "
                     "position `position` (the inverse of getPositionOf).",
       "int64_t", "getIndexAt", (ins "int64_t":$position)>,
+    InterfaceMethod<"getIndexAt as an affine expression of `position`, for "
+                    "index arithmetic on tiles held in MMA position order.",
+      "::mlir::AffineExpr", "getIndexExpr",
+      (ins "::mlir::AffineExpr":$position)>,
     InterfaceMethod<"Where MMA position `position` is stored, counted in "
                     "elements from the start of the axis.",
       "int64_t", "getStorageIndex", (ins "int64_t":$position)>,

@@ -749,9 +749,13 @@ def Sage_StageTileOp : Sage_Op<"stage_tile", [
          "getAliasingValues", "bufferize"]>]> {
   let summary = "copy an operand's window into a tile the whole CTA reads";
   let description = [{
-    The promote level (docs/Levels.md, L3): `dest[i] = source[i]` where `i`
-    lies inside `source`, `padding` elsewhere. `source` is a window of an
-    operand (the last block's may be short) and `dest` a static tile.
+    The promote level (docs/Levels.md, L3): `dest[i] = source[m(i)]` where
+    `m(i)` lies inside `source`, `padding` elsewhere; `m` is
+    `indexing_map`, the identity without it. `source` is a window of an
+    operand (the last block's may be short) and `dest` a static tile. A map
+    stages the window rearranged: V^T with its keys in the order P's
+    accumulator holds them (docs/Layouts.md), so that a lane reads each MMA
+    register as one word.
 
     It is collective: every thread of the CTA executes it, and each sees
     the whole tile afterwards. On tensors it is a copy into `dest`, which
@@ -768,11 +772,16 @@ def Sage_StageTileOp : Sage_Op<"stage_tile", [
         {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
     %k = sage.stage_tile %window pad(%c0_i8 : i8) into %buffer
         : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+    %vt = sage.stage_tile %v_window pad(%zero : f8E4M3FN) into %vt_buffer
+        {indexing_map = affine_map<(d, p) -> (p floordiv 32 * 32 + ..., d)>}
+        : tensor<?x64xf8E4M3FN> into tensor<64x64xf8E4M3FN>
+        -> tensor<64x64xf8E4M3FN>
     ```
   }];
   let arguments = (ins Sage_TileOrBuffer:$source,
                        Optional<AnyType>:$padding,
-                       Sage_TileOrBuffer:$dest);
+                       Sage_TileOrBuffer:$dest,
+                       OptionalAttr<AffineMapAttr>:$indexing_map);
   let results = (outs Optional<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $source (`pad` `(` $padding^ `:` type($padding) `)`)? `into` $dest
@@ -782,6 +791,8 @@ def Sage_StageTileOp : Sage_Op<"stage_tile", [
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getDestMutable();
     }
+    /// Whether the tile is the window itself, padded (no indexing_map).
+    bool isPlainCopy() { return !getIndexingMap(); }
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,94 @@
+//===- Staging.cpp - tiles the promote level puts in workgroup memory -----===//
+//
+// What sage-promote-tiles and the passes around it ask of CTA-wide tiles
+// (docs/Levels.md, L3): whether one lives in workgroup memory, and
+// whether one is a gather of another.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Staging.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::sage;
+
+bool mlir::sage::isInWorkgroupMemory(Value tile) {
+  while (Operation *op = tile.getDefiningOp()) {
+    if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
+      return alloc.getMemorySpace() &&
+             gpu::GPUDialect::isWorkgroupMemoryAddressSpace(
+                 *alloc.getMemorySpace());
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      tile = slice.getSource();
+    } else if (auto slice = dyn_cast<tensor::InsertSliceOp>(op)) {
+      tile = slice.getDest();
+    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      auto result = cast<OpResult>(tile);
+      tile = dps.getDpsInitOperand(result.getResultNumber())->get();
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+std::optional<std::pair<AffineMap, Value>>
+mlir::sage::getGatherSource(Value tile) {
+  auto op = tile.getDefiningOp<linalg::LinalgOp>();
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != op.getNumParallelLoops())
+    return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
+  // A fill's input is a scalar.
+  if (!isa<RankedTensorType>(input->get().getType()) ||
+      !op.getMatchingIndexingMap(init).isIdentity())
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || body->getOperations().size() != 1 ||
+      yield.getValues().size() != 1 ||
+      yield.getValues()[0] != body->getArgument(0))
+    return std::nullopt;
+  return std::make_pair(op.getMatchingIndexingMap(input), input->get());
+}
+
+/// `expr` of `dims` as arith ops on indices.
+static Value expandIndexExpr(OpBuilder &b, Location loc, AffineExpr expr,
+                             ValueRange dims) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(b, loc, constant.getValue());
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = expandIndexExpr(b, loc, binary.getLHS(), dims);
+  Value rhs = expandIndexExpr(b, loc, binary.getRHS(), dims);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return arith::DivUIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mod:
+    return arith::RemUIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivUIOp::create(b, loc, lhs, rhs);
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
+SmallVector<Value> mlir::sage::applyIndexMap(OpBuilder &b, Location loc,
+                                             AffineMap map,
+                                             ValueRange indices) {
+  SmallVector<Value> results;
+  for (AffineExpr expr : map.getResults())
+    results.push_back(expandIndexExpr(b, loc, expr, indices));
+  return results;
+}
