@@ -17,7 +17,9 @@
 //   each thread loading a block's words, transposing them in registers
 //   and storing them, while the copies are in flight;
 // * computes a matvec into workgroup memory (dS) a row a thread, each row
-//   and the vector read with 16-byte loads where their alignment allows;
+//   and the vector read with 16-byte loads where their alignment allows,
+//   with the fill of its buffer just before it, and while the copies of
+//   the run it follows are in flight (RowDots.h);
 // * runs the outermost (parallel) loop of each other linalg op that
 //   writes workgroup memory across the threads, thread t taking
 //   iterations t, t + threads, ...;
@@ -30,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RowDots.h"
 #include "Staging.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
@@ -289,10 +292,13 @@ static void forEachThreadShare(OpBuilder &b, Location loc, Value thread,
 }
 
 /// `run` (sage.stage_tile ops with nothing touching memory between them)
-/// as each thread's copies, one group, its wait and the barriers.
+/// as each thread's copies, one group, its wait and the barriers. The
+/// `riders` (row dots that follow the run with nothing touching memory
+/// between, and read no workgroup memory) are computed while the copies
+/// are in flight: the wait and the closing barrier come after them.
 static LogicalResult lowerStageRun(RewriterBase &rewriter,
                                    MutableArrayRef<StageTileOp> run,
-                                   int64_t threads) {
+                                   ArrayRef<RowDots> riders, int64_t threads) {
   // Copies first, then the rearranged tiles, whose loads and stores
   // overlap the copies in flight.
   SmallVector<StageTileOp> copies, gathers;
@@ -336,6 +342,11 @@ static LogicalResult lowerStageRun(RewriterBase &rewriter,
                        [&](OpBuilder &b, Value block) {
                          gatherBlock(b, loc, op, plan, block);
                        });
+  Operation *last = nullptr;
+  for (RowDots rider : riders)
+    last = emitRowDots(rewriter, rider, threads);
+  if (last)
+    rewriter.setInsertionPointAfter(last);
   waitForCopies(rewriter, loc, tokens);
   // The last round, where there are fewer copies than threads.
   for (auto [op, plan] : partial) {
@@ -394,162 +405,6 @@ static LogicalResult lowerCooperative(RewriterBase &rewriter,
     outer.getLowerBoundMutable().assign(lower);
     outer.getStepMutable().assign(step);
   });
-  rewriter.eraseOp(op);
-  return success();
-}
-
-/// A multiple of the stride of `type`'s dimension `dim`: the stride where
-/// static, else (row-major layouts) the product of the static sizes
-/// inside it; 0 where nothing is known.
-static int64_t getStrideFactor(MemRefType type, int64_t dim) {
-  auto [strides, offset] = type.getStridesAndOffset();
-  if (!ShapedType::isDynamic(strides[dim]))
-    return strides[dim];
-  if (!type.getLayout().isIdentity())
-    return 0;
-  int64_t factor = 1;
-  for (int64_t size : type.getShape().drop_front(dim + 1))
-    if (!ShapedType::isDynamic(size))
-      factor *= size;
-  return factor;
-}
-
-/// Whether `buffer` starts `bytes`-aligned: it is a function argument or a
-/// workgroup tile (the runtime's and the kernel's allocations are 16-byte
-/// aligned), or a view of one whose offset is a sum of strides that are
-/// multiples of `bytes` (whole rows of a tensor, say).
-static bool startsAligned(Value buffer, int64_t bytes) {
-  while (Operation *op = buffer.getDefiningOp()) {
-    if (auto view = dyn_cast<memref::CollapseShapeOp>(op)) {
-      buffer = view.getSrc();
-    } else if (auto view = dyn_cast<memref::ExpandShapeOp>(op)) {
-      buffer = view.getSrc();
-    } else if (auto view = dyn_cast<memref::SubViewOp>(op)) {
-      MemRefType source = view.getSourceType();
-      int64_t bits = source.getElementTypeBitWidth();
-      for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
-        if (isZeroInteger(offset))
-          continue;
-        std::optional<int64_t> constant = getConstantIntValue(offset);
-        int64_t factor =
-            getStrideFactor(source, dim) * (constant ? *constant : 1);
-        if (factor == 0 || factor * bits % (8 * bytes))
-          return false;
-      }
-      buffer = view.getSource();
-    } else {
-      return isa<memref::AllocOp>(op);
-    }
-  }
-  return true;
-}
-
-/// Whether `buffer`'s rows (its last dimension) are contiguous, whole
-/// multiples of `bytes` and start every `bytes` bytes, so that a row is
-/// read with loads of that alignment.
-static bool hasAlignedRows(Value buffer, int64_t bytes) {
-  auto type = cast<MemRefType>(buffer.getType());
-  int64_t bits = type.getElementTypeBitWidth();
-  auto [strides, offset] = type.getStridesAndOffset();
-  if (strides.back() != 1 || ShapedType::isDynamic(type.getShape().back()) ||
-      type.getShape().back() * bits % (8 * bytes))
-    return false;
-  for (int64_t dim = 0; dim + 1 < type.getRank(); ++dim)
-    if (int64_t factor = getStrideFactor(type, dim);
-        factor == 0 || factor * bits % (8 * bytes))
-      return false;
-  return startsAligned(buffer, bytes);
-}
-
-/// The static extent of the 1-D buffer `buffer` or, for a view of a part
-/// of one (a subview), of the buffer it views.
-static std::optional<int64_t> getStaticExtent(Value buffer) {
-  while (true) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (type.getRank() == 1 && !type.isDynamicDim(0))
-      return type.getDimSize(0);
-    auto view = buffer.getDefiningOp<memref::SubViewOp>();
-    if (!view || view.getSourceType().getRank() != 1)
-      return std::nullopt;
-    buffer = view.getSource();
-  }
-}
-
-/// A float matvec `y += A x` into workgroup memory whose rows of A and
-/// whose x are read whole with 16-byte loads: thread t computes rows t,
-/// t + threads, ..., each one vector load of the row and of x, the products
-/// in y's type and their sum onto y's element (vector.reduction), 16 bytes
-/// of the row at a time. Fails where the operands do not allow it:
-/// lowerCooperative's loops then.
-static LogicalResult lowerRowDots(RewriterBase &rewriter, linalg::MatvecOp op,
-                                  int64_t threads) {
-  Value matrix = op.getDpsInputs()[0], vector = op.getDpsInputs()[1];
-  Value result = op.getDpsInits()[0];
-  auto matrixType = cast<MemRefType>(matrix.getType());
-  auto vectorType = cast<MemRefType>(vector.getType());
-  auto resultType =
-      dyn_cast<FloatType>(cast<MemRefType>(result.getType()).getElementType());
-  int64_t k = matrixType.getDimSize(1);
-  if (!resultType || !isa<FloatType>(matrixType.getElementType()) ||
-      !isa<FloatType>(vectorType.getElementType()) ||
-      ShapedType::isDynamic(k) || vectorType.getDimSize(0) != k ||
-      k % std::min<int64_t>(k, 128 / matrixType.getElementTypeBitWidth()) ||
-      !hasAlignedRows(matrix, 16) || !hasAlignedRows(vector, 16))
-    return failure();
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  gpu::BarrierOp::create(rewriter, loc);
-  Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value rows = memref::DimOp::create(rewriter, loc, matrix, 0);
-  // A row a thread at most: a guard rather than a loop, out of which LLVM
-  // would hoist the reads of x and keep all of them in registers.
-  Operation *rowLoop;
-  Value row = thread;
-  if (std::optional<int64_t> bound = getStaticExtent(result);
-      bound && *bound <= threads) {
-    Value some = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                       thread, rows);
-    auto branch = scf::IfOp::create(rewriter, loc, some,
-                                    /*withElseRegion=*/false);
-    rowLoop = branch;
-    rewriter.setInsertionPointToStart(branch.thenBlock());
-  } else {
-    Value step = arith::ConstantIndexOp::create(rewriter, loc, threads);
-    auto loop = scf::ForOp::create(rewriter, loc, thread, rows, step);
-    rowLoop = loop;
-    row = loop.getInductionVar();
-    rewriter.setInsertionPointToStart(loop.getBody());
-  }
-  {
-    // 16 bytes of the row at a time, so that few registers hold it.
-    int64_t chunk =
-        std::min<int64_t>(k, 128 / matrixType.getElementTypeBitWidth());
-    auto readAsResult = [&](Value buffer, ValueRange indices) -> Value {
-      Type element = cast<MemRefType>(buffer.getType()).getElementType();
-      Value read = vector::LoadOp::create(
-          rewriter, loc, VectorType::get({chunk}, element), buffer, indices,
-          /*nontemporal=*/false, llvm::Align(16));
-      if (element == resultType)
-        return read;
-      // linalg.matvec casts each operand to the result's type.
-      auto type = VectorType::get({chunk}, resultType);
-      if (element.getIntOrFloatBitWidth() < resultType.getWidth())
-        return arith::ExtFOp::create(rewriter, loc, type, read);
-      return arith::TruncFOp::create(rewriter, loc, type, read);
-    };
-    Value sum = memref::LoadOp::create(rewriter, loc, result, row);
-    for (int64_t first = 0; first < k; first += chunk) {
-      Value column = arith::ConstantIndexOp::create(rewriter, loc, first);
-      Value a = readAsResult(matrix, {row, column});
-      Value x = readAsResult(vector, {column});
-      Value products = arith::MulFOp::create(rewriter, loc, a, x);
-      sum = vector::ReductionOp::create(
-          rewriter, loc, vector::CombiningKind::ADD, products, sum);
-    }
-    memref::StoreOp::create(rewriter, loc, sum, result, row);
-  }
-  rewriter.setInsertionPointAfter(rowLoop);
-  gpu::BarrierOp::create(rewriter, loc);
   rewriter.eraseOp(op);
   return success();
 }
@@ -652,16 +507,55 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
       runs.emplace_back();
     runs.back().push_back(stage);
   }
-  for (MutableArrayRef<StageTileOp> run : runs)
-    if (failed(lowerStageRun(rewriter, run, *threads)))
+  // Row dots (with their fills), each riding the run it follows where it
+  // reads no workgroup memory and nothing touching memory separates them.
+  SmallVector<RowDots> dots;
+  for (linalg::LinalgOp product : products)
+    if (auto matvec = dyn_cast<linalg::MatvecOp>(product.getOperation()))
+      if (FailureOr<RowDots> match = matchRowDots(matvec); succeeded(match))
+        dots.push_back(*match);
+  SmallVector<SmallVector<RowDots>> riders(runs.size());
+  SmallVector<RowDots> alone;
+  for (RowDots dot : dots) {
+    bool rides = false;
+    for (auto [run, runRiders] : llvm::zip(runs, riders)) {
+      Operation *end = runRiders.empty()
+                           ? run.back().getOperation()
+                           : runRiders.back().matvec.getOperation();
+      rides = end->getBlock() == dot.getFirst()->getBlock() &&
+              end->isBeforeInBlock(dot.getFirst()) &&
+              !llvm::any_of(dot.matvec.getDpsInputs(), isInWorkgroup);
+      for (Operation *op = end->getNextNode(); rides && op != dot.getFirst();
+           op = op->getNextNode())
+        rides = !op->getNumRegions() && isMemoryEffectFree(op);
+      if (rides) {
+        runRiders.push_back(dot);
+        break;
+      }
+    }
+    if (!rides)
+      alone.push_back(dot);
+  }
+  auto isRowDot = [&](linalg::LinalgOp product) {
+    return llvm::any_of(dots, [&](RowDots dot) {
+      return product == dot.matvec || product == dot.fill;
+    });
+  };
+  SmallVector<linalg::LinalgOp> cooperative =
+      llvm::filter_to_vector(products, std::not_fn(isRowDot));
+  for (auto [run, runRiders] : llvm::zip(runs, riders))
+    if (failed(lowerStageRun(rewriter, run, runRiders, *threads)))
       return failure();
-  for (linalg::LinalgOp product : products) {
-    auto matvec = dyn_cast<linalg::MatvecOp>(product.getOperation());
-    if (matvec && succeeded(lowerRowDots(rewriter, matvec, *threads)))
-      continue;
+  for (RowDots dot : alone) {
+    Location loc = dot.matvec.getLoc();
+    rewriter.setInsertionPoint(dot.getFirst());
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.setInsertionPointAfter(emitRowDots(rewriter, dot, *threads));
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+  for (linalg::LinalgOp product : cooperative)
     if (failed(lowerCooperative(rewriter, product, *threads)))
       return failure();
-  }
   dropRepeatedBarriers(kernel);
   return success();
 }

@@ -5,9 +5,9 @@
 // dS computed into workgroup memory by a fill and a matvec. The tiles
 // become 16-byte-aligned workgroup attributions; the copies each thread's
 // 16-byte pieces (2 of K's 256 a thread, zero-filled past the window's
-// rows; 64 of the f16 tile's, for threads 0 to 63), one group waited for;
-// the fill a loop whose elements the threads share, the matvec a row a
-// thread.
+// rows; 64 of the f16 tile's, for threads 0 to 63); dS a row a thread,
+// fused with its fill, while they are in flight; then one group waited
+// for and one barrier.
 // CHECK-LABEL: gpu.func @kernel
 //  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8, strided<[64, 1], offset: ?>>, %[[W:[^:]*]]: memref<16x32xf16>, %[[KRAW:[^:]*]]: memref<?x64xf16>, %[[MEAN:[^:]*]]: memref<64xf32>)
 //  CHECK-SAME: workgroup(%[[KT:.*]] : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WT:.*]] : memref<16x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[DS:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
@@ -23,6 +23,31 @@
 //       CHECK:   %[[SECOND:.*]] = arith.addi %[[T]], %c128
 //       CHECK:   %[[C1:.*]] = nvgpu.device_async_copy %[[K]][%{{.*}}, %{{.*}}], %[[KT]][%{{.*}}, %{{.*}}], 16, %{{.*}} {bypassL1}
 //   CHECK-NOT:   nvgpu.device_async_copy
+// dS while the copies are in flight, its fill fused: element t of the 64
+// (one a thread) is the fill's zero, plus row t's dot product where K's
+// window has row t: 16-byte loads of the row and of the mean, the f16
+// products in f32 summed in order.
+//       CHECK:   %[[T3:.*]] = gpu.thread_id x
+//       CHECK:   %[[KROWS:.*]] = memref.dim %[[KRAW]], %{{.*}} : memref<?x64xf16>
+//       CHECK:   %[[IN_TILE:.*]] = arith.cmpi ult, %[[T3]], %c64{{.*}} : index
+//       CHECK:   scf.if %[[IN_TILE]] {
+//       CHECK:     %[[HAS_ROW:.*]] = arith.cmpi ult, %[[T3]], %[[KROWS]] : index
+//       CHECK:     %[[VALUE:.*]] = scf.if %[[HAS_ROW]] -> (f32) {
+//       CHECK:       %[[A0:.*]] = vector.load %[[KRAW]][%[[T3]], %[[COL0:.*]]] {alignment = 16 : i64} : memref<?x64xf16>, vector<8xf16>
+//       CHECK:       %[[A0F:.*]] = arith.extf %[[A0]] : vector<8xf16> to vector<8xf32>
+//       CHECK:       %[[X0:.*]] = vector.load %[[MEAN]][%[[COL0]]] {alignment = 16 : i64} : memref<64xf32>, vector<8xf32>
+//       CHECK:       %[[P0:.*]] = arith.mulf %[[A0F]], %[[X0]] : vector<8xf32>
+//       CHECK:       %[[S0:.*]] = vector.reduction <add>, %[[P0]], %[[ZERO:.*]] : vector<8xf32> into f32
+//       CHECK:       vector.load %[[KRAW]][%[[T3]], %c8{{.*}}]
+//       CHECK:       vector.reduction <add>, %{{.*}}, %[[S0]]
+//  CHECK-COUNT-6:       vector.reduction <add>
+//       CHECK:       scf.yield
+//       CHECK:     } else {
+//       CHECK:       scf.yield %[[ZERO]] : f32
+//       CHECK:     }
+//       CHECK:     memref.store %[[VALUE]], %[[DS]][%[[T3]]]
+//       CHECK:   }
+//   CHECK-NOT:   gpu.barrier
 //       CHECK:   %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]]
 //       CHECK:   nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
 //       CHECK:   %[[SOME:.*]] = arith.cmpi ult, %[[PIECE:.*]], %c64{{.*}} : index
@@ -33,33 +58,7 @@
 //       CHECK:   }
 //       CHECK:   gpu.barrier
 //   CHECK-NOT:   gpu.barrier
-//       CHECK:   %[[T2:.*]] = gpu.thread_id x
-//       CHECK:   %[[FIRST:.*]] = arith.addi %{{.*}}, %[[T2]] : index
-//       CHECK:   %[[STEP:.*]] = arith.muli %{{.*}}, %c128{{.*}} : index
-//       CHECK:   scf.for %[[I:.*]] = %[[FIRST]] to %c64{{.*}} step %[[STEP]] {
-//       CHECK:     memref.store %{{.*}}, %[[DS]]
-//       CHECK:   gpu.barrier
-//   CHECK-NOT:   gpu.barrier
-// dS's rows, one a thread (64 rows, 128 threads): 16-byte loads of the
-// row and of the mean, the f16 products in f32 summed in order onto the
-// row's initial value.
-//       CHECK:   %[[PART:.*]] = memref.subview %[[DS]][0] [%{{.*}}] [1]
-//       CHECK:   %[[T3:.*]] = gpu.thread_id x
-//       CHECK:   %[[KROWS:.*]] = memref.dim %[[KRAW]], %{{.*}} : memref<?x64xf16>
-//       CHECK:   %[[HAS_ROW:.*]] = arith.cmpi ult, %[[T3]], %[[KROWS]] : index
-//       CHECK:   scf.if %[[HAS_ROW]] {
-//       CHECK:     %[[INIT:.*]] = memref.load %[[PART]][%[[T3]]]
-//       CHECK:     %[[A0:.*]] = vector.load %[[KRAW]][%[[T3]], %[[C0:.*]]] {alignment = 16 : i64} : memref<?x64xf16>, vector<8xf16>
-//       CHECK:     %[[A0F:.*]] = arith.extf %[[A0]] : vector<8xf16> to vector<8xf32>
-//       CHECK:     %[[X0:.*]] = vector.load %[[MEAN]][%[[C0]]] {alignment = 16 : i64} : memref<64xf32>, vector<8xf32>
-//       CHECK:     %[[P0:.*]] = arith.mulf %[[A0F]], %[[X0]] : vector<8xf32>
-//       CHECK:     %[[S0:.*]] = vector.reduction <add>, %[[P0]], %[[INIT]] : vector<8xf32> into f32
-//       CHECK:     vector.load %[[KRAW]][%[[T3]], %c8{{.*}}]
-//       CHECK:     vector.reduction <add>, %{{.*}}, %[[S0]]
-//  CHECK-COUNT-6:     vector.reduction <add>
-//       CHECK:     memref.store %{{.*}}, %[[PART]][%[[T3]]]
-//       CHECK:   }
-//       CHECK:   gpu.barrier
+//   CHECK-NOT:   linalg.
 //   CHECK-NOT:   sage.stage_tile
 //   CHECK-NOT:   memref.alloc
 gpu.module @kernels {
@@ -313,6 +312,34 @@ gpu.module @kernels {
     %rows = memref.dim %kraw, %c0 : memref<?x64xf16, strided<[?, 1]>>
     %part = memref.subview %ds[0] [%rows] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>
     linalg.matvec ins(%kraw, %mean : memref<?x64xf16, strided<[?, 1]>>, memref<64xf32>) outs(%part : memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}
+
+// -----
+
+// A matvec with no fill before it and no run to ride: its rows a thread
+// each, onto y's initial values, between barriers.
+// CHECK-LABEL: gpu.func @matvec_alone
+//  CHECK-SAME: (%[[A:[^:]*]]: memref<?x64xf16>, %[[X:[^:]*]]: memref<64xf32>, %[[Y:[^:]*]]: memref<64xf32, #gpu.address_space<workgroup>>)
+//       CHECK:   gpu.barrier
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[ROWS:.*]] = memref.dim %[[A]]
+//       CHECK:   %[[SOME:.*]] = arith.cmpi ult, %[[T]], %[[ROWS]] : index
+//       CHECK:   scf.if %[[SOME]] {
+//       CHECK:     %[[INIT:.*]] = memref.load %[[PART:.*]][%[[T]]]
+//       CHECK:     vector.reduction <add>, %{{.*}}, %[[INIT]]
+//       CHECK:     memref.store %{{.*}}, %[[PART]][%[[T]]]
+//       CHECK:   }
+//       CHECK:   gpu.barrier
+gpu.module @kernels {
+  gpu.func @matvec_alone(%a: memref<?x64xf16>, %x: memref<64xf32>,
+                         %y: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %rows = memref.dim %a, %c0 : memref<?x64xf16>
+    %part = memref.subview %y[0] [%rows] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>
+    linalg.matvec ins(%a, %x : memref<?x64xf16>, memref<64xf32>) outs(%part : memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>)
     gpu.return
   }
 }
