@@ -86,13 +86,17 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
               "what lies past the window with zeros only";
   unsigned bits = dest.getElementTypeBitWidth();
   auto [strides, offset] = source.getStridesAndOffset();
-  if (strides.back() != 1 || !dest.getLayout().isIdentity())
+  auto [destStrides, destOffset] = dest.getStridesAndOffset();
+  if (strides.back() != 1 || destStrides.back() != 1)
     return op.emitOpError() << "copies rows that are not contiguous (" << source
                             << " into " << dest << ")";
   int64_t rowBits = dest.getShape().back() * bits;
   for (int64_t pieceBits : {128, 64, 32}) {
     bool fits = rowBits % pieceBits == 0;
-    for (int64_t stride : ArrayRef(strides).drop_back())
+    // Both ends of a copy are aligned to its size: the tile's rows too
+    // (padded tiles, createWorkgroupTile).
+    for (int64_t stride : llvm::concat<const int64_t>(
+             ArrayRef(strides).drop_back(), ArrayRef(destStrides).drop_back()))
       fits &= !ShapedType::isDynamic(stride) && stride * bits % pieceBits == 0;
     if (fits)
       return CopyPlan{pieceBits / bits,
@@ -182,6 +186,14 @@ struct GatherPlan {
   int64_t blocks; // blocks of the whole tile
 };
 
+/// Whether the rows of `tile` are contiguous and start every `side`
+/// elements (a 32-bit word).
+static bool hasWordRows(MemRefType tile, int64_t side) {
+  auto [strides, offset] = tile.getStridesAndOffset();
+  return strides.back() == 1 && !ShapedType::isDynamic(strides.front()) &&
+         strides.front() % side == 0;
+}
+
 /// The plan for `op`, whose map must send tile element (r, p) to window
 /// element (f(p), r), reading contiguous window rows of as many elements
 /// as the tile has rows, at static strides of whole words; a diagnostic
@@ -209,7 +221,7 @@ static FailureOr<GatherPlan> planGather(StageTileOp op) {
   if (32 % bits || shape[0] % side || shape[1] % side ||
       source.getDimSize(1) != shape[0] || strides[1] != 1 ||
       ShapedType::isDynamic(strides[0]) || strides[0] % side ||
-      !dest.getLayout().isIdentity())
+      !hasWordRows(dest, side))
     return op.emitOpError()
            << "transposes " << source << " into " << dest
            << ", which words do not tile: window rows must be contiguous, "
@@ -409,6 +421,47 @@ static LogicalResult lowerCooperative(RewriterBase &rewriter,
   return success();
 }
 
+/// Bytes added to a tile row whose length is a multiple of 32 bytes. A
+/// warp's lanes read MMA fragments down a tile's columns, words 4 apart
+/// at most in rows g = 0 .. 7; rows of 64 bytes would put rows g and
+/// g + 2 in the same banks (a 4-way conflict). 16 more bytes shift each
+/// row by 4 banks: the 8 rows' words fall in 32 distinct banks, and rows
+/// stay 16-byte aligned for the copies.
+static constexpr int64_t kRowPaddingBytes = 16;
+
+/// `alloc`'s tile as a workgroup attribution of `kernel`, 16-byte
+/// aligned; a 2-D tile's rows padded (kRowPaddingBytes) where their
+/// length is a multiple of 32 bytes, and then viewed at its own shape
+/// (a subview at the start of the kernel).
+static Value createWorkgroupTile(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                                 memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  int64_t bits = type.getElementTypeBitWidth();
+  ArrayRef<int64_t> shape = type.getShape();
+  bool padded = type.getRank() == 2 && shape[1] * bits % 256 == 0 &&
+                kRowPaddingBytes * 8 % bits == 0;
+  MemRefType tileType = type;
+  if (padded)
+    tileType =
+        MemRefType::get({shape[0], shape[1] + kRowPaddingBytes * 8 / bits},
+                        type.getElementType(), MemRefLayoutAttrInterface(),
+                        type.getMemorySpace());
+  BlockArgument tile = kernel.addWorkgroupAttribution(tileType, alloc.getLoc());
+  kernel.setWorkgroupAttributionAttr(
+      tile.getArgNumber() - kernel.getNumArguments(),
+      LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(16));
+  if (!padded)
+    return tile;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&kernel.getBody().front());
+  SmallVector<OpFoldResult> zeros(2, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(2, rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(shape[0]),
+                                     rewriter.getIndexAttr(shape[1])};
+  return memref::SubViewOp::create(rewriter, alloc.getLoc(), tile, zeros, sizes,
+                                   ones);
+}
+
 /// Drops each barrier that another precedes with nothing touching memory
 /// between them.
 static void dropRepeatedBarriers(gpu::GPUFuncOp kernel) {
@@ -481,14 +534,11 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
     return failure();
 
   IRRewriter rewriter(kernel.getContext());
-  for (memref::AllocOp alloc : allocs) {
-    BlockArgument tile =
-        kernel.addWorkgroupAttribution(alloc.getType(), alloc.getLoc());
-    kernel.setWorkgroupAttributionAttr(
-        tile.getArgNumber() - kernel.getNumArguments(),
-        LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(16));
-    rewriter.replaceOp(alloc, tile);
-  }
+  for (memref::AllocOp alloc : allocs)
+    rewriter.replaceAllOpUsesWith(alloc,
+                                  createWorkgroupTile(rewriter, kernel, alloc));
+  for (memref::AllocOp alloc : allocs)
+    rewriter.eraseOp(alloc);
   // Runs of copies nothing touching memory separates.
   SmallVector<SmallVector<StageTileOp>> runs;
   for (StageTileOp stage : stages) {

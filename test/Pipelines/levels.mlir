@@ -62,7 +62,7 @@
 //       CHECK: IR Dump After SageAttachNVVMTarget
 //       CHECK:   gpu.module @attention_kernel [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx84">]
 //       CHECK: IR Dump After SageLowerStaging
-//       CHECK:   gpu.func @attention_kernel({{.*}}) workgroup(%{{.*}} : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64},
+//       CHECK:   gpu.func @attention_kernel({{.*}}) workgroup(%{{.*}} : memref<64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64},
 //       CHECK:     nvgpu.device_async_copy {{.*}}, 16, %{{.*}} {bypassL1}
 //       CHECK:     nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 //       CHECK:     gpu.barrier
@@ -79,14 +79,18 @@
 // chunks, eight 8-key tiles) and 2 x 8 P V MMAs a warp; 128 threads.
 //       PTX: .visible .entry attention_kernel(
 //       PTX: .maxntid 128, 1, 1
-// Q, K, V staged in workgroup memory by 16-byte asynchronous copies,
-// zero-filled past the window (src-size), dS there too.
-//   PTX-DAG: .shared .align 16 .b8 {{.*}}[4096];
+// Q and K staged in workgroup memory by 16-byte asynchronous copies,
+// zero-filled past the window (src-size), V^T by word loads and stores
+// (P's key order), in 64 x 64-byte tiles whose rows are padded to 80
+// bytes; dS there too. The lanes read K and V^T as words, never bytes.
+//   PTX-DAG: .shared .align 16 .b8 {{.*}}[5120];
 //   PTX-DAG: .shared .align 16 .b8 {{.*}}[256];
 //       PTX: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %{{.*}};
 //       PTX: cp.async.commit_group;
 //       PTX: cp.async.wait_group 0;
 //       PTX: bar.sync 0;
+//   PTX-NOT: ld.shared.{{[us]}}8
+//   PTX-NOT: ld.shared.b8
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync

@@ -10,7 +10,11 @@
 // for and one barrier.
 // CHECK-LABEL: gpu.func @kernel
 //  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8, strided<[64, 1], offset: ?>>, %[[W:[^:]*]]: memref<16x32xf16>, %[[KRAW:[^:]*]]: memref<?x64xf16>, %[[MEAN:[^:]*]]: memref<64xf32>)
-//  CHECK-SAME: workgroup(%[[KT:.*]] : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WT:.*]] : memref<16x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[DS:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//  CHECK-SAME: workgroup(%[[KT_ROWS:.*]] : memref<64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WT_ROWS:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[DS:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// Rows of 64 bytes are padded by 16 (no bank conflicts down a column) and
+// viewed at the tile's shape.
+//   CHECK-DAG:   %[[KT:.*]] = memref.subview %[[KT_ROWS]][0, 0] [64, 64] [1, 1] : memref<64x80xi8, #gpu.address_space<workgroup>> to memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   %[[WT:.*]] = memref.subview %[[WT_ROWS]][0, 0] [16, 32] [1, 1] : memref<16x40xf16, #gpu.address_space<workgroup>> to memref<16x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
 //       CHECK:   gpu.barrier
 //       CHECK:   %[[T:.*]] = gpu.thread_id x
 //       CHECK:   %[[ROWS:.*]] = memref.dim %[[K]], %{{.*}} : memref<?x64xi8, strided<[64, 1], offset: ?>>
@@ -139,7 +143,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows that are not contiguous ('memref<?x64xi8, strided<[1, 64]>>' into 'memref<64x64xi8, #gpu.address_space<workgroup>>')}}
+    // expected-error @below {{copies rows that are not contiguous ('memref<?x64xi8, strided<[1, 64]>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>')}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[1, 64]>> into memref<64x64xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -209,7 +213,8 @@ gpu.module @kernels {
 // one barrier.
 // CHECK-LABEL: gpu.func @rearranged
 //  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %[[V:[^:]*]]: memref<?x64xf8E4M3FN>)
-//  CHECK-SAME: workgroup(%[[KT:.*]] : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[VT:.*]] : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//  CHECK-SAME: workgroup(%{{.*}} : memref<64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[VT_ROWS:.*]] : memref<64x80xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//   CHECK-DAG:   %[[VT:.*]] = memref.subview %[[VT_ROWS]][0, 0] [64, 64] [1, 1]
 //       CHECK:   gpu.barrier
 //       CHECK:   %[[T:.*]] = gpu.thread_id x
 //       CHECK:   %[[C0:.*]] = nvgpu.device_async_copy %[[K]]
@@ -229,7 +234,7 @@ gpu.module @kernels {
 //   CHECK-COUNT-3:   vector.load %[[V]]
 //       CHECK:   %[[E00:.*]] = vector.extract %[[W0]][0] : f8E4M3FN from vector<4xf8E4M3FN>
 //       CHECK:   %[[S0:.*]] = vector.from_elements %[[E00]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf8E4M3FN>
-//       CHECK:   vector.store %[[S0]], %[[VT]][%{{.*}}, %[[P0]]] {alignment = 4 : i64} : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>, vector<4xf8E4M3FN>
+//       CHECK:   vector.store %[[S0]], %[[VT]][%{{.*}}, %[[P0]]] {alignment = 4 : i64} : memref<64x64xf8E4M3FN, strided<[80, 1]>, #gpu.address_space<workgroup>>, vector<4xf8E4M3FN>
 //   CHECK-COUNT-3:   vector.store %{{.*}}, %[[VT]]
 // The second block: thread T + 128.
 //       CHECK:   arith.addi %[[T]], %c128
@@ -287,7 +292,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %vt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{transposes 'memref<?x32xi8>' into 'memref<64x64xi8, #gpu.address_space<workgroup>>', which words do not tile: window rows must be contiguous, hold as many elements as the tile has rows and start at static strides of whole 32-bit words}}
+    // expected-error @below {{transposes 'memref<?x32xi8>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which words do not tile: window rows must be contiguous, hold as many elements as the tile has rows and start at static strides of whole 32-bit words}}
     sage.stage_tile %v pad(%i0 : i8) into %vt {indexing_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<?x32xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
     gpu.return
   }

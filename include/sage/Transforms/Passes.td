@@ -355,7 +355,9 @@ def SageLowerStaging : Pass<"sage-lower-staging"> {
   let description = [{
     The promote level in a kernel (docs/Levels.md, L3), after outlining:
     each workgroup-memory `memref.alloc` becomes a workgroup attribution
-    of its `gpu.func` (aligned to 16 bytes); each run of
+    of its `gpu.func` (aligned to 16 bytes; a 2-D tile's rows of a
+    multiple of 32 bytes padded by 16, against bank conflicts, and viewed
+    at the tile's shape); each run of
     `sage.stage_tile` copies is split among the CTA's threads as
     `nvgpu.device_async_copy`s of up to 16 bytes (zero-filling past the
     window), committed as one group and waited for; one with an
