@@ -6,15 +6,17 @@
 # lit), compute-sanitizer, and its speed beside the hand-written kernel and
 # PyTorch SDPA in the same run.
 #
-# Usage: benchmarks/levels_gpu.sh BIN_DIR KERNEL_DIR [check|bench|ncu|all]
+# Usage: [D=64|128] benchmarks/levels_gpu.sh BIN_DIR KERNEL_DIR [check|bench|ncu|all]
 #   BIN_DIR     holds sage-check-levels (built on a machine with LLVM)
-#   KERNEL_DIR  holds attention_d64_f16{,_causal}.{json,ptx} (build/kernels)
-# Logs go to $OUT (default: the current directory).
+#   KERNEL_DIR  holds attention_d$D_f16{,_causal}.{json,ptx} (build/kernels)
+# Logs go to $OUT (default: the current directory); D (default 64) picks
+# the head dimension (the levels-attention.test bars are D = 64's).
 set -uo pipefail
 bin=$1
 kernels=$2
 what=${3:-all}
 out=${OUT:-.}
+dim=${D:-64}
 root=$(cd "$(dirname "$0")/.." && pwd)
 check=$bin/sage-check-levels
 status=0
@@ -29,7 +31,7 @@ if [[ $what == check || $what == all ]]; then
       for dist in randn outliers; do
         echo "== B=$B H=$H Hkv=$Hkv Nq=$Nq Nk=$Nk $dist"
         "$check" --B "$B" --H "$H" --Hkv "$Hkv" --Nq "$Nq" --Nk "$Nk" \
-          --dist "$dist" || status=1
+          --D "$dim" --dist "$dist" || status=1
       done
     done
     echo "== the bars of test/Integration/GPU/levels-attention.test"
@@ -44,7 +46,7 @@ if [[ $what == check || $what == all ]]; then
   } >"$out/levels-check.log" 2>&1
   for tool in memcheck racecheck synccheck; do
     compute-sanitizer --tool "$tool" --error-exitcode 1 "$check" --B 1 \
-      --H 2 --Hkv 1 --Nq 333 --Nk 77 --dist outliers \
+      --H 2 --Hkv 1 --Nq 333 --Nk 77 --D "$dim" --dist outliers \
       >"$out/levels-$tool.log" 2>&1 || status=1
   done
 fi
@@ -52,13 +54,13 @@ fi
 if [[ $what == bench || $what == all ]]; then
   {
     for n in 4096 8192 16384; do
-      echo "== levels kernel B=4 H=32 D=64 N=$n"
-      "$check" --B 4 --H 32 --Hkv 32 --Nq "$n" --Nk "$n" --bench 10 ||
+      echo "== levels kernel B=4 H=32 D=$dim N=$n"
+      "$check" --B 4 --H 32 --Hkv 32 --Nq "$n" --Nk "$n" --D "$dim" --bench 10 ||
         status=1
     done
     echo "== hand-written kernel and SDPA, same run"
     (cd "$root/benchmarks" &&
-      python3 bench_attention.py "$kernels" --dims 64 \
+      python3 bench_attention.py "$kernels" --dims "$dim" \
         --lengths 4096,8192,16384) || status=1
   } >"$out/levels-bench.log" 2>&1
 fi
@@ -68,6 +70,6 @@ if [[ $what == ncu || $what == all ]]; then
   ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section MemoryWorkloadAnalysis \
     --launch-count 1 "$check" --B 4 --H 32 --Hkv 32 --Nq 4096 --Nk 4096 \
-    --bench 1 >"$out/levels-ncu.log" 2>&1 || status=1
+    --D "$dim" --bench 1 >"$out/levels-ncu.log" 2>&1 || status=1
 fi
 exit $status

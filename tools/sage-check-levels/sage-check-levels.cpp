@@ -2,8 +2,9 @@
 //
 // Checks on a GPU the attention kernel that --sage-levels derives from the
 // tiles (docs/Levels.md, "From lanes to a kernel"), before it has a launch
-// plan of its own: test/Integration/Inputs/levels-attention.mlir, compiled
-// with its host function into this binary, takes the quantized operands.
+// plan of its own: test/Integration/Inputs/levels-attention.mlir (D = 64)
+// and levels-attention-d128.mlir (--D 128), compiled with their host
+// functions into this binary, take the quantized operands.
 // This program makes them from randn or outlier inputs with the CPU
 // model's smoothing and quantizers (lib/Reference), calls the host
 // function through its C interface, and compares the output with the CPU
@@ -40,18 +41,22 @@ using sage::rt::CudaDriver;
 
 template <typename T> using Memref4 = StridedMemRefType<T, 4>;
 
-// The host function --sage-levels compiles from levels-attention.mlir
-// (llvm.emit_c_interface): operands, then the output.
-extern "C" void
-_mlir_ciface_attention(Memref4<int8_t> *q, Memref4<float> *qScales,
-                       Memref4<int8_t> *k, Memref4<float> *kScales,
-                       Memref4<uint8_t> *v, Memref4<float> *vScales,
-                       Memref4<float> *qMeans, Memref4<uint16_t> *kRaw,
+// The host functions --sage-levels compiles from levels-attention.mlir
+// (D = 64) and levels-attention-d128.mlir (llvm.emit_c_interface):
+// operands, then the output.
+#define SAGE_LEVELS_ATTENTION(name)                                            \
+  extern "C" void name(Memref4<int8_t> *q, Memref4<float> *qScales,            \
+                       Memref4<int8_t> *k, Memref4<float> *kScales,            \
+                       Memref4<uint8_t> *v, Memref4<float> *vScales,           \
+                       Memref4<float> *qMeans, Memref4<uint16_t> *kRaw,        \
                        Memref4<float> *kMean, Memref4<uint16_t> *out);
+SAGE_LEVELS_ATTENTION(_mlir_ciface_attention)
+SAGE_LEVELS_ATTENTION(_mlir_ciface_attention_d128)
+#undef SAGE_LEVELS_ATTENTION
 
 namespace {
 
-constexpr int64_t kDim = 64, kBlock = 64, kWarpRows = 16;
+constexpr int64_t kBlock = 64, kWarpRows = 16;
 constexpr float kVRange = 448.0f;
 
 struct Options {
@@ -69,7 +74,7 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options options;
-  options.shape.headDim = kDim;
+  options.shape.headDim = 64;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     if (i + 1 >= argc)
@@ -106,10 +111,13 @@ Options parse(int argc, char **argv) {
       options.maxModelRelL1 = number;
     else if (flag == "--bench")
       options.benchRepeats = count();
+    else if (flag == "--D" && (value == "64" || value == "128"))
+      options.shape.headDim = count();
     else
       fail("unknown option or value: " + flag + " " + value +
-           " (--B --H --Hkv --Nq --Nk --seed --dist randn|outliers "
-           "--min-cossim --max-rel-l1 --max-model-rel-l1 --bench N)");
+           " (--B --H --Hkv --Nq --Nk --D 64|128 --seed --dist "
+           "randn|outliers --min-cossim --max-rel-l1 --max-model-rel-l1 "
+           "--bench N)");
   }
   if (!options.shape.isValid())
     fail("--H must be a multiple of --Hkv");
@@ -199,13 +207,13 @@ int bench(const Options &options, const Tensor<uint16_t> &out, Launch launch) {
   std::sort(ms.begin(), ms.end());
   double median = ms[ms.size() / 2];
   const AttentionShape &s = options.shape;
-  double ops = 4.0 * s.batch * s.headsQ * s.seqQ * s.seqK * kDim;
+  double ops = 4.0 * s.batch * s.headsQ * s.seqQ * s.seqK * s.headDim;
   std::printf("bench: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld D=%lld: "
               "median %.3f ms of %lld launches (host clock, each "
               "synchronized), %.1f TOPS; NaN left in the output: %lld\n",
               static_cast<long long>(s.batch), static_cast<long long>(s.headsQ),
               static_cast<long long>(s.headsKV), static_cast<long long>(s.seqQ),
-              static_cast<long long>(s.seqK), static_cast<long long>(kDim),
+              static_cast<long long>(s.seqK), static_cast<long long>(s.headDim),
               median, static_cast<long long>(options.benchRepeats),
               ops / (median * 1e-3) / 1e12, static_cast<long long>(unwritten));
   return unwritten == 0 ? 0 : 1;
@@ -220,61 +228,63 @@ int main(int argc, char **argv) {
   Recipe recipe = getRecipe();
 
   const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
-  const int64_t Nq = shape.seqQ, Nk = shape.seqK;
+  const int64_t Nq = shape.seqQ, Nk = shape.seqK, dim = shape.headDim;
+  auto *attention =
+      dim == 64 ? _mlir_ciface_attention : _mlir_ciface_attention_d128;
   GroupLayout qLayout{Granularity::PerThread, OperandRole::A, kBlock,
                       kWarpRows};
   GroupLayout kLayout{Granularity::PerThread, OperandRole::B, kBlock,
                       kWarpRows};
-  const int64_t qGroups = numGroups(qLayout, Nq, kDim);
-  const int64_t kGroups = numGroups(kLayout, Nk, kDim);
+  const int64_t qGroups = numGroups(qLayout, Nq, dim);
+  const int64_t kGroups = numGroups(kLayout, Nk, dim);
   const int64_t qBlocks = (Nq + kBlock - 1) / kBlock;
 
-  Tensor<int8_t> q(B, H, Nq, kDim), k(B, Hkv, Nk, kDim);
+  Tensor<int8_t> q(B, H, Nq, dim), k(B, Hkv, Nk, dim);
   Tensor<float> qScales(B, H, qGroups, 1), kScales(B, Hkv, kGroups, 1);
-  Tensor<uint8_t> v(B, Hkv, Nk, kDim);
-  Tensor<float> vScales(B, Hkv, 1, kDim), qMeans(B, H, qBlocks, kDim);
-  Tensor<uint16_t> kRaw(B, Hkv, Nk, kDim);
-  Tensor<float> kMean(B, Hkv, 1, kDim);
-  Tensor<uint16_t> out(B, H, Nq, kDim);
+  Tensor<uint8_t> v(B, Hkv, Nk, dim);
+  Tensor<float> vScales(B, Hkv, 1, dim), qMeans(B, H, qBlocks, dim);
+  Tensor<uint16_t> kRaw(B, Hkv, Nk, dim);
+  Tensor<float> kMean(B, Hkv, 1, dim);
+  Tensor<uint16_t> out(B, H, Nq, dim);
 
   // The operands as the decomposition's sage.smooth / sage.quantize define
   // them, with the CPU model's quantizers.
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t h = 0; h < H; ++h) {
       const float *x = data.q.data() + shape.qOffset(b, h);
-      SmoothedBlocks smoothed = smoothBlocks(x, Nq, kDim, kBlock);
+      SmoothedBlocks smoothed = smoothBlocks(x, Nq, dim, kBlock);
       IntQuantized quantized =
-          quantizeInt(smoothed.values.data(), Nq, kDim, kInt8Max, qLayout);
-      std::memcpy(&q.at(b, h, 0, 0), quantized.values.data(), Nq * kDim);
+          quantizeInt(smoothed.values.data(), Nq, dim, kInt8Max, qLayout);
+      std::memcpy(&q.at(b, h, 0, 0), quantized.values.data(), Nq * dim);
       std::memcpy(&qScales.at(b, h, 0, 0), quantized.scales.data(),
                   qGroups * sizeof(float));
       std::memcpy(&qMeans.at(b, h, 0, 0), smoothed.blockMeans.data(),
-                  qBlocks * kDim * sizeof(float));
+                  qBlocks * dim * sizeof(float));
     }
     for (int64_t h = 0; h < Hkv; ++h) {
       const float *x = data.k.data() + shape.kvOffset(b, h);
-      SmoothedTokens smoothed = smoothTokens(x, Nk, kDim);
+      SmoothedTokens smoothed = smoothTokens(x, Nk, dim);
       IntQuantized quantized =
-          quantizeInt(smoothed.values.data(), Nk, kDim, kInt8Max, kLayout);
-      std::memcpy(&k.at(b, h, 0, 0), quantized.values.data(), Nk * kDim);
+          quantizeInt(smoothed.values.data(), Nk, dim, kInt8Max, kLayout);
+      std::memcpy(&k.at(b, h, 0, 0), quantized.values.data(), Nk * dim);
       std::memcpy(&kScales.at(b, h, 0, 0), quantized.scales.data(),
                   kGroups * sizeof(float));
       std::memcpy(&kMean.at(b, h, 0, 0), smoothed.mean.data(),
-                  kDim * sizeof(float));
+                  dim * sizeof(float));
       for (int64_t t = 0; t < Nk; ++t)
-        for (int64_t d = 0; d < kDim; ++d)
-          kRaw.at(b, h, t, d) = encodeF16(x[t * kDim + d]);
+        for (int64_t d = 0; d < dim; ++d)
+          kRaw.at(b, h, t, d) = encodeF16(x[t * dim + d]);
       // V per channel into E4M3's range: delta = max |V[:, d]| / V_r.
       const float *y = data.v.data() + shape.kvOffset(b, h);
-      for (int64_t d = 0; d < kDim; ++d) {
+      for (int64_t d = 0; d < dim; ++d) {
         float absMax = 0.0f;
         for (int64_t t = 0; t < Nk; ++t)
-          absMax = absMaxStep(absMax, y[t * kDim + d]);
+          absMax = absMaxStep(absMax, y[t * dim + d]);
         float delta = absMax / kVRange;
         vScales.at(b, h, 0, d) = delta;
         for (int64_t t = 0; t < Nk; ++t)
           v.at(b, h, t, d) =
-              encodeE4M3(delta == 0.0f ? 0.0f : y[t * kDim + d] / delta);
+              encodeE4M3(delta == 0.0f ? 0.0f : y[t * dim + d] / delta);
       }
     }
   }
@@ -312,16 +322,14 @@ int main(int argc, char **argv) {
   auto dkr = kRaw.descriptor();
   auto dkm = kMean.descriptor();
   auto dout = out.descriptor();
-  _mlir_ciface_attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm,
-                         &dout);
+  attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm, &dout);
   if (sageLauncherTakeStatus() != 0)
     fail(std::string("the launch failed: ") + sageLauncherLastError());
   check(*api, api->memcpyDtoH(out.host.data(), out.device, out.bytes()),
         "cuMemcpyDtoH of the output (a fault in the kernel shows here)");
   if (options.benchRepeats > 0)
     return bench(options, out, [&] {
-      _mlir_ciface_attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm,
-                             &dout);
+      attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm, &dout);
     });
 
   std::vector<float> output(out.host.size());
@@ -333,9 +341,9 @@ int main(int argc, char **argv) {
   AccuracyMetrics vsModel = compareOutputs(
       output.data(), std::vector<double>(model.begin(), model.end()).data(),
       output.size());
-  std::printf("kernel: --sage-levels chip=sm_89 (levels-attention.mlir), "
+  std::printf("kernel: --sage-levels chip=sm_89 (levels-attention%s.mlir), "
               "int8-fp8 per_thread, D=%lld\n",
-              static_cast<long long>(kDim));
+              dim == 64 ? "" : "-d128", static_cast<long long>(dim));
   std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "
               "seed=%llu\n",
               static_cast<long long>(B), static_cast<long long>(H),
