@@ -87,7 +87,8 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
   unsigned bits = dest.getElementTypeBitWidth();
   auto [strides, offset] = source.getStridesAndOffset();
   auto [destStrides, destOffset] = dest.getStridesAndOffset();
-  if (strides.back() != 1 || destStrides.back() != 1)
+  if (strides.back() != 1 || destStrides.back() != 1 ||
+      ShapedType::isDynamic(destOffset))
     return op.emitOpError() << "copies rows that are not contiguous (" << source
                             << " into " << dest << ")";
   int64_t rowBits = dest.getShape().back() * bits;
@@ -98,14 +99,15 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
     for (int64_t stride : llvm::concat<const int64_t>(
              ArrayRef(strides).drop_back(), ArrayRef(destStrides).drop_back()))
       fits &= !ShapedType::isDynamic(stride) && stride * bits % pieceBits == 0;
+    fits &= destOffset * bits % pieceBits == 0;
     if (fits)
       return CopyPlan{pieceBits / bits,
                       dest.getNumElements() * bits / pieceBits};
   }
   return op.emitOpError() << "copies rows of " << rowBits << " bits from "
-                          << source
+                          << source << " into " << dest
                           << ", which 4-, 8- or 16-byte copies do not tile "
-                             "at static row strides";
+                             "at static row strides and offsets";
 }
 
 /// Copy number `piece` of `op`: its indices in the tile and, where the
@@ -187,11 +189,12 @@ struct GatherPlan {
 };
 
 /// Whether the rows of `tile` are contiguous and start every `side`
-/// elements (a 32-bit word).
+/// elements (a 32-bit word), from a word boundary.
 static bool hasWordRows(MemRefType tile, int64_t side) {
   auto [strides, offset] = tile.getStridesAndOffset();
   return strides.back() == 1 && !ShapedType::isDynamic(strides.front()) &&
-         strides.front() % side == 0;
+         strides.front() % side == 0 && !ShapedType::isDynamic(offset) &&
+         offset % side == 0;
 }
 
 /// The plan for `op`, whose map must send tile element (r, p) to window
@@ -214,14 +217,18 @@ static FailureOr<GatherPlan> planGather(StageTileOp op) {
       !matchPattern(op.getPadding(), m_PosZeroFloat()))
     return op.emitOpError() << "pads a rearranged tile with a value other "
                                "than zero; only zeros are supported";
-  unsigned bits = dest.getElementTypeBitWidth();
-  int64_t side = bits < 32 ? 32 / bits : 1;
+  unsigned bits =
+      dest.getElementType().isIntOrFloat() ? dest.getElementTypeBitWidth() : 0;
+  if (bits == 0 || 32 % bits)
+    return op.emitOpError()
+           << "transposes elements of " << dest.getElementType()
+           << "; words of 32 bits must hold whole ones";
+  int64_t side = 32 / bits;
   auto [strides, offset] = source.getStridesAndOffset();
   ArrayRef<int64_t> shape = dest.getShape();
-  if (32 % bits || shape[0] % side || shape[1] % side ||
-      source.getDimSize(1) != shape[0] || strides[1] != 1 ||
-      ShapedType::isDynamic(strides[0]) || strides[0] % side ||
-      !hasWordRows(dest, side))
+  if (shape[0] % side || shape[1] % side || source.getDimSize(1) != shape[0] ||
+      strides[1] != 1 || ShapedType::isDynamic(strides[0]) ||
+      strides[0] % side || !hasWordRows(dest, side))
     return op.emitOpError()
            << "transposes " << source << " into " << dest
            << ", which words do not tile: window rows must be contiguous, "
@@ -431,15 +438,24 @@ static constexpr int64_t kRowPaddingBytes = 16;
 
 /// `alloc`'s tile as a workgroup attribution of `kernel`, 16-byte
 /// aligned; a 2-D tile's rows padded (kRowPaddingBytes) where their
-/// length is a multiple of 32 bytes, and then viewed at its own shape
-/// (a subview at the start of the kernel).
+/// length is a multiple of 32 bytes and its users are indifferent to its
+/// layout, and then viewed at its own shape (a subview at the start of
+/// the kernel).
 static Value createWorkgroupTile(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                                  memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
-  int64_t bits = type.getElementTypeBitWidth();
   ArrayRef<int64_t> shape = type.getShape();
-  bool padded = type.getRank() == 2 && shape[1] * bits % 256 == 0 &&
-                kRowPaddingBytes * 8 % bits == 0;
+  int64_t bits =
+      type.getElementType().isIntOrFloat() ? type.getElementTypeBitWidth() : 0;
+  // Users whose types do not depend on the tile's layout only: a view's
+  // result type, say, would no longer match.
+  bool layoutFree = llvm::all_of(alloc->getUsers(), [](Operation *user) {
+    return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
+               vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
+               linalg::LinalgOp, memref::DimOp>(user);
+  });
+  bool padded = type.getRank() == 2 && bits > 0 && layoutFree &&
+                shape[1] * bits % 256 == 0 && kRowPaddingBytes * 8 % bits == 0;
   MemRefType tileType = type;
   if (padded)
     tileType =

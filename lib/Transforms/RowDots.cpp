@@ -22,7 +22,7 @@
 using namespace mlir;
 using namespace mlir::sage;
 
-/// A multiple of the stride of `type`'s dimension `dim`: the stride where
+/// A divisor of the stride of `type`'s dimension `dim`: the stride where
 /// static, else (row-major layouts) the product of the static sizes
 /// inside it; 0 where nothing is known.
 static int64_t getStrideFactor(MemRefType type, int64_t dim) {
@@ -65,7 +65,11 @@ static bool startsAligned(Value buffer, int64_t bytes) {
       return isa<memref::AllocOp>(op);
     }
   }
-  return true;
+  // An argument: its buffer is aligned, its own offset must keep that.
+  auto type = cast<MemRefType>(buffer.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  return !ShapedType::isDynamic(offset) &&
+         offset * type.getElementTypeBitWidth() % (8 * bytes) == 0;
 }
 
 /// Whether `buffer`'s rows (its last dimension) are contiguous, whole
@@ -141,7 +145,9 @@ FailureOr<RowDots> mlir::sage::matchRowDots(linalg::MatvecOp matvec) {
   int64_t k = matrixType.getDimSize(1);
   if (!resultType || !isa<FloatType>(matrixType.getElementType()) ||
       !isa<FloatType>(vectorType.getElementType()) ||
-      ShapedType::isDynamic(k) || vectorType.getDimSize(0) != k ||
+      matrixType.getElementTypeBitWidth() % 8 ||
+      vectorType.getElementTypeBitWidth() % 8 || ShapedType::isDynamic(k) ||
+      k == 0 || vectorType.getDimSize(0) != k ||
       k % std::min<int64_t>(k, 128 / matrixType.getElementTypeBitWidth()) ||
       !hasAlignedRows(matrix, 16) || !hasAlignedRows(vector, 16))
     return failure();
@@ -161,9 +167,12 @@ static Value emitRowDot(OpBuilder &b, Location loc, linalg::MatvecOp matvec,
       std::min<int64_t>(k, 128 / matrixType.getElementTypeBitWidth());
   auto readAsResult = [&](Value buffer, ValueRange indices) -> Value {
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    // Chunks of x start chunk elements of x apart: 16 bytes or fewer.
+    int64_t bytes =
+        std::min<int64_t>(16, chunk * element.getIntOrFloatBitWidth() / 8);
     Value read = vector::LoadOp::create(
         b, loc, VectorType::get({chunk}, element), buffer, indices,
-        /*nontemporal=*/false, llvm::Align(16));
+        /*nontemporal=*/false, llvm::Align(bytes));
     if (element == resultType)
       return read;
     // linalg.matvec casts each operand to the result's type.

@@ -37,6 +37,23 @@ bool mlir::sage::isInWorkgroupMemory(Value tile) {
   return false;
 }
 
+/// Whether `expr` is non-negative wherever its dims are, each step too:
+/// no negative constant or factor, divisions by positive constants.
+static bool isNonNegative(AffineExpr expr) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue() >= 0;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return isa<AffineDimExpr>(expr);
+  if (expr.getKind() != AffineExprKind::Add &&
+      expr.getKind() != AffineExprKind::Mul) {
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (!divisor || divisor.getValue() <= 0)
+      return false;
+  }
+  return isNonNegative(binary.getLHS()) && isNonNegative(binary.getRHS());
+}
+
 std::optional<std::pair<AffineMap, Value>>
 mlir::sage::getGatherSource(Value tile) {
   auto op = tile.getDefiningOp<linalg::LinalgOp>();
@@ -55,7 +72,11 @@ mlir::sage::getGatherSource(Value tile) {
       yield.getValues().size() != 1 ||
       yield.getValues()[0] != body->getArgument(0))
     return std::nullopt;
-  return std::make_pair(op.getMatchingIndexingMap(input), input->get());
+  // applyIndexMap divides unsigned.
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (!llvm::all_of(map.getResults(), isNonNegative))
+    return std::nullopt;
+  return std::make_pair(map, input->get());
 }
 
 /// `expr` of `dims` as arith ops on indices.

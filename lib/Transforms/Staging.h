@@ -26,7 +26,8 @@ bool isInWorkgroupMemory(Value tile);
 /// If `tile` is the result of a gather (a linalg op on tensors with one
 /// tensor input and one init, all loops parallel, the init indexed by them,
 /// whose body yields the input element: linalg.transpose, or the generic that
-/// puts V^T's keys in P's order), the map from the tile's indices to the
+/// puts V^T's keys in P's order) whose map keeps every step of its index
+/// arithmetic non-negative, the map from the tile's indices to the
 /// input's, and the input.
 std::optional<std::pair<AffineMap, Value>> getGatherSource(Value tile);
 

@@ -117,7 +117,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x6xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 48 bits from 'memref<?x6xi8>', which 4-, 8- or 16-byte copies do not tile at static row strides}}
+    // expected-error @below {{copies rows of 48 bits from 'memref<?x6xi8>' into 'memref<64x6xi8, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile at static row strides and offsets}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x6xi8> into memref<64x6xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -130,7 +130,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[?, 1], offset: ?>>', which 4-, 8- or 16-byte copies do not tile at static row strides}}
+    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[?, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile at static row strides and offsets}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[?, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -345,6 +345,57 @@ gpu.module @kernels {
     %rows = memref.dim %a, %c0 : memref<?x64xf16>
     %part = memref.subview %y[0] [%rows] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>
     linalg.matvec ins(%a, %x : memref<?x64xf16>, memref<64xf32>) outs(%part : memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}
+
+// -----
+
+// A copy into a view of the tile 4 bytes past a 16-byte boundary: no copy
+// size is aligned at both ends. (A tile something views is not padded: the
+// view's type depends on its layout.)
+gpu.module @kernels {
+  gpu.func @negative_misaligned_dest(%k: memref<?x32xi8>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %kt = memref.alloc() : memref<64x48xi8, #gpu.address_space<workgroup>>
+    %view = memref.subview %kt[0, 2] [64, 32] [1, 1] : memref<64x48xi8, #gpu.address_space<workgroup>> to memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>
+    // expected-error @below {{copies rows of 256 bits from 'memref<?x32xi8>' into 'memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile at static row strides and offsets}}
+    sage.stage_tile %k pad(%i0 : i8) into %view : memref<?x32xi8> into memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A tile of index elements, rearranged: no 32-bit word holds whole ones.
+gpu.module @kernels {
+  gpu.func @negative_rearranged_index(%v: memref<?x64xindex>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : index
+    %vt = memref.alloc() : memref<64x64xindex, #gpu.address_space<workgroup>>
+    // expected-error @below {{transposes elements of 'index'; words of 32 bits must hold whole ones}}
+    sage.stage_tile %v pad(%i0 : index) into %vt {indexing_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<?x64xindex> into memref<64x64xindex, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A tile a view reads is left unpadded (the view's type names the tile's
+// layout); the copy and the read work on the 64-byte rows.
+// CHECK-LABEL: gpu.func @viewed_tile
+//  CHECK-SAME: workgroup(%[[KT:.*]] : memref<64x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//       CHECK:   nvgpu.device_async_copy %{{.*}}, %[[KT]]
+//       CHECK:   memref.subview %[[KT]][32, 0] [32, 64] [1, 1] : memref<64x64xi8, #gpu.address_space<workgroup>> to memref<32x64xi8, strided<[64, 1], offset: 2048>, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @viewed_tile(%k: memref<?x64xi8>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    %half = memref.subview %kt[32, 0] [32, 64] [1, 1] : memref<64x64xi8, #gpu.address_space<workgroup>> to memref<32x64xi8, strided<[64, 1], offset: 2048>, #gpu.address_space<workgroup>>
+    %x = memref.load %half[%i, %i] : memref<32x64xi8, strided<[64, 1], offset: 2048>, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

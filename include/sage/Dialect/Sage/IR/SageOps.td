@@ -791,8 +791,11 @@ def Sage_StageTileOp : Sage_Op<"stage_tile", [
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getDestMutable();
     }
-    /// Whether the tile is the window itself, padded (no indexing_map).
-    bool isPlainCopy() { return !getIndexingMap(); }
+    /// Whether the tile is the window itself, padded (no indexing_map, or
+    /// the identity).
+    bool isPlainCopy() {
+      return !getIndexingMap() || getIndexingMap()->isIdentity();
+    }
   }];
   let hasVerifier = 1;
 }
