@@ -6,8 +6,10 @@
 # lit), compute-sanitizer, and its speed beside the hand-written kernel and
 # PyTorch SDPA in the same run.
 #
-# Usage: [D=64|128] benchmarks/levels_gpu.sh BIN_DIR KERNEL_DIR [check|bench|ncu|all]
-#   BIN_DIR     holds sage-check-levels (built on a machine with LLVM)
+# Usage: [D=64|128] [PROGRAM=sage-check-levels-pipelined] \
+#          benchmarks/levels_gpu.sh BIN_DIR KERNEL_DIR [check|bench|ncu|all]
+#   BIN_DIR     holds sage-check-levels (built on a machine with LLVM), or
+#               PROGRAM (the two-stage kernel's)
 #   KERNEL_DIR  holds attention_d$D_f16{,_causal}.{json,ptx} (build/kernels)
 # Logs go to $OUT (default: the current directory); D (default 64) picks
 # the head dimension (the levels-attention.test bars are D = 64's).
@@ -18,7 +20,7 @@ what=${3:-all}
 out=${OUT:-.}
 dim=${D:-64}
 root=$(cd "$(dirname "$0")/.." && pwd)
-check=$bin/sage-check-levels
+check=$bin/${PROGRAM:-sage-check-levels}
 status=0
 
 if [[ $what == check || $what == all ]]; then

@@ -25,7 +25,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.sage_tools_dir, config.llvm_tools_dir]
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["sage-opt", "sage-translate", "sage-run", "sage-check-levels", "not",
+    ["sage-opt", "sage-translate", "sage-run", "sage-check-levels",
+     "sage-check-levels-pipelined", "not",
      "count"], tool_dirs)
 config.substitutions.append(
     ("%sage_kernels", os.path.join(config.sage_obj_root, "kernels")))

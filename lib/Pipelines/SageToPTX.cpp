@@ -88,8 +88,11 @@ struct CheckBinaryFormatPass
 /// one pattern each, then upstream conversions. Kernels the levels derive
 /// fill their workgroup tiles with the whole CTA first (L3), and read or
 /// write windows that may overrun: convert-vector-to-scf (unrolled) guards
-/// each row of those transfers.
-static void addKernelLowering(OpPassManager &kernels) {
+/// each row of those transfers; their K/V loops stage `stages` blocks.
+static void addKernelLowering(OpPassManager &kernels, unsigned stages) {
+  SagePipelineTilesOptions pipeline;
+  pipeline.stages = stages;
+  kernels.addPass(createSagePipelineTiles(pipeline));
   kernels.addPass(createSageLowerStaging());
   kernels.addPass(createConvertSageToNVVM());
   VectorTransferToSCFOptions unrolled;
@@ -170,7 +173,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  addKernelLowering(pm.nest<gpu::GPUModuleOp>());
+  // The hand-written kernels stage no tiles of their own.
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), /*stages=*/1);
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.binaryFormat;
@@ -243,9 +247,10 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   SageAttachNVVMTargetOptions target;
   target.chip = options.chip;
+  target.ctasPerSm = options.ctasPerSm;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  addKernelLowering(pm.nest<gpu::GPUModuleOp>());
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -87,19 +87,19 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
   unsigned bits = dest.getElementTypeBitWidth();
   auto [strides, offset] = source.getStridesAndOffset();
   auto [destStrides, destOffset] = dest.getStridesAndOffset();
-  if (strides.back() != 1 || destStrides.back() != 1 ||
-      ShapedType::isDynamic(destOffset))
+  if (strides.back() != 1 || destStrides.back() != 1)
     return op.emitOpError() << "copies rows that are not contiguous (" << source
                             << " into " << dest << ")";
   int64_t rowBits = dest.getShape().back() * bits;
   for (int64_t pieceBits : {128, 64, 32}) {
-    bool fits = rowBits % pieceBits == 0;
+    bool fits = pieceBits >= bits && rowBits % pieceBits == 0;
     // Both ends of a copy are aligned to its size: the tile's rows too
-    // (padded tiles, createWorkgroupTile).
+    // (padded tiles, createWorkgroupTile), and its start (a stage of a
+    // multi-buffered tile is a view at a dynamic offset).
     for (int64_t stride : llvm::concat<const int64_t>(
              ArrayRef(strides).drop_back(), ArrayRef(destStrides).drop_back()))
       fits &= !ShapedType::isDynamic(stride) && stride * bits % pieceBits == 0;
-    fits &= destOffset * bits % pieceBits == 0;
+    fits = fits && hasOffsetMultipleOf(op.getDest(), pieceBits / bits);
     if (fits)
       return CopyPlan{pieceBits / bits,
                       dest.getNumElements() * bits / pieceBits};
@@ -190,11 +190,11 @@ struct GatherPlan {
 
 /// Whether the rows of `tile` are contiguous and start every `side`
 /// elements (a 32-bit word), from a word boundary.
-static bool hasWordRows(MemRefType tile, int64_t side) {
-  auto [strides, offset] = tile.getStridesAndOffset();
+static bool hasWordRows(Value tile, int64_t side) {
+  auto [strides, offset] =
+      cast<MemRefType>(tile.getType()).getStridesAndOffset();
   return strides.back() == 1 && !ShapedType::isDynamic(strides.front()) &&
-         strides.front() % side == 0 && !ShapedType::isDynamic(offset) &&
-         offset % side == 0;
+         strides.front() % side == 0 && hasOffsetMultipleOf(tile, side);
 }
 
 /// The plan for `op`, whose map must send tile element (r, p) to window
@@ -228,7 +228,7 @@ static FailureOr<GatherPlan> planGather(StageTileOp op) {
   ArrayRef<int64_t> shape = dest.getShape();
   if (shape[0] % side || shape[1] % side || source.getDimSize(1) != shape[0] ||
       strides[1] != 1 || ShapedType::isDynamic(strides[0]) ||
-      strides[0] % side || !hasWordRows(dest, side))
+      strides[0] % side || !hasWordRows(op.getDest(), side))
     return op.emitOpError()
            << "transposes " << source << " into " << dest
            << ", which words do not tile: window rows must be contiguous, "
@@ -237,12 +237,18 @@ static FailureOr<GatherPlan> planGather(StageTileOp op) {
   return GatherPlan{side, shape[0] / side * (shape[1] / side)};
 }
 
+/// A thread's block of a rearranged tile: where it goes, and its words as
+/// read from the window, not yet transposed.
+struct GatherBlock {
+  Value firstRow, firstColumn;
+  SmallVector<Value> words;
+};
+
 /// Block `block` of `op`'s tile: rows r0 .. r0 + side - 1 and columns
 /// p0 .. p0 + side - 1, read as `side` words of window rows f(p0 + i)
-/// (zeros past the window: the row read is clamped to the first), and
-/// stored transposed, a word a tile row.
-static void gatherBlock(OpBuilder &b, Location loc, StageTileOp op,
-                        const GatherPlan &plan, Value block) {
+/// (zeros past the window: the row read is clamped to the first).
+static GatherBlock loadGatherBlock(OpBuilder &b, Location loc, StageTileOp op,
+                                   const GatherPlan &plan, Value block) {
   auto dest = cast<MemRefType>(op.getDest().getType());
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -250,46 +256,55 @@ static void gatherBlock(OpBuilder &b, Location loc, StageTileOp op,
   int64_t side = plan.side;
   Value rowBlocks = index(dest.getDimSize(0) / side);
   Value sideValue = index(side);
+  GatherBlock loaded;
   Value rowBlock = arith::RemUIOp::create(b, loc, block, rowBlocks);
-  Value firstRow = arith::MulIOp::create(b, loc, rowBlock, sideValue);
+  loaded.firstRow = arith::MulIOp::create(b, loc, rowBlock, sideValue);
   Value columnBlock = arith::DivUIOp::create(b, loc, block, rowBlocks);
-  Value firstColumn = arith::MulIOp::create(b, loc, columnBlock, sideValue);
+  loaded.firstColumn = arith::MulIOp::create(b, loc, columnBlock, sideValue);
   Value zero = index(0);
   Value windowRows = memref::DimOp::create(b, loc, op.getSource(), 0);
   auto word = VectorType::get({side}, dest.getElementType());
   Value zeros = arith::ConstantOp::create(b, loc, word, b.getZeroAttr(word));
-  SmallVector<Value> words;
   for (int64_t i = 0; i < side; ++i) {
     Value offset = index(i);
-    Value column = arith::AddIOp::create(b, loc, firstColumn, offset);
-    Value windowRow =
-        applyIndexMap(b, loc, *op.getIndexingMap(), {firstRow, column})[0];
+    Value column = arith::AddIOp::create(b, loc, loaded.firstColumn, offset);
+    Value windowRow = applyIndexMap(b, loc, *op.getIndexingMap(),
+                                    {loaded.firstRow, column})[0];
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          windowRow, windowRows);
     Value row = arith::SelectOp::create(b, loc, inside, windowRow, zero);
-    Value loaded = vector::LoadOp::create(
-        b, loc, word, op.getSource(), ValueRange{row, firstRow},
-        /*nontemporal=*/false, llvm::Align(4));
-    words.push_back(arith::SelectOp::create(b, loc, inside, loaded, zeros));
+    Value read = vector::LoadOp::create(b, loc, word, op.getSource(),
+                                        ValueRange{row, loaded.firstRow},
+                                        /*nontemporal=*/false, llvm::Align(4));
+    loaded.words.push_back(
+        arith::SelectOp::create(b, loc, inside, read, zeros));
   }
-  for (int64_t j = 0; j < side; ++j) {
+  return loaded;
+}
+
+/// `block`'s words transposed in registers and stored, a word a tile row.
+static void storeGatherBlock(OpBuilder &b, Location loc, StageTileOp op,
+                             const GatherBlock &block) {
+  auto word = cast<VectorType>(block.words.front().getType());
+  for (int64_t j = 0, side = block.words.size(); j < side; ++j) {
     SmallVector<Value> elements;
-    for (Value read : words)
+    for (Value read : block.words)
       elements.push_back(vector::ExtractOp::create(b, loc, read, j));
     Value stored = vector::FromElementsOp::create(b, loc, word, elements);
-    Value offset = index(j);
-    Value row = arith::AddIOp::create(b, loc, firstRow, offset);
+    Value offset = arith::ConstantIndexOp::create(b, loc, j);
+    Value row = arith::AddIOp::create(b, loc, block.firstRow, offset);
     vector::StoreOp::create(b, loc, stored, op.getDest(),
-                            ValueRange{row, firstColumn},
+                            ValueRange{row, block.firstColumn},
                             /*nontemporal=*/false, llvm::Align(4));
   }
 }
 
 /// Calls `body` on items thread, thread + threads, ... of `items`: full
-/// rounds straight, the last, partial one under a guard.
-static void forEachThreadShare(OpBuilder &b, Location loc, Value thread,
-                               int64_t items, int64_t threads,
-                               function_ref<void(OpBuilder &, Value)> body) {
+/// rounds straight, the last, partial one under a guard (`guarded`).
+static void
+forEachThreadShare(OpBuilder &b, Location loc, Value thread, int64_t items,
+                   int64_t threads,
+                   function_ref<void(OpBuilder &, Value, bool guarded)> body) {
   for (int64_t first = 0; first < items; first += threads) {
     Value item = thread;
     if (first > 0) {
@@ -297,7 +312,7 @@ static void forEachThreadShare(OpBuilder &b, Location loc, Value thread,
       item = arith::AddIOp::create(b, loc, thread, offset);
     }
     if (first + threads <= items) {
-      body(b, item);
+      body(b, item, /*guarded=*/false);
       continue;
     }
     Value count = arith::ConstantIndexOp::create(b, loc, items);
@@ -306,18 +321,35 @@ static void forEachThreadShare(OpBuilder &b, Location loc, Value thread,
     auto branch = scf::IfOp::create(b, loc, some, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(branch.thenBlock());
-    body(b, item);
+    body(b, item, /*guarded=*/true);
   }
 }
 
-/// `run` (sage.stage_tile ops with nothing touching memory between them)
-/// as each thread's copies, one group, its wait and the barriers. The
-/// `riders` (row dots that follow the run with nothing touching memory
-/// between, and read no workgroup memory) are computed while the copies
-/// are in flight: the wait and the closing barrier come after them.
-static LogicalResult lowerStageRun(RewriterBase &rewriter,
-                                   MutableArrayRef<StageTileOp> run,
-                                   ArrayRef<RowDots> riders, int64_t threads) {
+/// A run of stagings issued and not yet complete: what its completion
+/// waits for, stores or copies.
+struct IssuedRun {
+  Location loc;
+  Value thread;
+  int64_t threads;
+  SmallVector<StageTileOp> ops;
+  SmallVector<Value> tokens;
+  // Copies of a last round, where there are fewer than threads: each is a
+  // group of its own under a guard, issued at the completion.
+  SmallVector<std::pair<StageTileOp, CopyPlan>> partial;
+  // Rearranged blocks loaded at the issue and stored at the completion.
+  SmallVector<std::pair<StageTileOp, GatherBlock>> stores;
+};
+
+/// Issues `run` (sage.stage_tile ops with nothing touching memory between
+/// them) before its first op: a barrier (earlier readers of the tiles),
+/// each thread's copies, the rearranged tiles' loads (and their stores,
+/// unless `deferStores`, where the completion makes them so that the
+/// loads overlap what lies between), then the `riders` (row dots that
+/// read no workgroup memory) while the copies are in flight.
+static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
+                                          ArrayRef<StageTileOp> run,
+                                          ArrayRef<RowDots> riders,
+                                          int64_t threads, bool deferStores) {
   // Copies first, then the rearranged tiles, whose loads and stores
   // overlap the copies in flight.
   SmallVector<StageTileOp> copies, gathers;
@@ -337,12 +369,12 @@ static LogicalResult lowerStageRun(RewriterBase &rewriter,
       return failure();
     gatherPlans.push_back(*plan);
   }
-  Location loc = run.front().getLoc();
-  rewriter.setInsertionPoint(run.front());
+  StageTileOp first = run.front(), end = run.back();
+  Location loc = first.getLoc();
+  rewriter.setInsertionPoint(first);
   gpu::BarrierOp::create(rewriter, loc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  SmallVector<Value> tokens;
-  SmallVector<std::pair<StageTileOp, CopyPlan>> partial;
+  IssuedRun issued{loc, thread, threads, llvm::to_vector(run), {}, {}, {}};
   for (auto [index, op] : llvm::enumerate(copies)) {
     const CopyPlan &plan = plans[index];
     rewriter.setInsertionPoint(op);
@@ -350,29 +382,44 @@ static LogicalResult lowerStageRun(RewriterBase &rewriter,
       Value piece = arith::AddIOp::create(
           rewriter, loc, thread,
           arith::ConstantIndexOp::create(rewriter, loc, first));
-      tokens.push_back(copyPiece(rewriter, loc, op, plan, piece));
+      issued.tokens.push_back(copyPiece(rewriter, loc, op, plan, piece));
     }
     if (plan.copies % threads)
-      partial.push_back({op, plan});
+      issued.partial.push_back({op, plan});
   }
-  rewriter.setInsertionPointAfter(run.back());
+  rewriter.setInsertionPointAfter(end);
   for (auto [op, plan] : llvm::zip(gathers, gatherPlans))
-    forEachThreadShare(rewriter, loc, thread, plan.blocks, threads,
-                       [&](OpBuilder &b, Value block) {
-                         gatherBlock(b, loc, op, plan, block);
-                       });
+    forEachThreadShare(
+        rewriter, loc, thread, plan.blocks, threads,
+        [&, op = op, plan = plan](OpBuilder &b, Value block, bool guarded) {
+          GatherBlock loaded = loadGatherBlock(b, loc, op, plan, block);
+          // A guarded block's words do not leave their guard.
+          if (deferStores && !guarded)
+            issued.stores.push_back({op, loaded});
+          else
+            storeGatherBlock(b, loc, op, loaded);
+        });
   Operation *last = nullptr;
   for (RowDots rider : riders)
     last = emitRowDots(rewriter, rider, threads);
   if (last)
     rewriter.setInsertionPointAfter(last);
-  waitForCopies(rewriter, loc, tokens);
-  // The last round, where there are fewer copies than threads.
-  for (auto [op, plan] : partial) {
+  return issued;
+}
+
+/// Completes `issued` at the rewriter's insertion point: the deferred
+/// stores, the wait for the copies, the last rounds' copies, and the
+/// barrier after which every thread reads the tiles.
+static void completeStageRun(RewriterBase &rewriter, IssuedRun &issued) {
+  Location loc = issued.loc;
+  for (auto &[op, block] : issued.stores)
+    storeGatherBlock(rewriter, loc, op, block);
+  waitForCopies(rewriter, loc, issued.tokens);
+  for (auto [op, plan] : issued.partial) {
+    int64_t full = plan.copies / issued.threads * issued.threads;
     Value piece = arith::AddIOp::create(
-        rewriter, loc, thread,
-        arith::ConstantIndexOp::create(rewriter, loc,
-                                       plan.copies / threads * threads));
+        rewriter, loc, issued.thread,
+        arith::ConstantIndexOp::create(rewriter, loc, full));
     Value some = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, piece,
         arith::ConstantIndexOp::create(rewriter, loc, plan.copies));
@@ -383,8 +430,58 @@ static LogicalResult lowerStageRun(RewriterBase &rewriter,
     waitForCopies(rewriter, loc, {copyPiece(rewriter, loc, op, plan, piece)});
   }
   gpu::BarrierOp::create(rewriter, loc);
-  for (StageTileOp op : run)
+  for (StageTileOp op : issued.ops)
     rewriter.eraseOp(op);
+}
+
+/// `group` (a sage.stage_async) issued where it stands and completed at
+/// its sage.stage_await: its region's stagings, inlined before it, are one
+/// run whose rearranged tiles are stored at the await, so that their loads
+/// overlap the work between.
+static LogicalResult lowerStageGroup(RewriterBase &rewriter, StageAsyncOp group,
+                                     int64_t threads) {
+  Operation *await = *group.getGroup().getUsers().begin();
+  SmallVector<StageTileOp> run;
+  SmallVector<RowDots> riders;
+  for (Operation &op : group.getBody().front()) {
+    if (auto stage = dyn_cast<StageTileOp>(op)) {
+      run.push_back(stage);
+      continue;
+    }
+    // Fills are checked below, with the row dots they start.
+    if (isa<linalg::FillOp>(op) || isMemoryEffectFree(&op))
+      continue;
+    auto matvec = dyn_cast<linalg::MatvecOp>(op);
+    FailureOr<RowDots> dots =
+        matvec ? matchRowDots(matvec) : FailureOr<RowDots>(failure());
+    if (failed(dots) || !dots->fill)
+      return op.emitOpError()
+             << "is staged in a sage.stage_async, where sage-lower-staging "
+                "lowers only sage.stage_tile copies and row dots (a "
+                "linalg.matvec whose rows 16-byte loads read, just after the "
+                "linalg.fill of its result)";
+    riders.push_back(*dots);
+  }
+  // Every fill is one of the row dots'.
+  for (auto fill : group.getBody().front().getOps<linalg::FillOp>())
+    if (llvm::none_of(riders, [&](RowDots dots) { return dots.fill == fill; }))
+      return fill.emitOpError()
+             << "is staged in a sage.stage_async, where sage-lower-staging "
+                "computes fills only just before the row dots they start";
+  if (run.empty())
+    return group.emitOpError()
+           << "stages row dots without copies; sage-lower-staging issues "
+              "row dots with a group's copies only";
+  Block &body = group.getBody().front();
+  rewriter.inlineBlockBefore(&body, group);
+  FailureOr<IssuedRun> issued =
+      issueStageRun(rewriter, run, riders, threads, /*deferStores=*/true);
+  if (failed(issued))
+    return failure();
+  rewriter.setInsertionPoint(await);
+  completeStageRun(rewriter, *issued);
+  rewriter.eraseOp(await);
+  rewriter.eraseOp(group);
   return success();
 }
 
@@ -436,62 +533,128 @@ static LogicalResult lowerCooperative(RewriterBase &rewriter,
 /// stay 16-byte aligned for the copies.
 static constexpr int64_t kRowPaddingBytes = 16;
 
-/// `alloc`'s tile as a workgroup attribution of `kernel`, 16-byte
-/// aligned; a 2-D tile's rows padded (kRowPaddingBytes) where their
-/// length is a multiple of 32 bytes and its users are indifferent to its
-/// layout, and then viewed at its own shape (a subview at the start of
-/// the kernel).
-static Value createWorkgroupTile(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
-                                 memref::AllocOp alloc) {
+/// Whether `user` of a tile does not depend on its layout: a view's
+/// result type, say, would no longer match.
+static bool isLayoutFree(Operation *user) {
+  return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
+             vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
+             linalg::LinalgOp, memref::DimOp>(user);
+}
+
+/// Whether `view` is a stage of a multi-buffered tile
+/// (sage-pipeline-tiles): a rank-reducing memref.subview at one index of
+/// its first dim, whose users do not depend on its layout.
+static bool isStageView(Operation *view) {
+  auto subview = dyn_cast<memref::SubViewOp>(view);
+  return subview && subview.getSourceType().getRank() == 3 &&
+         subview.getType().getRank() == 2 &&
+         llvm::all_of(subview->getUsers(), isLayoutFree);
+}
+
+/// Replaces `alloc` by a workgroup attribution of `kernel`, 16-byte
+/// aligned. A 2-D tile's rows (each stage's, for a multi-buffered tile)
+/// are padded (kRowPaddingBytes) where their length is a multiple of 32
+/// bytes and the users do not depend on the layout: they then read a view
+/// at the tile's own shape, made at the start of the kernel.
+static void replaceWithWorkgroupTile(RewriterBase &rewriter,
+                                     gpu::GPUFuncOp kernel,
+                                     memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
   ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = type.getRank();
   int64_t bits =
       type.getElementType().isIntOrFloat() ? type.getElementTypeBitWidth() : 0;
-  // Users whose types do not depend on the tile's layout only: a view's
-  // result type, say, would no longer match.
-  bool layoutFree = llvm::all_of(alloc->getUsers(), [](Operation *user) {
-    return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
-               vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
-               linalg::LinalgOp, memref::DimOp>(user);
-  });
-  bool padded = type.getRank() == 2 && bits > 0 && layoutFree &&
-                shape[1] * bits % 256 == 0 && kRowPaddingBytes * 8 % bits == 0;
+  bool staged = rank == 3 && llvm::all_of(alloc->getUsers(), isStageView);
+  bool padded =
+      (rank == 2 && llvm::all_of(alloc->getUsers(), isLayoutFree)) || staged;
+  padded = padded && bits > 0 && shape.back() * bits % 256 == 0 &&
+           kRowPaddingBytes * 8 % bits == 0;
   MemRefType tileType = type;
-  if (padded)
+  if (padded) {
+    SmallVector<int64_t> paddedShape(shape);
+    paddedShape.back() += kRowPaddingBytes * 8 / bits;
     tileType =
-        MemRefType::get({shape[0], shape[1] + kRowPaddingBytes * 8 / bits},
-                        type.getElementType(), MemRefLayoutAttrInterface(),
-                        type.getMemorySpace());
+        MemRefType::get(paddedShape, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
+  }
   BlockArgument tile = kernel.addWorkgroupAttribution(tileType, alloc.getLoc());
   kernel.setWorkgroupAttributionAttr(
       tile.getArgNumber() - kernel.getNumArguments(),
       LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(16));
-  if (!padded)
-    return tile;
+  if (!padded) {
+    rewriter.replaceOp(alloc, tile);
+    return;
+  }
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(&kernel.getBody().front());
-  SmallVector<OpFoldResult> zeros(2, rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> ones(2, rewriter.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(shape[0]),
-                                     rewriter.getIndexAttr(shape[1])};
-  return memref::SubViewOp::create(rewriter, alloc.getLoc(), tile, zeros, sizes,
-                                   ones);
+  SmallVector<OpFoldResult> zeros(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(rewriter.getContext(), shape);
+  Value view = memref::SubViewOp::create(rewriter, alloc.getLoc(), tile, zeros,
+                                         sizes, ones);
+  // The stages' views, at the padded strides.
+  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers())) {
+    auto stage = dyn_cast<memref::SubViewOp>(user);
+    if (!stage)
+      continue;
+    rewriter.setInsertionPoint(stage);
+    auto stageType = memref::SubViewOp::inferRankReducedResultType(
+        stage.getType().getShape(), cast<MemRefType>(view.getType()),
+        stage.getMixedOffsets(), stage.getMixedSizes(),
+        stage.getMixedStrides());
+    rewriter.replaceOpWithNewOp<memref::SubViewOp>(
+        stage, stageType, view, stage.getMixedOffsets(), stage.getMixedSizes(),
+        stage.getMixedStrides());
+  }
+  rewriter.replaceOp(alloc, view);
+}
+
+/// Whether a barrier comes before `op` in its block, with nothing touching
+/// memory between them.
+static bool followsBarrierInBlock(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<gpu::BarrierOp>(prev))
+      return true;
+    if (prev->getNumRegions() || !isMemoryEffectFree(prev))
+      return false;
+  }
+  return false;
+}
+
+/// Whether every way to `op` passes a barrier and then nothing touching
+/// memory: one before it in its block or, first in an scf.for's body, one
+/// before the loop (the first iteration) and one ending the body (the
+/// others; a pipelined loop awaits its next stage there).
+static bool followsBarrier(Operation *op) {
+  if (followsBarrierInBlock(op))
+    return true;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (prev->getNumRegions() || !isMemoryEffectFree(prev))
+      return false;
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  return loop && followsBarrier(loop) &&
+         followsBarrierInBlock(loop.getBody()->getTerminator());
 }
 
 /// Drops each barrier that another precedes with nothing touching memory
-/// between them.
+/// between them. A barrier ending an scf.if without an else (a pipelined
+/// loop's first block, staged where the loop runs) moves after it first:
+/// every thread takes the same branch, and one that skips it loses
+/// nothing by the barrier.
 static void dropRepeatedBarriers(gpu::GPUFuncOp kernel) {
+  kernel.walk([](scf::IfOp branch) {
+    if (branch.getNumResults() || !branch.getElseRegion().empty())
+      return;
+    Operation *yield = branch.thenBlock()->getTerminator();
+    auto barrier = dyn_cast_or_null<gpu::BarrierOp>(yield->getPrevNode());
+    if (barrier)
+      barrier->moveAfter(branch);
+  });
   SmallVector<gpu::BarrierOp> repeated;
   kernel.walk([&](gpu::BarrierOp barrier) {
-    for (Operation *prev = barrier->getPrevNode(); prev;
-         prev = prev->getPrevNode()) {
-      if (isa<gpu::BarrierOp>(prev)) {
-        repeated.push_back(barrier);
-        return;
-      }
-      if (prev->getNumRegions() || !isMemoryEffectFree(prev))
-        return;
-    }
+    if (followsBarrier(barrier))
+      repeated.push_back(barrier);
   });
   for (gpu::BarrierOp barrier : repeated)
     barrier.erase();
@@ -513,8 +676,11 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   SmallVector<memref::AllocOp> allocs;
   SmallVector<StageTileOp> stages;
   SmallVector<linalg::LinalgOp> products;
+  SmallVector<StageAsyncOp> groups;
   WalkResult walk = kernel.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+    if (auto group = dyn_cast<StageAsyncOp>(op)) {
+      groups.push_back(group);
+    } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       if (!isInWorkgroup(alloc.getMemref()))
         return WalkResult::advance();
       if (!alloc.getType().hasStaticShape() ||
@@ -540,7 +706,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   });
   if (walk.wasInterrupted())
     return failure();
-  if (allocs.empty() && stages.empty() && products.empty())
+  if (allocs.empty() && stages.empty() && products.empty() && groups.empty())
     return success();
   Operation *first = !stages.empty()     ? stages.front().getOperation()
                      : !products.empty() ? products.front().getOperation()
@@ -551,10 +717,17 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
 
   IRRewriter rewriter(kernel.getContext());
   for (memref::AllocOp alloc : allocs)
-    rewriter.replaceAllOpUsesWith(alloc,
-                                  createWorkgroupTile(rewriter, kernel, alloc));
-  for (memref::AllocOp alloc : allocs)
-    rewriter.eraseOp(alloc);
+    replaceWithWorkgroupTile(rewriter, kernel, alloc);
+  // The groups' stagings are lowered with them.
+  llvm::erase_if(stages, [](StageTileOp stage) {
+    return isa<StageAsyncOp>(stage->getParentOp());
+  });
+  llvm::erase_if(products, [](linalg::LinalgOp product) {
+    return isa<StageAsyncOp>(product->getParentOp());
+  });
+  for (StageAsyncOp group : groups)
+    if (failed(lowerStageGroup(rewriter, group, *threads)))
+      return failure();
   // Runs of copies nothing touching memory separates.
   SmallVector<SmallVector<StageTileOp>> runs;
   for (StageTileOp stage : stages) {
@@ -609,9 +782,13 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   };
   SmallVector<linalg::LinalgOp> cooperative =
       llvm::filter_to_vector(products, std::not_fn(isRowDot));
-  for (auto [run, runRiders] : llvm::zip(runs, riders))
-    if (failed(lowerStageRun(rewriter, run, runRiders, *threads)))
+  for (auto [run, runRiders] : llvm::zip(runs, riders)) {
+    FailureOr<IssuedRun> issued = issueStageRun(
+        rewriter, run, runRiders, *threads, /*deferStores=*/false);
+    if (failed(issued))
       return failure();
+    completeStageRun(rewriter, *issued);
+  }
   for (RowDots dot : alone) {
     Location loc = dot.matvec.getLoc();
     rewriter.setInsertionPoint(dot.getFirst());

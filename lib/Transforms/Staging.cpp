@@ -12,7 +12,9 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -112,4 +114,26 @@ SmallVector<Value> mlir::sage::applyIndexMap(OpBuilder &b, Location loc,
   for (AffineExpr expr : map.getResults())
     results.push_back(expandIndexExpr(b, loc, expr, indices));
   return results;
+}
+
+bool mlir::sage::hasOffsetMultipleOf(Value buffer, int64_t elements) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  if (!ShapedType::isDynamic(offset))
+    return offset % elements == 0;
+  auto view = buffer.getDefiningOp<memref::SubViewOp>();
+  if (!view || !hasOffsetMultipleOf(view.getSource(), elements))
+    return false;
+  auto [sourceStrides, sourceOffset] =
+      view.getSourceType().getStridesAndOffset();
+  for (auto [at, stride] : llvm::zip(view.getMixedOffsets(), sourceStrides)) {
+    std::optional<int64_t> constant = getConstantIntValue(at);
+    if (constant && *constant == 0)
+      continue;
+    if (ShapedType::isDynamic(stride))
+      return false;
+    if (constant ? *constant * stride % elements : stride % elements)
+      return false;
+  }
+  return true;
 }

@@ -37,6 +37,13 @@ std::optional<std::pair<AffineMap, Value>> getGatherSource(Value tile);
 SmallVector<Value> applyIndexMap(OpBuilder &b, Location loc, AffineMap map,
                                  ValueRange indices);
 
+/// Whether the offset of `buffer` is known to be a multiple of `elements`:
+/// it is static and one, or `buffer` is a memref.subview of a buffer whose
+/// offset is, at offsets whose contribution (offset times the source's
+/// static stride) is too. A stage of a multi-buffered tile
+/// (sage-pipeline-tiles) is a view at a dynamic index of its first dim.
+bool hasOffsetMultipleOf(Value buffer, int64_t elements);
+
 } // namespace mlir::sage
 
 #endif // SAGE_LIB_TRANSFORMS_STAGING_H

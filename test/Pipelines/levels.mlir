@@ -5,6 +5,11 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
+// RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.pipe.ptx -o %t.pipe.cubin %}
 
 // The README's example through every level of docs/Levels.md, printed
 // after each pass: the tiles of sage.qmma / sage.online_softmax /
@@ -94,6 +99,36 @@
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync
+
+// Two stages (stages=2): block 0 staged before the K/V loop, block j + 1
+// issued as a group at the top of iteration j and awaited at its end,
+// into the other stage of each tile; one barrier a block. With
+// ctas-per-sm, the kernel asks ptxas for that many CTAs an SM.
+//       PIPE: IR Dump After SagePipelineTiles
+//       PIPE:   memref.alloc() {{.*}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
+//       PIPE:   scf.if
+//       PIPE:     %[[FIRST:.*]] = sage.stage_async {
+//       PIPE:     sage.stage_await %[[FIRST]]
+//       PIPE:   scf.for
+//       PIPE:     %[[NEXT:.*]] = sage.stage_async {
+//       PIPE:     sage.warp_mma
+//       PIPE:     sage.stage_await %[[NEXT]]
+//       PIPE: IR Dump After SageLowerStaging
+//       PIPE:   gpu.func @attention_kernel({{.*}}) workgroup(%{{.*}} : memref<64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<2x64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64},
+//       PIPE:     scf.for
+//   PIPE-NOT:       gpu.barrier
+//       PIPE:       nvgpu.device_async_copy
+//       PIPE:       sage.warp_mma
+//       PIPE:       nvgpu.device_async_wait
+//       PIPE:       gpu.barrier
+//  PIPE-NEXT:       scf.yield
+//   PIPE-NOT:   sage.stage
+//       PIPE-PTX: .visible .entry attention_kernel(
+//       PIPE-PTX: .maxntid 128, 1, 1
+//       PIPE-PTX: .minnctapersm 3
+//   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[5120];
+//   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[10240];
+//   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[512];
 
 // Tiles of 128 queries and 128 keys: 8 warps of 16 rows, each lane with
 // the same 32 output accumulators and 16 x 2 Q K^T MMAs a block.

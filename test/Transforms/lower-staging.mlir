@@ -399,3 +399,136 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A pipelined K/V loop (sage-pipeline-tiles): two stages of each tile, the
+// rows of each stage padded (stage views at the padded strides); block
+// j + 1's group issued first (its copies, V^T's word loads, dS's row dots),
+// block j read from the other stage, then the group completed at its
+// await: V^T's transposed stores, the wait, one barrier. The loop's body
+// starts with no barrier: the await's ends every iteration and the one
+// before the loop the first.
+// CHECK-LABEL: gpu.func @pipelined
+//  CHECK-SAME: workgroup(%[[KT_ROWS:.*]] : memref<2x64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[VT_ROWS:.*]] : memref<2x64x80xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[DS:.*]] : memref<2x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//   CHECK-DAG:   %[[KT:.*]] = memref.subview %[[KT_ROWS]][0, 0, 0] [2, 64, 64] [1, 1, 1] : memref<2x64x80xi8, #gpu.address_space<workgroup>> to memref<2x64x64xi8, strided<[5120, 80, 1]>, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   %[[VT:.*]] = memref.subview %[[VT_ROWS]][0, 0, 0] [2, 64, 64] [1, 1, 1]
+//       CHECK:   gpu.barrier
+//       CHECK:   scf.for %[[J:.*]] =
+//   CHECK-NOT:     gpu.barrier
+//       CHECK:     %[[STAGE:.*]] = arith.remui %[[J]], %c2
+//       CHECK:     %[[NEXT:.*]] = arith.xori %[[STAGE]], %c1
+//       CHECK:     %[[KN:.*]] = memref.subview %[[KT]][%[[NEXT]], 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xi8, strided<[5120, 80, 1]>, #gpu.address_space<workgroup>> to memref<64x64xi8, strided<[80, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       CHECK:     %[[VN:.*]] = memref.subview %[[VT]][%[[NEXT]], 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf8E4M3FN, strided<[5120, 80, 1]>, #gpu.address_space<workgroup>> to memref<64x64xf8E4M3FN, strided<[80, 1], offset: ?>, #gpu.address_space<workgroup>>
+//   CHECK-NOT:     gpu.barrier
+//       CHECK:     %[[C0:.*]] = nvgpu.device_async_copy {{.*}}, %[[KN]][{{.*}}], 16, {{.*}} {bypassL1}
+//       CHECK:     %[[C1:.*]] = nvgpu.device_async_copy {{.*}}, %[[KN]][{{.*}}], 16, {{.*}} {bypassL1}
+// CHECK-COUNT-8:     vector.load {{.*}} : memref<?x64xf8E4M3FN, strided<[64, 1], offset: ?>>, vector<4xf8E4M3FN>
+//   CHECK-NOT:     vector.store
+//       CHECK:     vector.load {{.*}} : memref<?x64xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
+//       CHECK:     memref.store {{.*}}, %{{.*}}[%{{.*}}] : memref<64xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+//       CHECK:     %[[KJ:.*]] = memref.subview %[[KT]][%[[STAGE]], 0, 0] [1, 64, 64]
+//       CHECK:     vector.transfer_read %[[KJ]]
+//       CHECK:     memref.store
+// CHECK-COUNT-8:     vector.store {{.*}}, %[[VN]][{{.*}}] {alignment = 4 : i64} : memref<64x64xf8E4M3FN, strided<[80, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<4xf8E4M3FN>
+//       CHECK:     %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]]
+//       CHECK:     nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+//       CHECK:     gpu.barrier
+//  CHECK-NEXT:   }
+//   CHECK-NOT:   sage.stage
+#keys = affine_map<(d, p) -> (p floordiv 32 * 32 + ((p mod 32) floordiv 16) * 16 + ((p mod 4) floordiv 2) * 8 + ((p mod 16) floordiv 4) * 2 + p mod 2, d)>
+gpu.module @pipelined {
+  gpu.func @pipelined(%k: memref<?x64xi8>, %v: memref<?x64xf8E4M3FN>, %kraw: memref<?x64xf16>,
+                      %mean: memref<64xf32>, %blocks: index,
+                      %out: memref<64xi8, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %i0 = arith.constant 0 : i8
+    %f0 = arith.constant 0.0 : f8E4M3FN
+    %z = arith.constant 0.0 : f32
+    %keys = memref.dim %k, %c0 : memref<?x64xi8>
+    %kt = memref.alloc() : memref<2x64x64xi8, #gpu.address_space<workgroup>>
+    %vt = memref.alloc() : memref<2x64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    %ds = memref.alloc() : memref<2x64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    scf.for %j = %c0 to %blocks step %c1 {
+      %stage = arith.remui %j, %c2 : index
+      %next = arith.xori %stage, %c1 : index
+      %group = sage.stage_async {
+        %kn = memref.subview %kt[%next, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xi8, #gpu.address_space<workgroup>> to memref<64x64xi8, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %vn = memref.subview %vt[%next, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf8E4M3FN, #gpu.address_space<workgroup>> to memref<64x64xf8E4M3FN, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %dn = memref.subview %ds[%next, 0] [1, 64] [1, 1] : memref<2x64xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+        %row = arith.muli %j, %c64 : index
+        %left = arith.subi %keys, %row : index
+        %rows = arith.minsi %left, %c64 : index
+        %kw = memref.subview %k[%row, 0] [%rows, 64] [1, 1] : memref<?x64xi8> to memref<?x64xi8, strided<[64, 1], offset: ?>>
+        sage.stage_tile %kw pad(%i0 : i8) into %kn : memref<?x64xi8, strided<[64, 1], offset: ?>> into memref<64x64xi8, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %vw = memref.subview %v[%row, 0] [%rows, 64] [1, 1] : memref<?x64xf8E4M3FN> to memref<?x64xf8E4M3FN, strided<[64, 1], offset: ?>>
+        sage.stage_tile %vw pad(%f0 : f8E4M3FN) into %vn {indexing_map = #keys} : memref<?x64xf8E4M3FN, strided<[64, 1], offset: ?>> into memref<64x64xf8E4M3FN, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %rw = memref.subview %kraw[%row, 0] [%rows, 64] [1, 1] : memref<?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+        linalg.fill ins(%z : f32) outs(%dn : memref<64xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>)
+        %part = memref.subview %dn[0] [%rows] [1] : memref<64xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>> to memref<?xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+        linalg.matvec ins(%rw, %mean : memref<?x64xf16, strided<[64, 1], offset: ?>>, memref<64xf32>) outs(%part : memref<?xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>)
+      }
+      %kj = memref.subview %kt[%stage, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xi8, #gpu.address_space<workgroup>> to memref<64x64xi8, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %a = vector.transfer_read %kj[%c0, %c0], %i0 {in_bounds = [true]} : memref<64x64xi8, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<4xi8>
+      %x = vector.extract %a[0] : i8 from vector<4xi8>
+      memref.store %x, %out[%c0] : memref<64xi8, #gpu.address_space<workgroup>>
+      sage.stage_await %group
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @group_product {
+  gpu.func @kernel(%w: memref<64x64xi8>, %t: memref<64x64xi8, #gpu.address_space<workgroup>>,
+                   %u: memref<64x64xi8, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %group = sage.stage_async {
+      sage.stage_tile %w into %t : memref<64x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+      // expected-error @below {{is staged in a sage.stage_async, where sage-lower-staging lowers only sage.stage_tile copies and row dots (a linalg.matvec whose rows 16-byte loads read, just after the linalg.fill of its result)}}
+      linalg.copy ins(%w : memref<64x64xi8>) outs(%u : memref<64x64xi8, #gpu.address_space<workgroup>>)
+    }
+    sage.stage_await %group
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @group_fill {
+  gpu.func @kernel(%w: memref<64x64xi8>, %t: memref<64x64xi8, #gpu.address_space<workgroup>>,
+                   %d: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %z = arith.constant 0.0 : f32
+    %group = sage.stage_async {
+      sage.stage_tile %w into %t : memref<64x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+      // expected-error @below {{is staged in a sage.stage_async, where sage-lower-staging computes fills only just before the row dots they start}}
+      linalg.fill ins(%z : f32) outs(%d : memref<64xf32, #gpu.address_space<workgroup>>)
+    }
+    sage.stage_await %group
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @group_dots_alone {
+  gpu.func @kernel(%a: memref<64x64xf16>, %x: memref<64xf32>,
+                   %d: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %z = arith.constant 0.0 : f32
+    // expected-error @below {{stages row dots without copies; sage-lower-staging issues row dots with a group's copies only}}
+    %group = sage.stage_async {
+      linalg.fill ins(%z : f32) outs(%d : memref<64xf32, #gpu.address_space<workgroup>>)
+      linalg.matvec ins(%a, %x : memref<64x64xf16>, memref<64xf32>) outs(%d : memref<64xf32, #gpu.address_space<workgroup>>)
+    }
+    sage.stage_await %group
+    gpu.return
+  }
+}

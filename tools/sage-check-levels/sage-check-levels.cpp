@@ -341,7 +341,8 @@ int main(int argc, char **argv) {
   AccuracyMetrics vsModel = compareOutputs(
       output.data(), std::vector<double>(model.begin(), model.end()).data(),
       output.size());
-  std::printf("kernel: --sage-levels chip=sm_89 (levels-attention%s.mlir), "
+  std::printf("kernel: --sage-levels " SAGE_LEVELS_OPTIONS
+              " (levels-attention%s.mlir), "
               "int8-fp8 per_thread, D=%lld\n",
               dim == 64 ? "" : "-d128", static_cast<long long>(dim));
   std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "

@@ -115,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageLaunchGrid());
   });
   runPasses(*module, [](OpPassManager &pm) {
+    pm.addPass(sage::createSagePipelineTiles());
     pm.addPass(sage::createSageLowerStaging());
   });
   runPasses(*module, [](OpPassManager &pm) {

@@ -183,13 +183,18 @@ def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
     table (docs/Mma.md) accept: the f16-accumulator FP8 `mma.sync` of
     SageAttention2++ needs PTX ISA 8.7, which LLVM does not check. Runs
     while the sage ops are still there (before `convert-sage-to-nvvm`).
-    An instruction the chip cannot run is an error naming both.
+    An instruction the chip cannot run is an error naming both. With
+    `ctas-per-sm`, each kernel without an `nvvm.minctasm` gets that one.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_89\"",
            "The chip the kernels are compiled for (sm_80 ... sm_120a)">,
     Option<"optLevel", "O", "unsigned", /*default=*/"3",
-           "Optimization level of the PTX backend">
+           "Optimization level of the PTX backend">,
+    Option<"ctasPerSm", "ctas-per-sm", "unsigned", /*default=*/"0",
+           "The CTAs of each kernel an SM must hold: nvvm.minctasm on "
+           "every kernel without one, which bounds its registers; 0 asks "
+           "nothing">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",

@@ -129,6 +129,19 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
   PassOptions::Option<int64_t> blockK{*this, "block-k",
                                       llvm::cl::desc("Keys per K/V block"),
                                       llvm::cl::init(64)};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Stages of the K/V loop's workgroup tiles: 1 stages "
+                     "one block at a time; 2 stages block j + 1 while "
+                     "block j computes (sage-pipeline-tiles; measured in "
+                     "docs/Levels.md, not faster yet)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<unsigned> ctasPerSm{
+      *this, "ctas-per-sm",
+      llvm::cl::desc("The CTAs of the kernel an SM must hold "
+                     "(nvvm.minctasm, which bounds its registers); 0 asks "
+                     "nothing"),
+      llvm::cl::init(0)};
 };
 
 /// The levels of docs/Levels.md from sage.attention (or the frontend forms

@@ -350,6 +350,34 @@ def SageLaunchGrid : Pass<"sage-launch-grid"> {
   ];
 }
 
+def SagePipelineTiles : Pass<"sage-pipeline-tiles"> {
+  let summary = "Stage a loop's next block of workgroup tiles while it "
+                "computes one";
+  let description = [{
+    The pipeline half of the promote level (docs/Levels.md, L3), in a
+    kernel before `sage-lower-staging`: an `scf.for` whose body allocates
+    workgroup tiles and fills them (`sage.stage_tile`, linalg products
+    such as dS) before anything reads them gets two stages of each tile
+    (a `memref.alloc` of `2 x` the tile before the loop). Block 0 is
+    staged before the loop; iteration j issues block j + 1's stagings
+    into the other stage as a `sage.stage_async` group first, computes
+    block j from its stage, and ends with the group's `sage.stage_await`.
+    The last iteration stages its own block again, into the stage nobody
+    reads, rather than branch. A loop that writes memory outside
+    workgroup tiles, or reads a tile before the body has filled it, is
+    left as it is. `stages=1` leaves every loop as it is.
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", /*default=*/"2",
+           "Stages of each tile: 1 (as it is) or 2">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def SageLowerStaging : Pass<"sage-lower-staging"> {
   let summary = "Fill a kernel's workgroup tiles with the whole CTA";
   let description = [{
@@ -367,8 +395,13 @@ def SageLowerStaging : Pass<"sage-lower-staging"> {
     (`vector.store`) while the copies are in flight; a `linalg.matvec`
     into workgroup memory whose rows 16-byte loads can read (dS) is a row
     a thread, read 16 bytes at a time; any other linalg op that writes
-    workgroup memory runs its outermost parallel loop across the threads. A `gpu.barrier` comes before and after each. The CTA's size
-    is the kernel's `known_block_size`.
+    workgroup memory runs its outermost parallel loop across the threads.
+    A `gpu.barrier` comes before and after each. A `sage.stage_async`
+    group is issued where it stands, as one cp.async commit group (its
+    rearranged tiles' stores and the wait at its `sage.stage_await`, then
+    a barrier); a barrier first in a loop body that a barrier ends, and
+    that one precedes, goes. The CTA's size is the kernel's
+    `known_block_size`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -68,6 +68,14 @@ struct SageAttachNVVMTargetPass
     });
     if (walk.wasInterrupted())
       return failure();
+    if (ctasPerSm > 0)
+      for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+        StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
+        if (kernel.isKernel() && !kernel->hasAttr(name))
+          kernel->setAttr(
+              name,
+              IntegerAttr::get(IntegerType::get(&getContext(), 32), ctasPerSm));
+      }
     std::string features = "+ptx" + std::to_string(ptxIsa);
     module.setTargetsAttr(ArrayAttr::get(
         &getContext(),

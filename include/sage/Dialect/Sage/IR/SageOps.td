@@ -800,6 +800,58 @@ def Sage_StageTileOp : Sage_Op<"stage_tile", [
   let hasVerifier = 1;
 }
 
+def Sage_StageAsyncOp : Sage_Op<"stage_async",
+    [NoTerminator, SingleBlock, RecursiveMemoryEffects]> {
+  let summary = "stages a group of tiles asynchronously";
+  let description = [{
+    Issues the stagings of its region as one group (docs/Levels.md, L3):
+    `sage.stage_tile` copies into workgroup tiles, and linalg products
+    into workgroup tiles that read no workgroup memory (dS), with the pure
+    ops computing their windows. Collective like `sage.stage_tile`, but
+    the tiles are complete, and visible to every thread of the CTA, only
+    after the `sage.stage_await` of the returned group; until then nothing
+    may read them, and the work between the two overlaps the copies.
+    `sage-pipeline-tiles` issues a loop's block j + 1 this way while block
+    j computes; `sage-lower-staging` makes the group one cp.async commit
+    group, and the await its wait and a CTA barrier.
+
+    Example:
+
+    ```mlir
+    %group = sage.stage_async {
+      sage.stage_tile %k_window pad(%c0_i8 : i8) into %k_next
+          : memref<?x64xi8, strided<[64, 1], offset: ?>>
+          into memref<64x64xi8, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    }
+    ... // block j, reading the other stage
+    sage.stage_await %group
+    ```
+  }];
+  let results = (outs Sage_StageGroupType:$group);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$body attr-dict";
+  let hasVerifier = 1;
+}
+
+def Sage_StageAwaitOp : Sage_Op<"stage_await"> {
+  let summary = "completes a group of asynchronous stagings";
+  let description = [{
+    Collective: once every thread of the CTA has reached it, the tiles of
+    `group` (a `sage.stage_async` earlier in the same block) are complete
+    and every thread reads them. It also orders the CTA's earlier reads of
+    workgroup memory before every later write (a CTA barrier).
+
+    Example:
+
+    ```mlir
+    sage.stage_await %group
+    ```
+  }];
+  let arguments = (ins Sage_StageGroupType:$group);
+  let assemblyFormat = "$group attr-dict";
+  let hasVerifier = 1;
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>,
      AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {

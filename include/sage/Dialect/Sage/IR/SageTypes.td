@@ -25,6 +25,19 @@ def Sage_WgmmaGroupType : TypeDef<Sage_Dialect, "WgmmaGroup"> {
   }];
 }
 
+def Sage_StageGroupType : TypeDef<Sage_Dialect, "StageGroup"> {
+  let mnemonic = "stage_group";
+  let summary = "a group of tile stagings issued together, awaited together";
+  let description = [{
+    The token `sage.stage_async` returns for the tiles its region stages
+    (docs/Levels.md, L3), and the one `sage.stage_await` that makes them
+    readable takes. On sm_80 to sm_120 the group is one cp.async commit
+    group. Like `!sage.wgmma_group` it exists in the IR only, so that the
+    readers' dependence on the copies is data flow; it does not cross
+    loops or region boundaries.
+  }];
+}
+
 def Sage_StageRingType : TypeDef<Sage_Dialect, "StageRing"> {
   let mnemonic = "stage_ring";
   let summary = "the mbarriers of a ring of shared-memory stages";
