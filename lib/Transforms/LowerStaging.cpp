@@ -23,9 +23,13 @@
 // * runs the outermost (parallel) loop of each other linalg op that
 //   writes workgroup memory across the threads, thread t taking
 //   iterations t, t + threads, ...;
+// * issues a sage.stage_async group where it stands (its copies as one
+//   commit group, the rearranged tiles' loads, the row dots) and completes
+//   it at its sage.stage_await (the rearranged tiles' stores, the wait);
 // * puts a gpu.barrier before each of these (the tile may still be read
 //   from the last iteration) and after it (every thread reads the whole
-//   tile), and drops a barrier that follows another.
+//   tile), and drops a barrier that follows another, or that starts a
+//   loop body a barrier ends and one precedes.
 //
 // The CTA's size comes from the kernel's known_block_size, which
 // gpu-kernel-outlining records from sage-launch-grid's launch.
@@ -94,7 +98,7 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
   for (int64_t pieceBits : {128, 64, 32}) {
     bool fits = pieceBits >= bits && rowBits % pieceBits == 0;
     // Both ends of a copy are aligned to its size: the tile's rows too
-    // (padded tiles, createWorkgroupTile), and its start (a stage of a
+    // (padded tiles, replaceWithWorkgroupTile), and its start (a stage of a
     // multi-buffered tile is a view at a dynamic offset).
     for (int64_t stride : llvm::concat<const int64_t>(
              ArrayRef(strides).drop_back(), ArrayRef(destStrides).drop_back()))
@@ -332,7 +336,8 @@ struct IssuedRun {
   Value thread;
   int64_t threads;
   SmallVector<StageTileOp> ops;
-  SmallVector<Value> tokens;
+  // The commit group of the full rounds' copies (null without copies).
+  Value group;
   // Copies of a last round, where there are fewer than threads: each is a
   // group of its own under a guard, issued at the completion.
   SmallVector<std::pair<StageTileOp, CopyPlan>> partial;
@@ -375,6 +380,7 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
   gpu::BarrierOp::create(rewriter, loc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   IssuedRun issued{loc, thread, threads, llvm::to_vector(run), {}, {}, {}};
+  SmallVector<Value> tokens;
   for (auto [index, op] : llvm::enumerate(copies)) {
     const CopyPlan &plan = plans[index];
     rewriter.setInsertionPoint(op);
@@ -382,7 +388,7 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
       Value piece = arith::AddIOp::create(
           rewriter, loc, thread,
           arith::ConstantIndexOp::create(rewriter, loc, first));
-      issued.tokens.push_back(copyPiece(rewriter, loc, op, plan, piece));
+      tokens.push_back(copyPiece(rewriter, loc, op, plan, piece));
     }
     if (plan.copies % threads)
       issued.partial.push_back({op, plan});
@@ -404,17 +410,25 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
     last = emitRowDots(rewriter, rider, threads);
   if (last)
     rewriter.setInsertionPointAfter(last);
+  // Committed here: a later group's wait must not complete this one.
+  if (!tokens.empty())
+    issued.group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+        tokens);
   return issued;
 }
 
 /// Completes `issued` at the rewriter's insertion point: the deferred
 /// stores, the wait for the copies, the last rounds' copies, and the
-/// barrier after which every thread reads the tiles.
-static void completeStageRun(RewriterBase &rewriter, IssuedRun &issued) {
+/// barrier after which every thread reads the tiles, which it returns.
+static gpu::BarrierOp completeStageRun(RewriterBase &rewriter,
+                                       IssuedRun &issued) {
   Location loc = issued.loc;
   for (auto &[op, block] : issued.stores)
     storeGatherBlock(rewriter, loc, op, block);
-  waitForCopies(rewriter, loc, issued.tokens);
+  if (issued.group)
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, issued.group,
+                                     rewriter.getI32IntegerAttr(0));
   for (auto [op, plan] : issued.partial) {
     int64_t full = plan.copies / issued.threads * issued.threads;
     Value piece = arith::AddIOp::create(
@@ -429,9 +443,10 @@ static void completeStageRun(RewriterBase &rewriter, IssuedRun &issued) {
     rewriter.setInsertionPointToStart(branch.thenBlock());
     waitForCopies(rewriter, loc, {copyPiece(rewriter, loc, op, plan, piece)});
   }
-  gpu::BarrierOp::create(rewriter, loc);
+  auto barrier = gpu::BarrierOp::create(rewriter, loc);
   for (StageTileOp op : issued.ops)
     rewriter.eraseOp(op);
+  return barrier;
 }
 
 /// `group` (a sage.stage_async) issued where it stands and completed at
@@ -472,14 +487,23 @@ static LogicalResult lowerStageGroup(RewriterBase &rewriter, StageAsyncOp group,
     return group.emitOpError()
            << "stages row dots without copies; sage-lower-staging issues "
               "row dots with a group's copies only";
-  Block &body = group.getBody().front();
-  rewriter.inlineBlockBefore(&body, group);
+  // Issued in the region (planning fails before anything is built), then
+  // inlined where the group stands.
   FailureOr<IssuedRun> issued =
       issueStageRun(rewriter, run, riders, threads, /*deferStores=*/true);
   if (failed(issued))
     return failure();
+  rewriter.inlineBlockBefore(&group.getBody().front(), group);
   rewriter.setInsertionPoint(await);
-  completeStageRun(rewriter, *issued);
+  gpu::BarrierOp barrier = completeStageRun(rewriter, *issued);
+  // A group awaited last in an scf.if without an else (a pipelined loop's
+  // first block, where the loop runs) ends with its barrier after the if:
+  // every thread takes the same branch, and the loop after it then starts
+  // behind a barrier (followsBarrier).
+  auto branch = dyn_cast<scf::IfOp>(await->getParentOp());
+  if (branch && !branch.getNumResults() && branch.getElseRegion().empty() &&
+      await->getNextNode() == branch.thenBlock()->getTerminator())
+    rewriter.moveOpAfter(barrier, branch);
   rewriter.eraseOp(await);
   rewriter.eraseOp(group);
   return success();
@@ -541,9 +565,9 @@ static bool isLayoutFree(Operation *user) {
              linalg::LinalgOp, memref::DimOp>(user);
 }
 
-/// Whether `view` is a stage of a multi-buffered tile
-/// (sage-pipeline-tiles): a rank-reducing memref.subview at one index of
-/// its first dim, whose users do not depend on its layout.
+/// Whether `view` may be a stage of a multi-buffered tile
+/// (sage-pipeline-tiles): a memref.subview from rank 3 to rank 2 (one
+/// index of the first dim), whose users do not depend on its layout.
 static bool isStageView(Operation *view) {
   auto subview = dyn_cast<memref::SubViewOp>(view);
   return subview && subview.getSourceType().getRank() == 3 &&
@@ -638,19 +662,8 @@ static bool followsBarrier(Operation *op) {
 }
 
 /// Drops each barrier that another precedes with nothing touching memory
-/// between them. A barrier ending an scf.if without an else (a pipelined
-/// loop's first block, staged where the loop runs) moves after it first:
-/// every thread takes the same branch, and one that skips it loses
-/// nothing by the barrier.
+/// between them (followsBarrier).
 static void dropRepeatedBarriers(gpu::GPUFuncOp kernel) {
-  kernel.walk([](scf::IfOp branch) {
-    if (branch.getNumResults() || !branch.getElseRegion().empty())
-      return;
-    Operation *yield = branch.thenBlock()->getTerminator();
-    auto barrier = dyn_cast_or_null<gpu::BarrierOp>(yield->getPrevNode());
-    if (barrier)
-      barrier->moveAfter(branch);
-  });
   SmallVector<gpu::BarrierOp> repeated;
   kernel.walk([&](gpu::BarrierOp barrier) {
     if (followsBarrier(barrier))

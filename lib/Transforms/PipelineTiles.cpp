@@ -24,13 +24,16 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::sage {
@@ -50,8 +53,9 @@ static bool isInWorkgroup(Value buffer) {
 struct Stagings {
   SmallVector<memref::AllocOp> tiles;
   // The ops filling the tiles, with the pure ops of the body computing
-  // their operands, in body order.
+  // their operands, in body order: what a block's group clones.
   SmallVector<Operation *> issue;
+  // The ops filling the tiles.
   SmallVector<Operation *> writers;
 };
 
@@ -67,6 +71,14 @@ static std::optional<SmallVector<Value>> getViews(Value tile) {
         return std::nullopt;
     }
   return views;
+}
+
+/// Whether `user` of a tile takes a view of it at another layout as it
+/// takes the tile (LowerStaging pads tiles on the same terms).
+static bool isLayoutFree(Operation *user) {
+  return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
+             vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
+             linalg::LinalgOp, memref::DimOp>(user);
 }
 
 /// Whether `op` fills workgroup tiles from values elsewhere: a
@@ -102,6 +114,9 @@ static bool writesOtherMemory(Block &body) {
 /// the body that come before every other use of them, from operands that
 /// pure ops of the body compute; nullopt where not.
 static std::optional<Stagings> matchStagings(scf::ForOp loop) {
+  // The stage arithmetic is on signed index bounds.
+  if (!loop.getInductionVar().getType().isIndex() || loop.getUnsignedCmp())
+    return std::nullopt;
   Block &body = *loop.getBody();
   Stagings stagings;
   for (auto alloc : body.getOps<memref::AllocOp>())
@@ -112,17 +127,21 @@ static std::optional<Stagings> matchStagings(scf::ForOp loop) {
   if (stagings.tiles.empty() || writesOtherMemory(body))
     return std::nullopt;
   llvm::SetVector<Operation *> writers, readers;
+  llvm::SmallPtrSet<Value, 8> tileViews;
   for (memref::AllocOp tile : stagings.tiles) {
     std::optional<SmallVector<Value>> views = getViews(tile.getMemref());
     if (!views)
       return std::nullopt;
+    tileViews.insert(views->begin(), views->end());
     bool staged = false;
     for (Value view : *views)
       for (Operation *user : view.getUsers()) {
         if (isa<memref::SubViewOp>(user))
           continue;
         Operation *inBody = body.findAncestorOpInBlock(*user);
-        if (!inBody)
+        // A stage is a view at another layout: only users indifferent to
+        // it may take one.
+        if (!inBody || !isLayoutFree(user))
           return std::nullopt;
         bool writes = isStaging(user) && inBody == user;
         staged |= writes;
@@ -136,21 +155,36 @@ static std::optional<Stagings> matchStagings(scf::ForOp loop) {
     for (Operation *writer : writers)
       if (!writer->isBeforeInBlock(body.findAncestorOpInBlock(*reader)))
         return std::nullopt;
-  // The writers' operands computed in the body, by pure ops, from the
-  // induction variable and values from outside: a value the loop carries
-  // is block j's, not block j + 1's.
+  // A staging writes the loop's tiles only: another buffer would take
+  // block j + 1's data while block j reads it.
+  for (Operation *writer : writers)
+    for (Value init : cast<DestinationStyleOpInterface>(writer).getDpsInits())
+      if (!tileViews.contains(init))
+        return std::nullopt;
+  // The writers' operands (and the values their regions use) computed in
+  // the body, by pure ops, from the induction variable and values from
+  // outside: a value the loop carries is block j's, not block j + 1's.
   llvm::SetVector<Operation *> issue(writers.begin(), writers.end());
-  for (size_t i = 0; i < issue.size(); ++i)
-    for (Value operand : issue[i]->getOperands()) {
+  for (size_t i = 0; i < issue.size(); ++i) {
+    llvm::SetVector<Value> used(issue[i]->operand_begin(),
+                                issue[i]->operand_end());
+    getUsedValuesDefinedAbove(issue[i]->getRegions(), used);
+    for (Value operand : used) {
       if (llvm::is_contained(loop.getRegionIterArgs(), operand))
         return std::nullopt;
       Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != &body || isa<memref::AllocOp>(def))
+      if (!def || def->getBlock() != &body)
         continue;
+      if (auto alloc = dyn_cast<memref::AllocOp>(def)) {
+        if (!llvm::is_contained(stagings.tiles, alloc))
+          return std::nullopt;
+        continue;
+      }
       if (def->getNumRegions() || !isMemoryEffectFree(def))
         return std::nullopt;
       issue.insert(def);
     }
+  }
   stagings.writers = writers.takeVector();
   stagings.issue = issue.takeVector();
   llvm::sort(stagings.issue,
@@ -261,6 +295,7 @@ static void pipeline(RewriterBase &rewriter, scf::ForOp loop,
     doubled.push_back(memref::AllocOp::create(rewriter, tile.getLoc(), type,
                                               tile.getAlignmentAttr()));
   }
+  Value one = index(1), two = index(2);
   // Block 0, where the loop runs at all.
   Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
   Value runs = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
@@ -281,9 +316,7 @@ static void pipeline(RewriterBase &rewriter, scf::ForOp loop,
   Value iv = loop.getInductionVar();
   Value distance = arith::SubIOp::create(rewriter, loc, iv, lower);
   Value count = arith::DivUIOp::create(rewriter, loc, distance, loop.getStep());
-  Value two = index(2);
   Value stage = arith::RemUIOp::create(rewriter, loc, count, two);
-  Value one = index(1);
   Value nextStage = arith::XOrIOp::create(rewriter, loc, stage, one);
   Value next = arith::AddIOp::create(rewriter, loc, iv, loop.getStep());
   Value hasNext = arith::CmpIOp::create(rewriter, loc,

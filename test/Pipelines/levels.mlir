@@ -128,6 +128,7 @@
 //       PIPE-PTX: .minnctapersm 3
 //   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[5120];
 //   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[10240];
+//   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[10240];
 //   PIPE-PTX-DAG: .shared .align 16 .b8 {{.*}}[512];
 
 // Tiles of 128 queries and 128 keys: 8 warps of 16 rows, each lane with

@@ -427,11 +427,15 @@ gpu.module @kernels {
 //   CHECK-NOT:     vector.store
 //       CHECK:     vector.load {{.*}} : memref<?x64xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
 //       CHECK:     memref.store {{.*}}, %{{.*}}[%{{.*}}] : memref<64xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+// The group is committed where it is issued, waited for at the await.
+//       CHECK:     %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]]
+//   CHECK-NOT:     gpu.barrier
 //       CHECK:     %[[KJ:.*]] = memref.subview %[[KT]][%[[STAGE]], 0, 0] [1, 64, 64]
 //       CHECK:     vector.transfer_read %[[KJ]]
 //       CHECK:     memref.store
+//   CHECK-NOT:     gpu.barrier
 // CHECK-COUNT-8:     vector.store {{.*}}, %[[VN]][{{.*}}] {alignment = 4 : i64} : memref<64x64xf8E4M3FN, strided<[80, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<4xf8E4M3FN>
-//       CHECK:     %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]]
+//   CHECK-NOT:     gpu.barrier
 //       CHECK:     nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
 //       CHECK:     gpu.barrier
 //  CHECK-NEXT:   }
@@ -461,7 +465,8 @@ gpu.module @pipelined {
         %kn = memref.subview %kt[%next, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xi8, #gpu.address_space<workgroup>> to memref<64x64xi8, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
         %vn = memref.subview %vt[%next, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf8E4M3FN, #gpu.address_space<workgroup>> to memref<64x64xf8E4M3FN, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
         %dn = memref.subview %ds[%next, 0] [1, 64] [1, 1] : memref<2x64xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
-        %row = arith.muli %j, %c64 : index
+        %jn = arith.addi %j, %c1 : index
+        %row = arith.muli %jn, %c64 : index
         %left = arith.subi %keys, %row : index
         %rows = arith.minsi %left, %c64 : index
         %kw = memref.subview %k[%row, 0] [%rows, 64] [1, 1] : memref<?x64xi8> to memref<?x64xi8, strided<[64, 1], offset: ?>>
@@ -529,6 +534,45 @@ gpu.module @group_dots_alone {
       linalg.matvec ins(%a, %x : memref<64x64xf16>, memref<64xf32>) outs(%d : memref<64xf32, #gpu.address_space<workgroup>>)
     }
     sage.stage_await %group
+    gpu.return
+  }
+}
+
+// -----
+
+// One stage: a loop whose body stages its tiles and does not end with a
+// barrier keeps the barrier that starts it (the last iteration's readers
+// may still read the tile); a group awaited last in an scf.if without an
+// else ends with its barrier after the if.
+// CHECK-LABEL: gpu.func @one_stage
+//       CHECK:   scf.if
+//       CHECK:     nvgpu.device_async_wait {{.*}}
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   gpu.barrier
+//       CHECK:   scf.for
+//  CHECK-NEXT:     gpu.barrier
+//       CHECK:     nvgpu.device_async_copy
+gpu.module @one_stage {
+  gpu.func @one_stage(%k: memref<64x64xi8>, %blocks: index, %runs: i1,
+                      %out: memref<64xi8, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i8
+    %first = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    scf.if %runs {
+      %group = sage.stage_async {
+        sage.stage_tile %k into %first : memref<64x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+      }
+      sage.stage_await %group
+    }
+    scf.for %j = %c0 to %blocks step %c1 {
+      %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+      sage.stage_tile %k into %kt : memref<64x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+      %a = vector.transfer_read %kt[%c0, %c0], %i0 {in_bounds = [true]} : memref<64x64xi8, #gpu.address_space<workgroup>>, vector<4xi8>
+      %x = vector.extract %a[0] : i8 from vector<4xi8>
+      memref.store %x, %out[%c0] : memref<64xi8, #gpu.address_space<workgroup>>
+    }
     gpu.return
   }
 }

@@ -195,3 +195,36 @@ gpu.module @stored {
     gpu.return
   }
 }
+
+// -----
+
+// Left as they are: loops on i32 or with unsigned bounds (the stage
+// arithmetic is on signed index bounds).
+// CHECK-LABEL: gpu.func @i32_loop
+//   CHECK-NOT:   sage.stage_async
+//       CHECK:   scf.for
+//       CHECK:     sage.stage_tile
+// CHECK-LABEL: gpu.func @unsigned_loop
+//   CHECK-NOT:   sage.stage_async
+//       CHECK:   scf.for unsigned
+//       CHECK:     sage.stage_tile
+gpu.module @bounds {
+  gpu.func @i32_loop(%k: memref<64x64xi8>, %blocks: i32) kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %j = %c0 to %blocks step %c1 : i32 {
+      %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+      sage.stage_tile %k into %kt : memref<64x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+  gpu.func @unsigned_loop(%k: memref<64x64xi8>, %blocks: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for unsigned %j = %c0 to %blocks step %c1 {
+      %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+      sage.stage_tile %k into %kt : memref<64x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}

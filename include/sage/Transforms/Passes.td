@@ -364,8 +364,8 @@ def SagePipelineTiles : Pass<"sage-pipeline-tiles"> {
     block j from its stage, and ends with the group's `sage.stage_await`.
     The last iteration stages its own block again, into the stage nobody
     reads, rather than branch. A loop that writes memory outside
-    workgroup tiles, or reads a tile before the body has filled it, is
-    left as it is. `stages=1` leaves every loop as it is.
+    workgroup memory, reads a tile before the body has filled it, or
+    computes a window from a value it carries is left as it is. `stages=1` leaves every loop as it is.
   }];
   let options = [
     Option<"stages", "stages", "unsigned", /*default=*/"2",
