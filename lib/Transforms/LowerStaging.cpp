@@ -39,6 +39,7 @@
 #include "RowDots.h"
 #include "Staging.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Dialect/Sage/IR/WorkgroupStaging.h"
 #include "sage/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,11 +63,6 @@ namespace mlir::sage {
 
 using namespace mlir;
 using namespace mlir::sage;
-
-static bool isInWorkgroup(Value buffer) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
-}
 
 /// How a sage.stage_tile is split into asynchronous copies.
 struct CopyPlan {
@@ -557,14 +553,6 @@ static LogicalResult lowerCooperative(RewriterBase &rewriter,
 /// stay 16-byte aligned for the copies.
 static constexpr int64_t kRowPaddingBytes = 16;
 
-/// Whether `user` of a tile does not depend on its layout: a view's
-/// result type, say, would no longer match.
-static bool isLayoutFree(Operation *user) {
-  return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
-             vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
-             linalg::LinalgOp, memref::DimOp>(user);
-}
-
 /// Whether `view` may be a stage of a multi-buffered tile
 /// (sage-pipeline-tiles): a memref.subview from rank 3 to rank 2 (one
 /// index of the first dim), whose users do not depend on its layout.
@@ -572,7 +560,7 @@ static bool isStageView(Operation *view) {
   auto subview = dyn_cast<memref::SubViewOp>(view);
   return subview && subview.getSourceType().getRank() == 3 &&
          subview.getType().getRank() == 2 &&
-         llvm::all_of(subview->getUsers(), isLayoutFree);
+         llvm::all_of(subview->getUsers(), isLayoutFreeTileUser);
 }
 
 /// Replaces `alloc` by a workgroup attribution of `kernel`, 16-byte
@@ -590,7 +578,8 @@ static void replaceWithWorkgroupTile(RewriterBase &rewriter,
       type.getElementType().isIntOrFloat() ? type.getElementTypeBitWidth() : 0;
   bool staged = rank == 3 && llvm::all_of(alloc->getUsers(), isStageView);
   bool padded =
-      (rank == 2 && llvm::all_of(alloc->getUsers(), isLayoutFree)) || staged;
+      (rank == 2 && llvm::all_of(alloc->getUsers(), isLayoutFreeTileUser)) ||
+      staged;
   padded = padded && bits > 0 && shape.back() * bits % 256 == 0 &&
            kRowPaddingBytes * 8 % bits == 0;
   MemRefType tileType = type;
@@ -694,7 +683,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
     if (auto group = dyn_cast<StageAsyncOp>(op)) {
       groups.push_back(group);
     } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      if (!isInWorkgroup(alloc.getMemref()))
+      if (!isWorkgroupBuffer(alloc.getMemref()))
         return WalkResult::advance();
       if (!alloc.getType().hasStaticShape() ||
           !alloc.getType().getLayout().isIdentity()) {
@@ -707,7 +696,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
     } else if (auto stage = dyn_cast<StageTileOp>(op)) {
       stages.push_back(stage);
     } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      bool shared = llvm::all_of(linalgOp.getDpsInits(), isInWorkgroup);
+      bool shared = llvm::all_of(linalgOp.getDpsInits(), isWorkgroupBuffer);
       if (!shared || !linalgOp.hasPureBufferSemantics()) {
         op->emitOpError() << "in a kernel writes memory other than the "
                              "workgroup's: every thread would compute it";
@@ -776,7 +765,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
                            : runRiders.back().matvec.getOperation();
       rides = end->getBlock() == dot.getFirst()->getBlock() &&
               end->isBeforeInBlock(dot.getFirst()) &&
-              !llvm::any_of(dot.matvec.getDpsInputs(), isInWorkgroup);
+              !llvm::any_of(dot.matvec.getDpsInputs(), isWorkgroupBuffer);
       for (Operation *op = end->getNextNode(); rides && op != dot.getFirst();
            op = op->getNextNode())
         rides = !op->getNumRegions() && isMemoryEffectFree(op);

@@ -19,7 +19,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Staging.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Dialect/Sage/IR/WorkgroupStaging.h"
 #include "sage/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,11 +45,6 @@ namespace mlir::sage {
 
 using namespace mlir;
 using namespace mlir::sage;
-
-static bool isInWorkgroup(Value buffer) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
-}
 
 /// A loop body's workgroup tiles and the ops that fill them.
 struct Stagings {
@@ -73,24 +70,6 @@ static std::optional<SmallVector<Value>> getViews(Value tile) {
   return views;
 }
 
-/// Whether `user` of a tile takes a view of it at another layout as it
-/// takes the tile (LowerStaging pads tiles on the same terms).
-static bool isLayoutFree(Operation *user) {
-  return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
-             vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
-             linalg::LinalgOp, memref::DimOp>(user);
-}
-
-/// Whether `op` fills workgroup tiles from values elsewhere: a
-/// destination-style op on buffers (sage.stage_tile, a linalg product)
-/// writing workgroup memory only.
-static bool isStaging(Operation *op) {
-  auto staging = dyn_cast<DestinationStyleOpInterface>(op);
-  return staging && staging.hasPureBufferSemantics() &&
-         llvm::all_of(staging.getDpsInits(), isInWorkgroup) &&
-         llvm::none_of(staging.getDpsInputs(), isInWorkgroup);
-}
-
 /// Whether anything in `body` writes memory outside workgroup tiles, or
 /// may: the stagings of the next block would then read what this block has
 /// not written yet.
@@ -102,7 +81,7 @@ static bool writesOtherMemory(Block &body) {
       return WalkResult::interrupt();
     for (const MemoryEffects::EffectInstance &effect : *effects)
       if (isa<MemoryEffects::Write>(effect.getEffect()) &&
-          (!effect.getValue() || !isInWorkgroup(effect.getValue())))
+          (!effect.getValue() || !isWorkgroupBuffer(effect.getValue())))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -120,7 +99,8 @@ static std::optional<Stagings> matchStagings(scf::ForOp loop) {
   Block &body = *loop.getBody();
   Stagings stagings;
   for (auto alloc : body.getOps<memref::AllocOp>())
-    if (isInWorkgroup(alloc.getMemref()) && alloc.getType().hasStaticShape() &&
+    if (isWorkgroupBuffer(alloc.getMemref()) &&
+        alloc.getType().hasStaticShape() &&
         alloc.getType().getLayout().isIdentity() &&
         alloc.getType().getRank() >= 1)
       stagings.tiles.push_back(alloc);
@@ -141,7 +121,7 @@ static std::optional<Stagings> matchStagings(scf::ForOp loop) {
         Operation *inBody = body.findAncestorOpInBlock(*user);
         // A stage is a view at another layout: only users indifferent to
         // it may take one.
-        if (!inBody || !isLayoutFree(user))
+        if (!inBody || !isLayoutFreeTileUser(user))
           return std::nullopt;
         bool writes = isStaging(user) && inBody == user;
         staged |= writes;

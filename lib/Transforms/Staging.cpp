@@ -2,11 +2,12 @@
 //
 // What sage-promote-tiles and the passes around it ask of CTA-wide tiles
 // (docs/Levels.md, L3): whether one lives in workgroup memory, and
-// whether one is a gather of another.
+// whether one is a gather of another, and which users take any layout.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Staging.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -136,4 +138,10 @@ bool mlir::sage::hasOffsetMultipleOf(Value buffer, int64_t elements) {
       return false;
   }
   return true;
+}
+
+bool mlir::sage::isLayoutFreeTileUser(Operation *user) {
+  return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
+             vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
+             linalg::LinalgOp, memref::DimOp>(user);
 }

@@ -44,6 +44,11 @@ SmallVector<Value> applyIndexMap(OpBuilder &b, Location loc, AffineMap map,
 /// (sage-pipeline-tiles) is a view at a dynamic index of its first dim.
 bool hasOffsetMultipleOf(Value buffer, int64_t elements);
 
+/// Whether `user` of a workgroup tile takes a view of it at another layout
+/// as it takes the tile: sage-lower-staging pads such tiles' rows and
+/// sage-pipeline-tiles multi-buffers them (a stage is a strided view).
+bool isLayoutFreeTileUser(Operation *user);
+
 } // namespace mlir::sage
 
 #endif // SAGE_LIB_TRANSFORMS_STAGING_H

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Dialect/Sage/IR/WorkgroupStaging.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -14,19 +15,16 @@
 using namespace mlir;
 using namespace mlir::sage;
 
-static bool isInWorkgroupMemory(Value value) {
+bool mlir::sage::isWorkgroupBuffer(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
   return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
 }
 
-/// Whether `op` stages: a destination-style op on buffers (a
-/// sage.stage_tile, a linalg product) writing workgroup tiles only, from
-/// values outside workgroup memory.
-static bool isStaging(Operation *op) {
+bool mlir::sage::isStaging(Operation *op) {
   auto staging = dyn_cast<DestinationStyleOpInterface>(op);
   return staging && staging.hasPureBufferSemantics() &&
-         llvm::all_of(staging.getDpsInits(), isInWorkgroupMemory) &&
-         llvm::none_of(staging.getDpsInputs(), isInWorkgroupMemory);
+         llvm::all_of(staging.getDpsInits(), isWorkgroupBuffer) &&
+         llvm::none_of(staging.getDpsInputs(), isWorkgroupBuffer);
 }
 
 LogicalResult StageAsyncOp::verify() {
