@@ -8,7 +8,11 @@
 // fragments come from in memory is the promote level's business. An A
 // encoded as another MMA's accumulators (P) is taken from the lane's own
 // registers, positions permuted as the accumulator order says
-// (docs/Layouts.md); B is then read in the same order.
+// (docs/Layouts.md); B is then read in the same order. Registers that are
+// a lane's words of 16-byte matrix rows (8- and 16-bit A, and B unless
+// read in P's key order without a gathered tile) are read a warp's
+// matrices at a time (sage.warp_load_matrices: one ldmatrix where
+// sage-lower-staging finds the tile in workgroup memory).
 //
 // Fragment maps of an m16n8kK row with e elements a 32-bit register (PTX
 // ISA, "Matrix fragments for mma.m16n8k*"), lane (g, t) = (lane / 4,
@@ -161,16 +165,37 @@ static bool isOnes(Value scales) {
          dense.getSplatValue<APFloat>().isExactlyValue(1.0);
 }
 
-/// Concatenates 1-D vectors into one of `type`, one shuffle a part.
-static Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts) {
-  Value whole = parts[0];
-  for (Value part : parts.drop_front()) {
-    int64_t length = cast<VectorType>(whole.getType()).getNumElements() +
-                     cast<VectorType>(part.getType()).getNumElements();
-    whole = vector::ShuffleOp::create(
-        b, loc, whole, part, llvm::to_vector(llvm::seq<int64_t>(0, length)));
+/// The lane's B registers of the n-tile at row `row` of `tile` ([N, K]),
+/// one vector a chunk of `mma.getK()` positions: register r of chunk c is
+/// the word at positions c k + r k / 2 + e t of row g, read four matrices
+/// at a time.
+static SmallVector<Value> readBMatrices(LaneIndices &ix, Value tile,
+                                        MmaAttr mma, int64_t row,
+                                        int64_t chunks) {
+  int64_t k = mma.getK(), words = 2 * chunks;
+  SmallVector<int64_t> columns;
+  for (int64_t w = 0; w < words; ++w)
+    columns.push_back(w * k / 2);
+  int64_t e = 32 / mma.getB().getIntOrFloatBitWidth();
+  SmallVector<Value> chunkFragments;
+  Value rowValue = ix.constant(row), zero = ix.constant(0);
+  for (int64_t first = 0; first < words; first += 4) {
+    int64_t count = std::min<int64_t>(4, words - first); // 4 or 2
+    auto type = VectorType::get({count * e}, mma.getB());
+    Value matrices = WarpLoadMatricesOp::create(
+        ix.b, ix.loc, type, tile, rowValue, zero,
+        SmallVector<int64_t>(count, 0),
+        ArrayRef<int64_t>(columns).slice(first, count));
+    if (count == 2) {
+      chunkFragments.push_back(matrices);
+      continue;
+    }
+    for (int64_t c = 0; c < 2; ++c)
+      chunkFragments.push_back(vector::ExtractStridedSliceOp::create(
+          ix.b, ix.loc, matrices, ArrayRef<int64_t>{c * 2 * e},
+          ArrayRef<int64_t>{2 * e}, ArrayRef<int64_t>{1}));
   }
-  return whole;
+  return chunkFragments;
 }
 
 namespace {
@@ -217,6 +242,16 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     if (gathered)
       b = gatherInKeyOrder(rewriter, loc, b, keyOrder);
     Value warpRow = ix.affine(ix.warp, m, 0);
+    // Registers that are words of 16-byte matrix rows are read a warp's
+    // matrices at a time (sage.warp_load_matrices: one ldmatrix where the
+    // tile is in workgroup memory); B's, where lane t's word of each row is
+    // its positions e t .., not P's key order (2 t ..).
+    unsigned bits = mma.getA().getIntOrFloatBitWidth();
+    bool byMatrices = (bits == 8 || bits == 16) && m == 16 && n == 8;
+    bool bByMatrices =
+        byMatrices &&
+        (!keyOrder || gathered ||
+         (keyOrder.getOrder() == FragmentOrder::Natural && e == 2));
 
     // A: the lane's m * k / 32 elements of each chunk.
     SmallVector<Value> aFragments;
@@ -232,6 +267,15 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
             rewriter, loc, adaptor.getA(), adaptor.getA(), picks));
         continue;
       }
+      if (byMatrices) {
+        // Register r: rows g + 8 (r % 2), positions (r / 2) k / 2 + e t.
+        aFragments.push_back(WarpLoadMatricesOp::create(
+            rewriter, loc, VectorType::get({m * k / 32}, mma.getA()),
+            adaptor.getA(), warpRow, ix.constant(0),
+            ArrayRef<int64_t>{0, 8, 0, 8},
+            ArrayRef<int64_t>{c * k, c * k, c * k + k / 2, c * k + k / 2}));
+        continue;
+      }
       SmallVector<Value> registers;
       for (int64_t r = 0; r < m * k / 32 / e; ++r) {
         Value row = ix.add(warpRow, ix.affine(ix.g, 1, 8 * (r % 2)));
@@ -240,7 +284,7 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
           offsets.push_back(c * k + (r / 2) * (k / 2) + i);
         registers.push_back(readElements(ix, adaptor.getA(), row, e, offsets));
       }
-      aFragments.push_back(concat(rewriter, loc, registers));
+      aFragments.push_back(concatVectors(rewriter, loc, registers));
     }
 
     // Per N tile: the chain over the chunks, from zero in the MMA's
@@ -251,8 +295,18 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
         SplatElementsAttr::get(accType, rewriter.getZeroAttr(mma.getAcc())));
     SmallVector<Value> sums;
     for (int64_t j = 0; j < tiles; ++j) {
-      Value column = ix.affine(ix.g, 1, j * n);
       Value acc = zero;
+      if (bByMatrices) {
+        for (auto [aFragment, bFragment] :
+             llvm::zip(aFragments, readBMatrices(ix, b, mma, j * n, chunks)))
+          acc = WarpMmaOp::create(rewriter, loc, accType, aFragment, bFragment,
+                                  acc, /*a_scales=*/Value(),
+                                  /*b_scales=*/Value(), mma,
+                                  /*scale_selectors=*/nullptr);
+        sums.push_back(acc);
+        continue;
+      }
+      Value column = ix.affine(ix.g, 1, j * n);
       for (int64_t c = 0; c < chunks; ++c) {
         SmallVector<Value> registers;
         for (int64_t r = 0; r < n * k / 32 / e; ++r) {
@@ -267,7 +321,7 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
               ix, b, column, keyOrder && !gathered ? 2 : e, offsets));
         }
         acc = WarpMmaOp::create(rewriter, loc, accType, aFragments[c],
-                                concat(rewriter, loc, registers), acc,
+                                concatVectors(rewriter, loc, registers), acc,
                                 /*a_scales=*/Value(), /*b_scales=*/Value(), mma,
                                 /*scale_selectors=*/nullptr);
       }
@@ -277,7 +331,7 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     // result = acc + sum * delta_a(row) * delta_b(column), in the result's
     // element type.
     Type resultElement = resultType.getElementType();
-    Value sum = concat(rewriter, loc, sums);
+    Value sum = concatVectors(rewriter, loc, sums);
     auto wideType = VectorType::get({tiles * m * n / 32}, resultElement);
     if (mma.getAcc().isInteger())
       sum = arith::SIToFPOp::create(rewriter, loc, wideType, sum);

@@ -16,7 +16,9 @@
 //   and one of another gather (V^T in P's key order) reads each element
 //   at its input's coordinates;
 // * an element of a matrix-vector product is its row's dot product, summed
-//   in order k = 0, 1, ... as linalg.matvec does.
+//   in order k = 0, 1, ... as linalg.matvec does;
+// * a warp's matrix read (sage.warp_load_matrices) of such a tile is each
+//   lane's reads of its words.
 //
 // Tiles sage-promote-tiles put in workgroup memory stay; the others,
 // then unused, fold away. What stays is extract_slice windows
@@ -24,10 +26,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LaneFragments.h"
 #include "Staging.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -262,14 +267,28 @@ struct ExtractOfMatvec : OpRewritePattern<tensor::ExtractOp> {
   }
 };
 
+/// A warp's matrix read of a tile outside workgroup memory (a window, a
+/// gather of one): each lane reads its words, which the patterns above
+/// then fold into reads of the operand.
+struct MatricesByLane : OpRewritePattern<WarpLoadMatricesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpLoadMatricesOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(op.getTile().getType()) ||
+        isInWorkgroupMemory(op.getTile()))
+      return failure();
+    rewriter.replaceOp(op, readMatricesByLane(rewriter, op));
+    return success();
+  }
+};
+
 struct FoldLaneReadsPass
     : public sage::impl::SageFoldLaneReadsBase<FoldLaneReadsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns
-        .add<ExtractOfPad, TransferReadOfPad, ExtractOfGather,
-             TransferReadOfTranspose, TransferReadOfGather, ExtractOfMatvec>(
-            &getContext());
+    patterns.add<ExtractOfPad, TransferReadOfPad, ExtractOfGather,
+                 TransferReadOfTranspose, TransferReadOfGather, ExtractOfMatvec,
+                 MatricesByLane>(&getContext());
     tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
     // An element of dS's zero init is zero.
     linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());

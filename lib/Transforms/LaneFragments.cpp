@@ -2,9 +2,11 @@
 
 #include "LaneFragments.h"
 #include "sage/Dialect/Sage/IR/SageAttrs.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -103,4 +105,35 @@ std::optional<int64_t> mlir::sage::getEncodingWarps(Attribute encoding) {
   if (auto rows = dyn_cast<RowFragmentAttr>(encoding))
     return rows.getWarps();
   return std::nullopt;
+}
+
+Value mlir::sage::concatVectors(OpBuilder &b, Location loc,
+                                ArrayRef<Value> parts) {
+  Value whole = parts[0];
+  for (Value part : parts.drop_front()) {
+    int64_t length = cast<VectorType>(whole.getType()).getNumElements() +
+                     cast<VectorType>(part.getType()).getNumElements();
+    whole = vector::ShuffleOp::create(
+        b, loc, whole, part, llvm::to_vector(llvm::seq<int64_t>(0, length)));
+  }
+  return whole;
+}
+
+Value mlir::sage::readMatricesByLane(OpBuilder &b, WarpLoadMatricesOp op) {
+  LaneIndices ix(b, op.getLoc());
+  int64_t words = op.getElementsPerWord();
+  Type element = op.getResult().getType().getElementType();
+  auto wordType = VectorType::get({words}, element);
+  Value padding =
+      arith::ConstantOp::create(b, ix.loc, element, b.getZeroAttr(element));
+  SmallVector<Value> registers;
+  for (auto [rowOffset, columnOffset] :
+       llvm::zip(op.getRowOffsets(), op.getColumnOffsets())) {
+    Value row = ix.add(op.getRow(), ix.affine(ix.g, 1, rowOffset));
+    Value column = ix.add(op.getColumn(), ix.affine(ix.t, words, columnOffset));
+    registers.push_back(vector::TransferReadOp::create(
+        b, ix.loc, wordType, op.getTile(), ValueRange{row, column}, padding,
+        ArrayRef<bool>{true}));
+  }
+  return concatVectors(b, ix.loc, registers);
 }

@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::sage {
+class WarpLoadMatricesOp;
 
 /// The lane's warp in the CTA: thread x / 32.
 Value getWarpIndex(OpBuilder &b, Location loc);
@@ -50,6 +51,14 @@ int64_t getLaneRunLength(Attribute encoding, ArrayRef<int64_t> shape);
 /// The warps whose lanes hold a tile encoded `encoding`, or nullopt for a
 /// tile any number of warps can hold (replicated).
 std::optional<int64_t> getEncodingWarps(Attribute encoding);
+
+/// Concatenates 1-D vectors, one vector.shuffle a part.
+Value concatVectors(OpBuilder &b, Location loc, ArrayRef<Value> parts);
+
+/// `op`'s registers read by each lane on its own: one vector.transfer_read
+/// of a word a matrix, at row `row + row_offsets[q] + g`, column
+/// `column + column_offsets[q] + e t` (on a tensor or a buffer alike).
+Value readMatricesByLane(OpBuilder &b, WarpLoadMatricesOp op);
 
 } // namespace mlir::sage
 

@@ -26,6 +26,8 @@
 // * issues a sage.stage_async group where it stands (its copies as one
 //   commit group, the rearranged tiles' loads, the row dots) and completes
 //   it at its sage.stage_await (the rearranged tiles' stores, the wait);
+// * reads each warp's matrices of a tile (sage.warp_load_matrices) with
+//   one ldmatrix where its rows are 16-byte aligned;
 // * puts a gpu.barrier before each of these (the tile may still be read
 //   from the last iteration) and after it (every thread reads the whole
 //   tile), and drops a barrier that follows another, or that starts a
@@ -38,6 +40,7 @@
 
 #include "RowDots.h"
 #include "Staging.h"
+#include "WarpLoadMatrices.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Dialect/Sage/IR/WorkgroupStaging.h"
 #include "sage/Transforms/Passes.h"
@@ -45,6 +48,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -674,6 +678,14 @@ static FailureOr<int64_t> getThreads(gpu::GPUFuncOp kernel, Operation *user) {
   return (*size)[0];
 }
 
+/// The warps' matrix reads in `kernel` (WarpLoadMatrices.h).
+static void lowerMatrixReads(RewriterBase &rewriter, gpu::GPUFuncOp kernel) {
+  SmallVector<WarpLoadMatricesOp> reads;
+  kernel.walk([&](WarpLoadMatricesOp op) { reads.push_back(op); });
+  for (WarpLoadMatricesOp op : reads)
+    lowerWarpLoadMatrices(rewriter, op);
+}
+
 static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   SmallVector<memref::AllocOp> allocs;
   SmallVector<StageTileOp> stages;
@@ -708,8 +720,11 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   });
   if (walk.wasInterrupted())
     return failure();
-  if (allocs.empty() && stages.empty() && products.empty() && groups.empty())
+  IRRewriter rewriter(kernel.getContext());
+  if (allocs.empty() && stages.empty() && products.empty() && groups.empty()) {
+    lowerMatrixReads(rewriter, kernel);
     return success();
+  }
   Operation *first = !stages.empty()     ? stages.front().getOperation()
                      : !products.empty() ? products.front().getOperation()
                                          : allocs.front().getOperation();
@@ -717,9 +732,10 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   if (failed(threads))
     return failure();
 
-  IRRewriter rewriter(kernel.getContext());
   for (memref::AllocOp alloc : allocs)
     replaceWithWorkgroupTile(rewriter, kernel, alloc);
+  // At the tiles' padded strides.
+  lowerMatrixReads(rewriter, kernel);
   // The groups' stagings are lowered with them.
   llvm::erase_if(stages, [](StageTileOp stage) {
     return isa<StageAsyncOp>(stage->getParentOp());

@@ -65,7 +65,8 @@ static Value allocateInWorkgroup(RewriterBase &rewriter, Location loc,
 /// or through a transpose (V^T) the lanes read.
 static bool isReadByLanes(Value tile) {
   return llvm::all_of(tile.getUsers(), [](Operation *user) {
-    if (isa<vector::TransferReadOp, tensor::ExtractOp>(user))
+    if (isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp>(
+            user))
       return true;
     auto transpose = dyn_cast<linalg::TransposeOp>(user);
     return transpose && transpose.hasPureTensorSemantics() &&
@@ -122,7 +123,8 @@ getLaneReadGather(tensor::PadOp pad) {
     tile = user->getResult(0);
   }
   bool readByLanes = llvm::all_of(tile.getUsers(), [](Operation *user) {
-    return isa<vector::TransferReadOp, tensor::ExtractOp>(user);
+    return isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp>(
+        user);
   });
   auto type = cast<RankedTensorType>(tile.getType());
   if (!rearranges || !readByLanes || !type.hasStaticShape())

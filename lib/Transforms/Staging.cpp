@@ -141,7 +141,7 @@ bool mlir::sage::hasOffsetMultipleOf(Value buffer, int64_t elements) {
 }
 
 bool mlir::sage::isLayoutFreeTileUser(Operation *user) {
-  return isa<StageTileOp, memref::LoadOp, memref::StoreOp, vector::LoadOp,
-             vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp,
-             linalg::LinalgOp, memref::DimOp>(user);
+  return isa<StageTileOp, WarpLoadMatricesOp, memref::LoadOp, memref::StoreOp,
+             vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
+             vector::TransferWriteOp, linalg::LinalgOp, memref::DimOp>(user);
 }

@@ -4,6 +4,7 @@
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
+// RUN: grep -oE 'ld[a-z0-9.]*shared[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=READS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
@@ -87,7 +88,10 @@
 // Q and K staged in workgroup memory by 16-byte asynchronous copies,
 // zero-filled past the window (src-size), V^T by word loads and stores
 // (P's key order), in 64 x 64-byte tiles whose rows are padded to 80
-// bytes; dS there too. The lanes read K and V^T as words, never bytes.
+// bytes; dS there too. The warps read their MMA registers of Q, K and V^T
+// with ldmatrix (x4: Q's two 32-feature chunks, then per block eight
+// 8-key tiles of K, eight 8-channel tiles of V^T); the only other shared
+// loads are dS's pairs.
 //   PTX-DAG: .shared .align 16 .b8 {{.*}}[5120];
 //   PTX-DAG: .shared .align 16 .b8 {{.*}}[256];
 //       PTX: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %{{.*}};
@@ -96,6 +100,9 @@
 //       PTX: bar.sync 0;
 //   PTX-NOT: ld.shared.{{[us]}}8
 //   PTX-NOT: ld.shared.b8
+//      READS: {{^ *}}8 ld.shared.v2.b32
+// READS-NEXT: {{^ *}}18 ldmatrix.sync.aligned.m8n8.x4.shared.b16
+//  READS-NOT: ld
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync

@@ -156,9 +156,10 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 
 // -----
 
-// Q K^T on one warp's 16 x 16 tile of scores, one 32-channel chunk: lane
-// (g, t) reads A's rows g and g + 8, channels 4t .. 4t + 3 and 16 + 4t ..,
-// B's column g of each 8-key tile, then one m16n8k32 a tile; the i32 sums
+// Q K^T on one warp's 16 x 16 tile of scores, one 32-channel chunk: the
+// warp reads A's four 8 x 16-byte matrices (lane (g, t) gets rows g and
+// g + 8, channels 4t .. 4t + 3 and 16 + 4t ..) and B's two of each 8-key
+// tile (key g), then one m16n8k32 a tile; the i32 sums
 // are scaled by its row's delta_Q (group 8 w + g) and its keys' delta_K
 // (group t).
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
@@ -173,24 +174,13 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 //       CHECK:   %[[G:.*]] = arith.divui %[[LANE]], %{{.*}} : index
 //       CHECK:   %[[T:.*]] = arith.remui %[[LANE]], %{{.*}} : index
 //       CHECK:   %[[WARP_ROW:.*]] = arith.muli %[[WARP]], %{{.*}} : index
-//       CHECK:   %[[ROW_G:.*]] = arith.addi %[[WARP_ROW]], %[[G]] : index
-//       CHECK:   %[[COL:.*]] = arith.muli %[[T]], %{{.*}} : index
-//       CHECK:   %[[A0:.*]] = vector.transfer_read %[[Q]][%[[ROW_G]], %[[COL]]], %{{.*}} {in_bounds = [true]} : tensor<16x32xi8>, vector<4xi8>
-//       CHECK:   %[[G8:.*]] = arith.addi %[[G]], %{{.*}} : index
-//       CHECK:   %[[ROW_G8:.*]] = arith.addi %[[WARP_ROW]], %[[G8]] : index
-//       CHECK:   %[[A1:.*]] = vector.transfer_read %[[Q]][%[[ROW_G8]], %{{.*}}]
-//       CHECK:   %[[A2:.*]] = vector.transfer_read %[[Q]]
-//       CHECK:   %[[A3:.*]] = vector.transfer_read %[[Q]]
-//       CHECK:   %[[A01:.*]] = vector.shuffle %[[A0]], %[[A1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi8>, vector<4xi8>
-//       CHECK:   %[[A012:.*]] = vector.shuffle %[[A01]], %[[A2]]
-//       CHECK:   %[[A:.*]] = vector.shuffle %[[A012]], %[[A3]] {{.*}} : vector<12xi8>, vector<4xi8>
-//       CHECK:   %[[B00:.*]] = vector.transfer_read %[[K]][%[[G]], %{{.*}} : tensor<16x32xi8>, vector<4xi8>
-//       CHECK:   %[[B01:.*]] = vector.transfer_read %[[K]][%[[G]], %{{.*}}]
-//       CHECK:   %[[B0:.*]] = vector.shuffle %[[B00]], %[[B01]]
+//       CHECK:   %[[ZERO_INDEX:.*]] = arith.constant 0 : index
+//       CHECK:   %[[A:.*]] = sage.warp_load_matrices %[[Q]][%[[WARP_ROW]], %[[ZERO_INDEX]]] rows [0, 8, 0, 8] columns [0, 0, 16, 16] : tensor<16x32xi8> -> vector<16xi8>
+//       CHECK:   %[[B0:.*]] = sage.warp_load_matrices %[[K]][%{{.*}}, %{{.*}}] rows [0, 0] columns [0, 16] : tensor<16x32xi8> -> vector<8xi8>
 //       CHECK:   %[[S0:.*]] = sage.warp_mma %[[A]], %[[B0]], %[[ZERO:.*]] {mma = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
-//       CHECK:   %[[KEY8:.*]] = arith.addi %[[G]], %{{.*}} : index
-//       CHECK:   vector.transfer_read %[[K]][%[[KEY8]], %{{.*}}]
-//       CHECK:   %[[S1:.*]] = sage.warp_mma %[[A]], %{{.*}}, %[[ZERO]]
+//       CHECK:   %[[EIGHT:.*]] = arith.constant 8 : index
+//       CHECK:   %[[B1:.*]] = sage.warp_load_matrices %[[K]][%[[EIGHT]], %{{.*}}] rows [0, 0] columns [0, 16]
+//       CHECK:   %[[S1:.*]] = sage.warp_mma %[[A]], %[[B1]], %[[ZERO]]
 //       CHECK:   %[[SUMS:.*]] = vector.shuffle %[[S0]], %[[S1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
 //       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<8xi32> to vector<8xf32>
 //       CHECK:   %[[DQ0:.*]] = tensor.extract %[[QS]]
@@ -219,8 +209,8 @@ func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi
 // values in the accumulator order (keys 0, 1, 8, 9 of lane t = 0 at
 // positions 0 to 3, docs/Layouts.md), a shuffle; B is V^T gathered into
 // that order (column p holds key getIndexAt(p)), so each of the lane's
-// registers of B is one read of 4 consecutive positions: 4t and 16 + 4t
-// of V^T's channel g. Unit scales: the f32 sums are added as they are.
+// registers of B is a word of a matrix row: positions 4t and 16 + 4t of
+// V^T's channel g, two matrices read by the warp. Unit scales: the f32 sums are added as they are.
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
                 b = i8, b_source = registers, acc = i32, scales = none>
 #pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
@@ -237,11 +227,7 @@ func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi
 //       CHECK:   %[[T:.*]] = arith.remui %[[LANE]], %c4
 //       CHECK:   %[[VK:.*]] = linalg.generic {indexing_maps = [#[[$KEYS]], #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%[[VT]] : tensor<8x32xf8E4M3FN>)
 //       CHECK:   %[[A:.*]] = vector.shuffle %[[P]], %[[P]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
-//       CHECK:   %[[FOUR_T:.*]] = arith.muli %[[T]], %c4{{.*}} : index
-//       CHECK:   %[[B0:.*]] = vector.transfer_read %[[VK]][%[[G]], %[[FOUR_T]]], %{{.*}} {in_bounds = [true]} : tensor<8x32xf8E4M3FN>, vector<4xf8E4M3FN>
-//       CHECK:   %[[HIGH:.*]] = arith.addi %{{.*}}, %c16{{.*}} : index
-//       CHECK:   %[[B1:.*]] = vector.transfer_read %[[VK]][%[[G]], %[[HIGH]]], %{{.*}} {in_bounds = [true]} : tensor<8x32xf8E4M3FN>, vector<4xf8E4M3FN>
-//       CHECK:   %[[B:.*]] = vector.shuffle %[[B0]], %[[B1]] [0, 1, 2, 3, 4, 5, 6, 7]
+//       CHECK:   %[[B:.*]] = sage.warp_load_matrices %[[VK]][%c0{{.*}}, %c0{{.*}}] rows [0, 0] columns [0, 16] : tensor<8x32xf8E4M3FN> -> vector<8xf8E4M3FN>
 //       CHECK:   %[[R:.*]] = sage.warp_mma %[[A]], %[[B]], %{{.*}} {mma = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //   CHECK-NOT:   arith.mulf
 //       CHECK:   %[[O:.*]] = arith.addf %[[ACC]], %[[R]] : vector<4xf32>

@@ -167,3 +167,51 @@ func.func @dynamic_matvec(%k: tensor<64x?xf16>, %mean: tensor<?xf32>, %init: ten
   %element = tensor.extract %ds[%i] : tensor<64xf32>
   return %element : f32
 }
+
+// -----
+
+// A warp's matrix read of a window padded to the tile (not in workgroup
+// memory) is each lane's reads of its words: matrix q's row g, from
+// position 4 t, read from the window (out of bounds: zero).
+// CHECK-LABEL: func @matrices_of_window
+//  CHECK-SAME:   (%[[WINDOW:[^:]*]]: tensor<?x64xi8>,
+//   CHECK-NOT:   sage.warp_load_matrices
+//       CHECK:   %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+//       CHECK:   %[[G:.*]] = arith.divui %[[LANE]], %c4
+//       CHECK:   %[[T:.*]] = arith.remui %[[LANE]], %c4
+//       CHECK:   %[[ROW:.*]] = arith.addi %[[G]], %c8
+//       CHECK:   %[[FOUR_T:.*]] = arith.muli %[[T]], %c4
+//       CHECK:   %[[COL0:.*]] = arith.addi %[[FOUR_T]], %c32
+//       CHECK:   %[[W0:.*]] = vector.transfer_read %[[WINDOW]][%[[ROW]], %[[COL0]]], %{{.*}} : tensor<?x64xi8>, vector<1x4xi8>
+//       CHECK:   %[[COL1:.*]] = arith.addi %{{.*}}, %c48
+//       CHECK:   %[[W1:.*]] = vector.transfer_read %[[WINDOW]][%{{.*}}, %[[COL1]]], %{{.*}} : tensor<?x64xi8>, vector<1x4xi8>
+//       CHECK:   vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi8>, vector<4xi8>
+func.func @matrices_of_window(%window: tensor<?x64xi8>, %high: index) -> vector<8xi8> {
+  %zero = arith.constant 0 : i8
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %tile = tensor.pad %window low[0, 0] high[%high, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : i8
+  } : tensor<?x64xi8> to tensor<64x64xi8>
+  %b = sage.warp_load_matrices %tile[%c8, %c0] rows [0, 0] columns [32, 48]
+      : tensor<64x64xi8> -> vector<8xi8>
+  return %b : vector<8xi8>
+}
+
+// -----
+
+// In workgroup memory, the read stays: sage-lower-staging makes it one
+// ldmatrix.
+// CHECK-LABEL: func @matrices_of_workgroup_tile
+//       CHECK:   sage.warp_load_matrices
+func.func @matrices_of_workgroup_tile(%window: tensor<?x64xi8>) -> vector<4xi8> {
+  %zero = arith.constant 0 : i8
+  %c0 = arith.constant 0 : index
+  %buffer = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
+  %tile = sage.stage_tile %window pad(%zero : i8) into %buffer
+      : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
+  %b = sage.warp_load_matrices %tile[%c0, %c0] rows [0] columns [0]
+      : tensor<64x64xi8> -> vector<4xi8>
+  return %b : vector<4xi8>
+}

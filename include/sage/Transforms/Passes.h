@@ -30,6 +30,15 @@ class NVGPUDialect;
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
+namespace memref {
+class MemRefDialect;
+} // namespace memref
+namespace NVVM {
+class NVVMDialect;
+} // namespace NVVM
 namespace tensor {
 class TensorDialect;
 } // namespace tensor

@@ -319,12 +319,15 @@ def SageFoldLaneReads : Pass<"sage-fold-lane-reads"> {
     a read of a transposed tile (V^T) reads the input at the swapped
     coordinates, and one of another gather (V^T in P's key order) each
     element at its input's coordinates; an element of a `linalg.matvec`
-    (dS) becomes its row's dot product, summed in order. The tiles are
+    (dS) becomes its row's dot product, summed in order; a warp's
+    `sage.warp_load_matrices` of such a tile, each lane's reads of its
+    words. The tiles are
     then dead and go, so that bufferization allocates nothing a lane would
     fill whole.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect"
   ];
@@ -400,12 +403,17 @@ def SageLowerStaging : Pass<"sage-lower-staging"> {
     group is issued where it stands, as one cp.async commit group (its
     rearranged tiles' stores and the wait at its `sage.stage_await`, then
     a barrier); a barrier first in a loop body that a barrier ends, and
-    that one precedes, goes. The CTA's size is the kernel's
-    `known_block_size`.
+    that one precedes, goes. A warp's `sage.warp_load_matrices` of a tile
+    whose matrix rows are 16-byte aligned is one `nvvm.ldmatrix` (`x1`,
+    `x2` or `x4`); elsewhere each lane reads its words. The CTA's size is
+    the kernel's `known_block_size`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"

@@ -852,6 +852,56 @@ def Sage_StageAwaitOp : Sage_Op<"stage_await"> {
   let hasVerifier = 1;
 }
 
+def Sage_WarpLoadMatricesOp : Sage_Op<"warp_load_matrices", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "bufferize"]>]> {
+  let summary = "a warp's MMA registers of up to four 8-row matrices of a tile";
+  let description = [{
+    The fragment level (docs/Levels.md, distribute): a warp reads its MMA
+    operand registers of a CTA-wide tile. Matrix `q` is the 8 rows of
+    `tile` from row `row + row_offsets[q]`, 16 bytes of each from column
+    `column + column_offsets[q]`. Lane `(g, t) = (lane / 4, lane % 4)`
+    receives, as elements `[q e, (q + 1) e)` of the result, the
+    `e = 32 / bitwidth` elements of matrix `q`'s row `g` from its position
+    `e t`: one register of an `m16n8k*` A or B fragment (PTX ISA, "Matrix
+    fragments for mma.m16n8k*"; docs/Layouts.md). `row` and `column` are the
+    same in every lane of the warp, and every lane of the warp executes the
+    op.
+
+    On a buffer in workgroup memory whose matrix rows provably start on
+    16-byte boundaries, `sage-lower-staging` makes it one `nvgpu.ldmatrix`
+    of `x1`, `x2` or `x4` matrices; elsewhere each lane reads its words
+    (`vector.transfer_read`).
+
+    Example (a lane's B registers of one n-tile over K = 64 of an int8 tile,
+    for two m16n8k32 MMAs):
+
+    ```mlir
+    %b = sage.warp_load_matrices %k[%c8, %c0]
+        rows [0, 0, 0, 0] columns [0, 16, 32, 48]
+        : tensor<64x64xi8> -> vector<16xi8>
+    ```
+  }];
+  let arguments = (ins Sage_TileOrBuffer:$tile, Index:$row, Index:$column,
+                       DenseI64ArrayAttr:$row_offsets,
+                       DenseI64ArrayAttr:$column_offsets);
+  let results = (outs VectorOfRankAndType<[1], [AnyInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $tile `[` $row `,` $column `]` `rows` $row_offsets `columns`
+    $column_offsets attr-dict `:` type($tile) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The elements of one lane's word of a matrix row.
+    int64_t getElementsPerWord() {
+      return 32 / getResult().getType().getElementTypeBitWidth();
+    }
+  }];
+  let hasVerifier = 1;
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>,
      AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {
