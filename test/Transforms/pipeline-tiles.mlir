@@ -228,3 +228,59 @@ gpu.module @bounds {
     gpu.return
   }
 }
+
+// -----
+
+// A loop from %lb by 2, carrying a value its windows do not use, inside a
+// loop that allocates nothing: the inner loop gets the stages. Block j's
+// stage is ((j - lb) / 2) mod 2, the next block j + 2, and the carried
+// value stays with the compute; the warps read their matrices of the
+// stage view.
+// CHECK-LABEL: gpu.func @strided_carrying_loop
+//  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index, %[[HEADS:[^:]*]]: index
+//       CHECK:   scf.for %[[H:.*]] = %{{.*}} to %[[HEADS]]
+//       CHECK:     %[[KT:.*]] = memref.alloc() : memref<2x64x64xi8, #gpu.address_space<workgroup>>
+//       CHECK:     %[[RUNS:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : index
+//       CHECK:     scf.if %[[RUNS]] {
+//       CHECK:       sage.stage_async {
+//       CHECK:     %[[SUM:.*]] = scf.for %[[J:.*]] = %[[LB]] to %[[UB]] step %[[C2:[^ ]*]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4xi8>) {
+//       CHECK:       %[[DONE:.*]] = arith.subi %[[J]], %[[LB]] : index
+//       CHECK:       %[[COUNT:.*]] = arith.divui %[[DONE]], %[[C2]] : index
+//       CHECK:       %[[STAGE:.*]] = arith.remui %[[COUNT]], %c2{{.*}} : index
+//       CHECK:       %[[NEXT:.*]] = arith.addi %[[J]], %[[C2]] : index
+//       CHECK:       %[[HAS_NEXT:.*]] = arith.cmpi slt, %[[NEXT]], %[[UB]] : index
+//       CHECK:       %[[GROUP:.*]] = sage.stage_async {
+//       CHECK:       %[[KTJ:.*]] = memref.subview %[[KT]][%[[STAGE]], 0, 0] [1, 64, 64]
+//       CHECK:       %[[B:.*]] = sage.warp_load_matrices %[[KTJ]]
+//       CHECK:       %[[NEW:.*]] = arith.addi %[[ACC]], %[[B]]
+//       CHECK:       sage.stage_await %[[GROUP]]
+//       CHECK:       scf.yield %[[NEW]]
+//   CHECK-NOT:   sage.stage_async
+gpu.module @kernels {
+  gpu.func @strided_carrying_loop(%k: memref<?x64xi8>, %lb: index, %ub: index, %heads: index,
+                                  %out: memref<4xi8>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %i0 = arith.constant 0 : i8
+    %zeros = arith.constant dense<0> : vector<4xi8>
+    %keys = memref.dim %k, %c0 : memref<?x64xi8>
+    scf.for %h = %c0 to %heads step %c1 {
+      %sum = scf.for %j = %lb to %ub step %c2 iter_args(%acc = %zeros) -> (vector<4xi8>) {
+        %row = arith.muli %j, %c64 : index
+        %left = arith.subi %keys, %row : index
+        %rows = arith.minsi %left, %c64 : index
+        %kw = memref.subview %k[%row, 0] [%rows, 64] [1, 1] : memref<?x64xi8> to memref<?x64xi8, strided<[64, 1], offset: ?>>
+        %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+        sage.stage_tile %kw pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[64, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
+        %b = sage.warp_load_matrices %kt[%c0, %c0] rows [0] columns [0]
+            : memref<64x64xi8, #gpu.address_space<workgroup>> -> vector<4xi8>
+        %new = arith.addi %acc, %b : vector<4xi8>
+        scf.yield %new : vector<4xi8>
+      }
+      vector.store %sum, %out[%c0] : memref<4xi8>, vector<4xi8>
+    }
+    gpu.return
+  }
+}
