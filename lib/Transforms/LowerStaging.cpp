@@ -627,16 +627,18 @@ static void replaceWithWorkgroupTile(RewriterBase &rewriter,
   rewriter.replaceOp(alloc, view);
 }
 
-/// Whether a barrier comes before `op` in its block, with nothing touching
-/// memory between them.
-static bool followsBarrierInBlock(Operation *op) {
+/// What precedes `op` in its block with nothing touching memory between
+/// them: a barrier, or the block's start.
+enum class Preceding { Barrier, BlockStart, Other };
+
+static Preceding getPreceding(Operation *op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (isa<gpu::BarrierOp>(prev))
-      return true;
+      return Preceding::Barrier;
     if (prev->getNumRegions() || !isMemoryEffectFree(prev))
-      return false;
+      return Preceding::Other;
   }
-  return false;
+  return Preceding::BlockStart;
 }
 
 /// Whether every way to `op` passes a barrier and then nothing touching
@@ -644,14 +646,17 @@ static bool followsBarrierInBlock(Operation *op) {
 /// before the loop (the first iteration) and one ending the body (the
 /// others; a pipelined loop awaits its next stage there).
 static bool followsBarrier(Operation *op) {
-  if (followsBarrierInBlock(op))
+  switch (getPreceding(op)) {
+  case Preceding::Barrier:
     return true;
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
-    if (prev->getNumRegions() || !isMemoryEffectFree(prev))
-      return false;
+  case Preceding::Other:
+    return false;
+  case Preceding::BlockStart:
+    break;
+  }
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   return loop && followsBarrier(loop) &&
-         followsBarrierInBlock(loop.getBody()->getTerminator());
+         getPreceding(loop.getBody()->getTerminator()) == Preceding::Barrier;
 }
 
 /// Drops each barrier that another precedes with nothing touching memory
