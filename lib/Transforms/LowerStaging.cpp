@@ -76,8 +76,8 @@ struct CopyPlan {
 
 /// The widest copies (16, 8 or 4 bytes) that tile `op`'s rows, read from
 /// a source whose rows start at such a boundary; a diagnostic where none
-/// does. The operand buffers themselves are assumed 16-byte aligned, as
-/// the runtime allocates them.
+/// does. Kernel arguments are taken 16-byte aligned, as the runtime
+/// allocates them (startsAligned).
 static FailureOr<CopyPlan> planCopies(StageTileOp op) {
   auto source = cast<MemRefType>(op.getSource().getType());
   auto dest = cast<MemRefType>(op.getDest().getType());
@@ -97,21 +97,24 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
   int64_t rowBits = dest.getShape().back() * bits;
   for (int64_t pieceBits : {128, 64, 32}) {
     bool fits = pieceBits >= bits && rowBits % pieceBits == 0;
-    // Both ends of a copy are aligned to its size: the tile's rows too
-    // (padded tiles, replaceWithWorkgroupTile), and its start (a stage of a
-    // multi-buffered tile is a view at a dynamic offset).
+    // Both ends of a copy are aligned to its size: the rows and the
+    // starts of the window and of the tile (padded tiles,
+    // replaceWithWorkgroupTile; a stage of a multi-buffered tile is a view
+    // at a dynamic offset).
     for (int64_t stride : llvm::concat<const int64_t>(
              ArrayRef(strides).drop_back(), ArrayRef(destStrides).drop_back()))
       fits &= !ShapedType::isDynamic(stride) && stride * bits % pieceBits == 0;
-    fits = fits && hasOffsetMultipleOf(op.getDest(), pieceBits / bits);
+    fits = fits && startsAligned(op.getSource(), pieceBits / 8) &&
+           startsAligned(op.getDest(), pieceBits / 8);
     if (fits)
       return CopyPlan{pieceBits / bits,
                       dest.getNumElements() * bits / pieceBits};
   }
   return op.emitOpError() << "copies rows of " << rowBits << " bits from "
                           << source << " into " << dest
-                          << ", which 4-, 8- or 16-byte copies do not tile "
-                             "at static row strides and offsets";
+                          << ", which 4-, 8- or 16-byte copies do not tile: "
+                             "the rows' strides must be static and the "
+                             "window's and the tile's starts provably aligned";
 }
 
 /// Copy number `piece` of `op`: its indices in the tile and, where the
@@ -198,7 +201,7 @@ static bool hasWordRows(Value tile, int64_t side) {
   auto [strides, offset] =
       cast<MemRefType>(tile.getType()).getStridesAndOffset();
   return strides.back() == 1 && !ShapedType::isDynamic(strides.front()) &&
-         strides.front() % side == 0 && hasOffsetMultipleOf(tile, side);
+         strides.front() % side == 0 && startsAligned(tile, 4);
 }
 
 /// The plan for `op`, whose map must send tile element (r, p) to window

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RowDots.h"
+#include "Staging.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,56 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::sage;
-
-/// A divisor of the stride of `type`'s dimension `dim`: the stride where
-/// static, else (row-major layouts) the product of the static sizes
-/// inside it; 0 where nothing is known.
-static int64_t getStrideFactor(MemRefType type, int64_t dim) {
-  auto [strides, offset] = type.getStridesAndOffset();
-  if (!ShapedType::isDynamic(strides[dim]))
-    return strides[dim];
-  if (!type.getLayout().isIdentity())
-    return 0;
-  int64_t factor = 1;
-  for (int64_t size : type.getShape().drop_front(dim + 1))
-    if (!ShapedType::isDynamic(size))
-      factor *= size;
-  return factor;
-}
-
-/// Whether `buffer` starts `bytes`-aligned: it is a function argument or a
-/// workgroup tile (the runtime's and the kernel's allocations are 16-byte
-/// aligned), or a view of one whose offset is a sum of strides that are
-/// multiples of `bytes` (whole rows of a tensor, say).
-static bool startsAligned(Value buffer, int64_t bytes) {
-  while (Operation *op = buffer.getDefiningOp()) {
-    if (auto view = dyn_cast<memref::CollapseShapeOp>(op)) {
-      buffer = view.getSrc();
-    } else if (auto view = dyn_cast<memref::ExpandShapeOp>(op)) {
-      buffer = view.getSrc();
-    } else if (auto view = dyn_cast<memref::SubViewOp>(op)) {
-      MemRefType source = view.getSourceType();
-      int64_t bits = source.getElementTypeBitWidth();
-      for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
-        if (isZeroInteger(offset))
-          continue;
-        std::optional<int64_t> constant = getConstantIntValue(offset);
-        int64_t factor =
-            getStrideFactor(source, dim) * (constant ? *constant : 1);
-        if (factor == 0 || factor * bits % (8 * bytes))
-          return false;
-      }
-      buffer = view.getSource();
-    } else {
-      return isa<memref::AllocOp>(op);
-    }
-  }
-  // An argument: its buffer is aligned, its own offset must keep that.
-  auto type = cast<MemRefType>(buffer.getType());
-  auto [strides, offset] = type.getStridesAndOffset();
-  return !ShapedType::isDynamic(offset) &&
-         offset * type.getElementTypeBitWidth() % (8 * bytes) == 0;
-}
 
 /// Whether `buffer`'s rows (its last dimension) are contiguous, whole
 /// multiples of `bytes` and start every `bytes` bytes, so that a row is

@@ -118,26 +118,47 @@ SmallVector<Value> mlir::sage::applyIndexMap(OpBuilder &b, Location loc,
   return results;
 }
 
-bool mlir::sage::hasOffsetMultipleOf(Value buffer, int64_t elements) {
+int64_t mlir::sage::getStrideFactor(MemRefType type, int64_t dim) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  if (!ShapedType::isDynamic(strides[dim]))
+    return strides[dim];
+  if (!type.getLayout().isIdentity())
+    return 0;
+  int64_t factor = 1;
+  for (int64_t size : type.getShape().drop_front(dim + 1))
+    if (!ShapedType::isDynamic(size))
+      factor *= size;
+  return factor;
+}
+
+bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
+  while (Operation *op = buffer.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::CollapseShapeOp>(op)) {
+      buffer = view.getSrc();
+    } else if (auto view = dyn_cast<memref::ExpandShapeOp>(op)) {
+      buffer = view.getSrc();
+    } else if (auto view = dyn_cast<memref::SubViewOp>(op)) {
+      MemRefType source = view.getSourceType();
+      int64_t bits = source.getElementTypeBitWidth();
+      for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
+        if (isZeroInteger(offset))
+          continue;
+        std::optional<int64_t> constant = getConstantIntValue(offset);
+        int64_t factor =
+            getStrideFactor(source, dim) * (constant ? *constant : 1);
+        if (factor == 0 || factor * bits % (8 * bytes))
+          return false;
+      }
+      buffer = view.getSource();
+    } else {
+      return isa<memref::AllocOp>(op);
+    }
+  }
+  // An argument: its buffer is aligned, its own offset must keep that.
   auto type = cast<MemRefType>(buffer.getType());
   auto [strides, offset] = type.getStridesAndOffset();
-  if (!ShapedType::isDynamic(offset))
-    return offset % elements == 0;
-  auto view = buffer.getDefiningOp<memref::SubViewOp>();
-  if (!view || !hasOffsetMultipleOf(view.getSource(), elements))
-    return false;
-  auto [sourceStrides, sourceOffset] =
-      view.getSourceType().getStridesAndOffset();
-  for (auto [at, stride] : llvm::zip(view.getMixedOffsets(), sourceStrides)) {
-    std::optional<int64_t> constant = getConstantIntValue(at);
-    if (constant && *constant == 0)
-      continue;
-    if (ShapedType::isDynamic(stride))
-      return false;
-    if (constant ? *constant * stride % elements : stride % elements)
-      return false;
-  }
-  return true;
+  return !ShapedType::isDynamic(offset) &&
+         offset * type.getElementTypeBitWidth() % (8 * bytes) == 0;
 }
 
 bool mlir::sage::isLayoutFreeTileUser(Operation *user) {

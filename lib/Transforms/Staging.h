@@ -12,6 +12,7 @@
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 
 #include <optional>
@@ -37,12 +38,18 @@ std::optional<std::pair<AffineMap, Value>> getGatherSource(Value tile);
 SmallVector<Value> applyIndexMap(OpBuilder &b, Location loc, AffineMap map,
                                  ValueRange indices);
 
-/// Whether the offset of `buffer` is known to be a multiple of `elements`:
-/// it is static and one, or `buffer` is a memref.subview of a buffer whose
-/// offset is, at offsets whose contribution (offset times the source's
-/// static stride) is too. A stage of a multi-buffered tile
-/// (sage-pipeline-tiles) is a view at a dynamic index of its first dim.
-bool hasOffsetMultipleOf(Value buffer, int64_t elements);
+/// A divisor of the stride of `type`'s dimension `dim`: the stride where
+/// static, else (row-major layouts) the product of the static sizes
+/// inside it; 0 where nothing is known.
+int64_t getStrideFactor(MemRefType type, int64_t dim);
+
+/// Whether `buffer` starts `bytes`-aligned (`bytes` at most 16): it is a
+/// function argument or a workgroup tile (the runtime's allocations and
+/// the kernel's attributions are 16-byte aligned), or a view of one whose
+/// offset is a sum of strides that are multiples of `bytes` (whole rows of
+/// a tensor; a stage of a multi-buffered tile, sage-pipeline-tiles, at a
+/// dynamic index of its first dim).
+bool startsAligned(Value buffer, int64_t bytes);
 
 /// Whether `user` of a workgroup tile takes a view of it at another layout
 /// as it takes the tile: sage-lower-staging pads such tiles' rows and

@@ -37,8 +37,7 @@ static bool hasAlignedRows(WarpLoadMatricesOp op) {
   std::optional<int64_t> column = getConstantIntValue(op.getColumn());
   return strides[1] == 1 && !ShapedType::isDynamic(strides[0]) &&
          strides[0] % rowElements == 0 && column &&
-         *column % rowElements == 0 &&
-         hasOffsetMultipleOf(op.getTile(), rowElements);
+         *column % rowElements == 0 && startsAligned(op.getTile(), 16);
 }
 
 /// `offsets[q]` for the lane's matrix q: base + step q where the offsets

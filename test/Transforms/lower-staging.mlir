@@ -9,7 +9,7 @@
 // fused with its fill, while they are in flight; then one group waited
 // for and one barrier.
 // CHECK-LABEL: gpu.func @kernel
-//  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8, strided<[64, 1], offset: ?>>, %[[W:[^:]*]]: memref<16x32xf16>, %[[KRAW:[^:]*]]: memref<?x64xf16>, %[[MEAN:[^:]*]]: memref<64xf32>)
+//  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %[[W:[^:]*]]: memref<16x32xf16>, %[[KRAW:[^:]*]]: memref<?x64xf16>, %[[MEAN:[^:]*]]: memref<64xf32>)
 //  CHECK-SAME: workgroup(%[[KT_ROWS:.*]] : memref<64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[WT_ROWS:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[DS:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // Rows of 64 bytes are padded by 16 (no bank conflicts down a column) and
 // viewed at the tile's shape.
@@ -17,7 +17,7 @@
 //   CHECK-DAG:   %[[WT:.*]] = memref.subview %[[WT_ROWS]][0, 0] [16, 32] [1, 1] : memref<16x40xf16, #gpu.address_space<workgroup>> to memref<16x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
 //       CHECK:   gpu.barrier
 //       CHECK:   %[[T:.*]] = gpu.thread_id x
-//       CHECK:   %[[ROWS:.*]] = memref.dim %[[K]], %{{.*}} : memref<?x64xi8, strided<[64, 1], offset: ?>>
+//       CHECK:   %[[ROWS:.*]] = memref.dim %[[K]], %{{.*}} : memref<?x64xi8>
 //       CHECK:   %[[IN_ROWS:.*]] = arith.cmpi ult, %[[ROW:.*]], %[[ROWS]] : index
 //       CHECK:   %[[LEFT:.*]] = arith.minui %{{.*}}, %c16{{.*}} : index
 //       CHECK:   %[[N0:.*]] = arith.select %{{.*}}, %[[LEFT]], %{{.*}} : index
@@ -66,7 +66,7 @@
 //   CHECK-NOT:   sage.stage_tile
 //   CHECK-NOT:   memref.alloc
 gpu.module @kernels {
-  gpu.func @kernel(%k: memref<?x64xi8, strided<[64, 1], offset: ?>>, %w: memref<16x32xf16>,
+  gpu.func @kernel(%k: memref<?x64xi8>, %w: memref<16x32xf16>,
                    %kraw: memref<?x64xf16>, %mean: memref<64xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
@@ -74,7 +74,7 @@ gpu.module @kernels {
     %c0 = arith.constant 0 : index
     %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
     %wt = memref.alloc() : memref<16x32xf16, #gpu.address_space<workgroup>>
-    sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[64, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
     sage.stage_tile %w into %wt : memref<16x32xf16> into memref<16x32xf16, #gpu.address_space<workgroup>>
     %ds = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
     linalg.fill ins(%z : f32) outs(%ds : memref<64xf32, #gpu.address_space<workgroup>>)
@@ -117,7 +117,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x6xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 48 bits from 'memref<?x6xi8>' into 'memref<64x6xi8, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile at static row strides and offsets}}
+    // expected-error @below {{copies rows of 48 bits from 'memref<?x6xi8>' into 'memref<64x6xi8, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x6xi8> into memref<64x6xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -130,8 +130,22 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[?, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile at static row strides and offsets}}
+    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[?, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[?, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @negative_unknown_offset(%k: memref<?x64xi8, strided<[64, 1], offset: ?>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    // A window at an offset only known at run time may start anywhere.
+    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[64, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
+    sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[64, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
 }
@@ -360,7 +374,7 @@ gpu.module @kernels {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x48xi8, #gpu.address_space<workgroup>>
     %view = memref.subview %kt[0, 2] [64, 32] [1, 1] : memref<64x48xi8, #gpu.address_space<workgroup>> to memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 256 bits from 'memref<?x32xi8>' into 'memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile at static row strides and offsets}}
+    // expected-error @below {{copies rows of 256 bits from 'memref<?x32xi8>' into 'memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %view : memref<?x32xi8> into memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>
     gpu.return
   }
