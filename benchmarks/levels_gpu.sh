@@ -37,9 +37,11 @@ if [[ $what == check || $what == all ]]; then
       done
     done
     echo "== the bars of test/Integration/GPU/levels-attention.test"
-    grep '^# RUN: sage-check-levels' \
+    # Each RUN line names its program (sage-check-levels or the two-stage
+    # sage-check-levels-pipelined): the bars of the program under test.
+    grep "^# RUN: ${PROGRAM:-sage-check-levels} " \
       "$root/test/Integration/GPU/levels-attention.test" |
-      sed 's/^# RUN: sage-check-levels//; s/ | FileCheck.*//' |
+      sed 's/^# RUN: [a-z-]* //; s/ | FileCheck.*//' |
       while read -r args; do
         echo "-- $args"
         # shellcheck disable=SC2086
