@@ -13,8 +13,8 @@
 namespace mlir::sage {
 class WarpLoadMatricesOp;
 
-/// Replaces `op`, on a buffer, by one nvgpu.ldmatrix where the buffer is in
-/// workgroup memory and each matrix row provably starts on a 16-byte
+/// Replaces `op`, on a buffer, by one ldmatrix (nvvm.ldmatrix) where the buffer
+/// is in workgroup memory and each matrix row provably starts on a 16-byte
 /// boundary (ldmatrix's rule), else by each lane's reads of its words.
 void lowerWarpLoadMatrices(RewriterBase &rewriter, WarpLoadMatricesOp op);
 

@@ -872,7 +872,7 @@ def Sage_WarpLoadMatricesOp : Sage_Op<"warp_load_matrices", [
     op.
 
     On a buffer in workgroup memory whose matrix rows provably start on
-    16-byte boundaries, `sage-lower-staging` makes it one `nvgpu.ldmatrix`
+    16-byte boundaries, `sage-lower-staging` makes it one `ldmatrix`
     of `x1`, `x2` or `x4` matrices; elsewhere each lane reads its words
     (`vector.transfer_read`).
 
