@@ -174,7 +174,8 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
         op.getMask() ? toRank4(op.getMask()) : Value(), quantQuery.getQuant(),
         quantKey.getQuant(), recipe.getProbQuant(), quantValue.getQuant(),
         recipe.getPVAccum(), rewriter.getF64FloatAttr(op.getScaleValue()),
-        op.getCausalAttr(), op.getCausalAlignmentAttr(), blockQ, blockK);
+        op.getCausalAttr(), op.getCausalAlignmentAttr(), blockQ, blockK,
+        /*v_layout=*/nullptr);
     SmallVector<Value> results = {core.getResult()};
     if (Value lse = core.getLse())
       results.push_back(lse);

@@ -245,9 +245,11 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     // Registers that are words of 16-byte matrix rows are read a warp's
     // matrices at a time (sage.warp_load_matrices: one ldmatrix where the
     // tile is in workgroup memory); B's, where lane t's word of each row is
-    // its positions e t .., not P's key order (2 t ..).
+    // its positions e t .., not P's key order (2 t ..). A matrix row is
+    // 16 bytes: half a chunk (k bits = 256).
     unsigned bits = mma.getA().getIntOrFloatBitWidth();
-    bool byMatrices = (bits == 8 || bits == 16) && m == 16 && n == 8;
+    bool byMatrices =
+        (bits == 8 || bits == 16) && k * bits == 256 && m == 16 && n == 8;
     bool bByMatrices =
         byMatrices &&
         (!keyOrder || gathered ||

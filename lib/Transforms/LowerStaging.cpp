@@ -101,9 +101,12 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
     // starts of the window and of the tile (padded tiles,
     // replaceWithWorkgroupTile; a stage of a multi-buffered tile is a view
     // at a dynamic offset).
-    for (int64_t stride : llvm::concat<const int64_t>(
-             ArrayRef(strides).drop_back(), ArrayRef(destStrides).drop_back()))
-      fits &= !ShapedType::isDynamic(stride) && stride * bits % pieceBits == 0;
+    for (Value buffer : {op.getSource(), op.getDest()}) {
+      for (int64_t dim = 0; dim + 1 < dest.getRank(); ++dim) {
+        int64_t divisor = getStrideDivisor(buffer, dim);
+        fits &= divisor != 0 && divisor * bits % pieceBits == 0;
+      }
+    }
     fits = fits && startsAligned(op.getSource(), pieceBits / 8) &&
            startsAligned(op.getDest(), pieceBits / 8);
     if (fits)
@@ -113,8 +116,8 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
   return op.emitOpError() << "copies rows of " << rowBits << " bits from "
                           << source << " into " << dest
                           << ", which 4-, 8- or 16-byte copies do not tile: "
-                             "the rows' strides must be static and the "
-                             "window's and the tile's starts provably aligned";
+                             "the rows' strides and the window's and the "
+                             "tile's starts must be provably aligned";
 }
 
 /// Copy number `piece` of `op`: its indices in the tile and, where the

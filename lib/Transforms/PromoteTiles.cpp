@@ -101,10 +101,30 @@ static void stagePaddedWindow(RewriterBase &rewriter, tensor::PadOp pad) {
                                            /*indexing_map=*/nullptr);
 }
 
+/// Whether `map` sends every index of a tile of `shape` to itself, as the
+/// chain from a V stored in MMA positions to P's key order does (a
+/// permutation and its inverse, which affine simplification leaves as
+/// floordivs and mods).
+static bool isIdentityOn(AffineMap map, ArrayRef<int64_t> shape) {
+  if (map.getNumResults() != shape.size() || map.getNumSymbols() != 0)
+    return false;
+  SmallVector<int64_t> index(shape.size(), 0);
+  while (true) {
+    if (map.compose(index) != index)
+      return false;
+    int64_t d = static_cast<int64_t>(shape.size()) - 1;
+    for (; d >= 0 && ++index[d] == shape[d]; --d)
+      index[d] = 0;
+    if (d < 0)
+      return true;
+  }
+}
+
 /// The tile at the end of a chain of gathers from `pad` (each the only
 /// user of the one before, one of them not a transpose: V^T in P's key
 /// order) that only the lanes read, with the map from its indices to the
-/// window's.
+/// window's (the identity where the chain only undoes how the window is
+/// stored).
 static std::optional<std::pair<Value, AffineMap>>
 getLaneReadGather(tensor::PadOp pad) {
   Value tile = pad.getResult();
@@ -129,6 +149,8 @@ getLaneReadGather(tensor::PadOp pad) {
   auto type = cast<RankedTensorType>(tile.getType());
   if (!rearranges || !readByLanes || !type.hasStaticShape())
     return std::nullopt;
+  if (isIdentityOn(map, type.getShape()))
+    map = AffineMap::getMultiDimIdentityMap(map.getNumDims(), map.getContext());
   return std::make_pair(tile, map);
 }
 
@@ -141,9 +163,10 @@ static void stageGather(RewriterBase &rewriter, tensor::PadOp pad, Value tile,
   Value padding = getPaddingBefore(rewriter, pad);
   auto type = cast<RankedTensorType>(tile.getType());
   Value buffer = allocateInWorkgroup(rewriter, loc, type);
-  Value staged = StageTileOp::create(rewriter, loc, type, pad.getSource(),
-                                     padding, buffer, AffineMapAttr::get(map))
-                     .getResult();
+  Value staged =
+      StageTileOp::create(rewriter, loc, type, pad.getSource(), padding, buffer,
+                          map.isIdentity() ? nullptr : AffineMapAttr::get(map))
+          .getResult();
   // The chain, last link first.
   Operation *link = tile.getDefiningOp();
   rewriter.replaceAllUsesWith(tile, staged);

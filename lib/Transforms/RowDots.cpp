@@ -34,7 +34,7 @@ static bool hasAlignedRows(Value buffer, int64_t bytes) {
       type.getShape().back() * bits % (8 * bytes))
     return false;
   for (int64_t dim = 0; dim + 1 < type.getRank(); ++dim)
-    if (int64_t factor = getStrideFactor(type, dim);
+    if (int64_t factor = getStrideDivisor(buffer, dim);
         factor == 0 || factor * bits % (8 * bytes))
       return false;
   return startsAligned(buffer, bytes);

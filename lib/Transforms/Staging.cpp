@@ -118,7 +118,10 @@ SmallVector<Value> mlir::sage::applyIndexMap(OpBuilder &b, Location loc,
   return results;
 }
 
-int64_t mlir::sage::getStrideFactor(MemRefType type, int64_t dim) {
+/// A divisor of the stride of `type`'s dimension `dim`: the stride where
+/// static, else (row-major layouts) the product of the static sizes
+/// inside it; 0 where nothing is known.
+static int64_t getStrideFactor(MemRefType type, int64_t dim) {
   auto [strides, offset] = type.getStridesAndOffset();
   if (!ShapedType::isDynamic(strides[dim]))
     return strides[dim];
@@ -129,6 +132,28 @@ int64_t mlir::sage::getStrideFactor(MemRefType type, int64_t dim) {
     if (!ShapedType::isDynamic(size))
       factor *= size;
   return factor;
+}
+
+int64_t mlir::sage::getStrideDivisor(Value buffer, int64_t dim) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (int64_t factor = getStrideFactor(type, dim))
+    return factor;
+  // A collapsed dimension steps as the innermost one of its group.
+  if (auto view = buffer.getDefiningOp<memref::CollapseShapeOp>())
+    return getStrideDivisor(view.getSrc(),
+                            view.getReassociationIndices()[dim].back());
+  // A subview's dimension steps as its source's, times the subview's step.
+  if (auto view = buffer.getDefiningOp<memref::SubViewOp>()) {
+    llvm::SmallBitVector dropped = view.getDroppedDims();
+    int64_t source = 0;
+    for (int64_t kept = -1;; ++source)
+      if (!dropped[source] && ++kept == dim)
+        break;
+    std::optional<int64_t> step =
+        getConstantIntValue(view.getMixedStrides()[source]);
+    return getStrideDivisor(view.getSource(), source) * (step ? *step : 1);
+  }
+  return 0;
 }
 
 bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
@@ -144,8 +169,8 @@ bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
         if (isZeroInteger(offset))
           continue;
         std::optional<int64_t> constant = getConstantIntValue(offset);
-        int64_t factor =
-            getStrideFactor(source, dim) * (constant ? *constant : 1);
+        int64_t factor = getStrideDivisor(view.getSource(), dim) *
+                         (constant ? *constant : 1);
         if (factor == 0 || factor * bits % (8 * bytes))
           return false;
       }

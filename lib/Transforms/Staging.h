@@ -38,10 +38,12 @@ std::optional<std::pair<AffineMap, Value>> getGatherSource(Value tile);
 SmallVector<Value> applyIndexMap(OpBuilder &b, Location loc, AffineMap map,
                                  ValueRange indices);
 
-/// A divisor of the stride of `type`'s dimension `dim`: the stride where
-/// static, else (row-major layouts) the product of the static sizes
-/// inside it; 0 where nothing is known.
-int64_t getStrideFactor(MemRefType type, int64_t dim);
+/// A divisor of the stride of `buffer`'s dimension `dim`: the stride where
+/// static; for a row-major buffer the product of the static sizes inside
+/// it; for a subview or a collapse of a buffer, what that buffer's strides
+/// imply (a window of V stored [.., features, groups, 32]: rows of whole
+/// groups); 0 where nothing is known.
+int64_t getStrideDivisor(Value buffer, int64_t dim);
 
 /// Whether `buffer` starts `bytes`-aligned (`bytes` at most 16): it is a
 /// function argument or a workgroup tile (the runtime's allocations and

@@ -65,9 +65,15 @@ static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
 static std::string getTilingBlocker(QuantizedAttentionOp op,
                                     AttentionTileSizes tiles) {
   int64_t dim = op.getQValues().getType().getDimSize(3);
-  int64_t valueDim = op.getVValues().getType().getDimSize(3);
+  int64_t valueDim = op.getValueDim();
   if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
     return "tiles need static feature dimensions";
+  if (MmaOrderedAttr layout = op.getVLayoutAttr();
+      layout && tiles.blockK % layout.getK() != 0)
+    return (Twine("V stored in groups of ") + Twine(layout.getK()) +
+            " keys (v_layout) needs block-k a multiple of " +
+            Twine(layout.getK()) + ", got " + Twine(tiles.blockK))
+        .str();
   std::string mismatch =
       getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
   if (mismatch.empty())
@@ -194,6 +200,79 @@ struct TileBuilder {
         ArrayRef<OpFoldResult>{padding(rowCount, rows),
                                padding(colCount, cols)},
         constant(element, 0));
+  }
+
+  /// V^T's [valueDim, blockK] tile of keys [first, first + count) of V
+  /// stored [batch, heads, keys, features]: a transpose of its window.
+  Value valueColumns(Value values, Value outer0, Value outer1, Value first,
+                     Value count, int64_t blockK, int64_t valueDim) {
+    Value tile =
+        paddedTile(values, outer0, outer1, first, count, blockK, valueDim);
+    Type element = cast<RankedTensorType>(tile.getType()).getElementType();
+    Value init = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{valueDim, blockK}, element);
+    return linalg::TransposeOp::create(b, loc, tile, init,
+                                       ArrayRef<int64_t>{1, 0})
+        .getResult()[0];
+  }
+
+  /// V^T's [valueDim, blockK] tile of key block `keyBlock` of V stored in
+  /// `layout` ([batch, heads, features, groups, k], MMA positions in
+  /// order): the block's groups as [valueDim, positions], zero past the
+  /// last group, read at each key's position. Transposed already, and
+  /// read in P's key order, the positions are the tile a kernel stages.
+  Value storedValueColumns(Value values, MmaOrderedAttr layout, Value outer0,
+                           Value outer1, Value keyBlock, int64_t blockK) {
+    auto type = cast<RankedTensorType>(values.getType());
+    int64_t valueDim = type.getDimSize(2), k = layout.getK();
+    int64_t blockGroups = blockK / k;
+    Value firstGroup = mul(keyBlock, blockGroups);
+    OpFoldResult groupCount = b.getIndexAttr(blockGroups);
+    if (type.isDynamicDim(3) || type.getDimSize(3) % blockGroups != 0)
+      groupCount = min(index(blockGroups), sub(dim(values, 3), firstGroup));
+    std::optional<int64_t> constantCount = getConstantIntValue(groupCount);
+    int64_t groups = constantCount ? *constantCount : ShapedType::kDynamic;
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({valueDim, groups, k}, type.getElementType()),
+        values, ArrayRef<OpFoldResult>{outer0, outer1, zero, firstGroup, zero},
+        ArrayRef<OpFoldResult>{one, one, b.getIndexAttr(valueDim), groupCount,
+                               b.getIndexAttr(k)},
+        ArrayRef<OpFoldResult>{one, one, one, one, one});
+    int64_t positions =
+        constantCount ? *constantCount * k : ShapedType::kDynamic;
+    Value window = tensor::CollapseShapeOp::create(
+        b, loc,
+        RankedTensorType::get({valueDim, positions}, type.getElementType()),
+        slice, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    auto tileType =
+        RankedTensorType::get({valueDim, blockK}, type.getElementType());
+    Value tile = window;
+    if (positions != blockK) {
+      Value filled =
+          mul(getValueOrCreateConstantIndexOp(b, loc, groupCount), k);
+      tile = tensor::PadOp::create(
+          b, loc, tileType, window, ArrayRef<OpFoldResult>{zero, zero},
+          ArrayRef<OpFoldResult>{zero, sub(index(blockK), filled)},
+          constant(type.getElementType(), 0));
+    }
+    // Column `key` of the result is position getPositionOf(key).
+    MLIRContext *context = b.getContext();
+    AffineExpr row = getAffineDimExpr(0, context),
+               key = getAffineDimExpr(1, context);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{tileType}, ValueRange{tile},
+               ValueRange{tensor::EmptyOp::create(b, loc, tileType.getShape(),
+                                                  type.getElementType())},
+               ArrayRef<AffineMap>{tileMap({row, layout.getPositionExpr(key)}),
+                                   tileMap({row, key})},
+               ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                             utils::IteratorType::parallel},
+               [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                 linalg::YieldOp::create(nested, nestedLoc, args[0]);
+               })
+        .getResult(0);
   }
 
   /// The scales of tile `tile` (of `tokens` tokens) of a tensor quantized
@@ -332,7 +411,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     Type f32 = rewriter.getF32Type();
     int64_t blockQ = tiles.blockQ, blockK = tiles.blockK;
     int64_t dim = op.getQValues().getType().getDimSize(3);
-    int64_t valueDim = op.getVValues().getType().getDimSize(3);
+    int64_t valueDim = op.getValueDim();
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
 
     Value batches = tb.dim(op.getQValues(), 0);
@@ -522,18 +601,12 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
               /*fragment=*/nullptr, /*row_range=*/nullptr);
 
           // R = P_hat V_hat_j with V as the b operand ([channels, keys]).
-          Value valueTile = lb.paddedTile(op.getVValues(), batch, kvHead,
-                                          firstKey, keyCount, blockK, valueDim);
-          Type valueElement =
-              cast<RankedTensorType>(valueTile.getType()).getElementType();
           Value valueColumns =
-              linalg::TransposeOp::create(
-                  b, loc, valueTile,
-                  tensor::EmptyOp::create(b, loc,
-                                          ArrayRef<int64_t>{valueDim, blockK},
-                                          valueElement),
-                  ArrayRef<int64_t>{1, 0})
-                  .getResult()[0];
+              op.getVLayout()
+                  ? lb.storedValueColumns(op.getVValues(), *op.getVLayout(),
+                                          batch, kvHead, keyBlock, blockK)
+                  : lb.valueColumns(op.getVValues(), batch, kvHead, firstKey,
+                                    keyCount, blockK, valueDim);
           AccumAttr scheme = op.getPvAccum();
           Type accType = scheme.getAccType();
           Value partial =

@@ -117,7 +117,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x6xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 48 bits from 'memref<?x6xi8>' into 'memref<64x6xi8, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
+    // expected-error @below {{copies rows of 48 bits from 'memref<?x6xi8>' into 'memref<64x6xi8, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides and the window's and the tile's starts must be provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x6xi8> into memref<64x6xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -130,7 +130,7 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[?, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
+    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[?, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides and the window's and the tile's starts must be provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[?, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -144,7 +144,7 @@ gpu.module @kernels {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
     // A window at an offset only known at run time may start anywhere.
-    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[64, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
+    // expected-error @below {{copies rows of 512 bits from 'memref<?x64xi8, strided<[64, 1], offset: ?>>' into 'memref<64x64xi8, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides and the window's and the tile's starts must be provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8, strided<[64, 1], offset: ?>> into memref<64x64xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -374,7 +374,7 @@ gpu.module @kernels {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<64x48xi8, #gpu.address_space<workgroup>>
     %view = memref.subview %kt[0, 2] [64, 32] [1, 1] : memref<64x48xi8, #gpu.address_space<workgroup>> to memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>
-    // expected-error @below {{copies rows of 256 bits from 'memref<?x32xi8>' into 'memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides must be static and the window's and the tile's starts provably aligned}}
+    // expected-error @below {{copies rows of 256 bits from 'memref<?x32xi8>' into 'memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides and the window's and the tile's starts must be provably aligned}}
     sage.stage_tile %k pad(%i0 : i8) into %view : memref<?x32xi8> into memref<64x32xi8, strided<[48, 1], offset: 2>, #gpu.address_space<workgroup>>
     gpu.return
   }
@@ -587,6 +587,50 @@ gpu.module @one_stage {
       %x = vector.extract %a[0] : i8 from vector<4xi8>
       memref.store %x, %out[%c0] : memref<64xi8, #gpu.address_space<workgroup>>
     }
+    gpu.return
+  }
+}
+
+// -----
+
+// A window of V stored for the P V MMA ([.., features, groups, 32]): its
+// groups collapsed into rows whose stride is dynamic but a multiple of 32
+// bytes (the buffer's static inner size), so each row is copied in 16-byte
+// pieces, zero past the window's groups.
+// CHECK-LABEL: gpu.func @stored_values
+//  CHECK-SAME: (%[[V:[^:]*]]: memref<?x?x64x?x32xf8E4M3FN>
+//  CHECK-SAME: workgroup(%[[VT_ROWS:.*]] : memref<64x80xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//       CHECK:   %[[VT:.*]] = memref.subview %[[VT_ROWS]][0, 0] [64, 64] [1, 1]
+//       CHECK:   %[[WINDOW:.*]] = memref.subview %[[V]]
+//       CHECK:   %[[ROWS:.*]] = memref.collapse_shape %[[WINDOW]] {{\[\[}}0], [1, 2]]
+//       CHECK:   nvgpu.device_async_copy %[[ROWS]][%{{.*}}, %{{.*}}], %[[VT]][%{{.*}}, %{{.*}}], 16, %{{.*}} {bypassL1} : memref<64x?xf8E4M3FN, strided<[?, 1], offset: ?>> to memref<64x64xf8E4M3FN, strided<[80, 1]>, #gpu.address_space<workgroup>>
+//       CHECK:   nvgpu.device_async_copy %[[ROWS]]
+//   CHECK-NOT:   nvgpu.device_async_copy
+//       CHECK:   nvgpu.device_async_create_group
+gpu.module @kernels {
+  gpu.func @stored_values(%v: memref<?x?x64x?x32xf8E4M3FN>, %b: index, %h: index, %g: index, %groups: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %f0 = arith.constant 0.0 : f8E4M3FN
+    %window = memref.subview %v[%b, %h, 0, %g, 0] [1, 1, 64, %groups, 32] [1, 1, 1, 1, 1] : memref<?x?x64x?x32xf8E4M3FN> to memref<64x?x32xf8E4M3FN, strided<[?, 32, 1], offset: ?>>
+    %rows = memref.collapse_shape %window [[0], [1, 2]] : memref<64x?x32xf8E4M3FN, strided<[?, 32, 1], offset: ?>> into memref<64x?xf8E4M3FN, strided<[?, 1], offset: ?>>
+    %vt = memref.alloc() : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    sage.stage_tile %rows pad(%f0 : f8E4M3FN) into %vt : memref<64x?xf8E4M3FN, strided<[?, 1], offset: ?>> into memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same window of V^T stored [.., features, keys]: nothing says a row's
+// stride (the key count) is a multiple of 16 bytes.
+gpu.module @kernels {
+  gpu.func @negative_unknown_row_stride(%v: memref<?x?x64x?xf8E4M3FN>, %b: index, %h: index, %first: index, %keys: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %f0 = arith.constant 0.0 : f8E4M3FN
+    %rows = memref.subview %v[%b, %h, 0, %first] [1, 1, 64, %keys] [1, 1, 1, 1] : memref<?x?x64x?xf8E4M3FN> to memref<64x?xf8E4M3FN, strided<[?, 1], offset: ?>>
+    %vt = memref.alloc() : memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+    // expected-error @below {{copies rows of 512 bits from 'memref<64x?xf8E4M3FN, strided<[?, 1], offset: ?>>' into 'memref<64x64xf8E4M3FN, strided<[80, 1]>, #gpu.address_space<workgroup>>', which 4-, 8- or 16-byte copies do not tile: the rows' strides and the window's and the tile's starts must be provably aligned}}
+    sage.stage_tile %rows pad(%f0 : f8E4M3FN) into %vt : memref<64x?xf8E4M3FN, strided<[?, 1], offset: ?>> into memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

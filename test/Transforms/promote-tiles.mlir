@@ -128,6 +128,51 @@ func.func @rearranged(%v: tensor<?x64xf8E4M3FN>, %rows: index, %blocks: index,
 
 // -----
 
+// V^T stored in P's key order (v_layout): the tile level reads each key at
+// its position, sage-distribute-tiles gathers the positions back into P's
+// key order. The composed map sends every element to itself, so the
+// window is staged by a plain copy, with no indexing_map.
+// CHECK-LABEL: func @stored_in_key_order
+//  CHECK-SAME: (%[[V:[^:]*]]: tensor<64x?xf8E4M3FN>
+//       CHECK:   %[[BUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xf8E4M3FN>
+//       CHECK:   %[[TILE:.*]] = sage.stage_tile %[[V]] pad(%{{.*}} : f8E4M3FN) into %[[BUF]] : tensor<64x?xf8E4M3FN> into tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   sage.warp_load_matrices %[[TILE]]
+#positions = affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 8) floordiv 2) * 4 + ((d1 mod 16) floordiv 8) * 2 + d1 mod 2)>
+#keys = affine_map<(d0, d1) -> (d0, d1 floordiv 32 * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @stored_in_key_order(%v: tensor<64x?xf8E4M3FN>, %high: index, %blocks: index,
+                               %row: index, %out: tensor<16xf8E4M3FN>) -> tensor<16xf8E4M3FN> {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f8E4M3FN
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<16xf8E4M3FN>) {
+    %vp = tensor.pad %v low[0, 0] high[0, %high] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %f0 : f8E4M3FN
+    } : tensor<64x?xf8E4M3FN> to tensor<64x64xf8E4M3FN>
+    %pe = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vt = linalg.generic {indexing_maps = [#positions, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%vp : tensor<64x64xf8E4M3FN>) outs(%pe : tensor<64x64xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<64x64xf8E4M3FN>
+    %ge = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vk = linalg.generic {indexing_maps = [#keys, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%vt : tensor<64x64xf8E4M3FN>) outs(%ge : tensor<64x64xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<64x64xf8E4M3FN>
+    %read = sage.warp_load_matrices %vk[%row, %c0] rows [0, 0, 0, 0] columns [0, 16, 32, 48] : tensor<64x64xf8E4M3FN> -> vector<16xf8E4M3FN>
+    %w = vector.transfer_write %read, %o[%c0] {in_bounds = [true]} : vector<16xf8E4M3FN>, tensor<16xf8E4M3FN>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[0] [16] [1] : tensor<16xf8E4M3FN> into tensor<16xf8E4M3FN>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<16xf8E4M3FN>
+}
+
+// -----
+
 // A gather something other than a lane's read uses stays; its window is
 // not staged.
 // CHECK-LABEL: func @negative_gather_stored

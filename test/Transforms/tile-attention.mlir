@@ -419,3 +419,40 @@ func.func @lse(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>,
       -> (tensor<1x4x100x64xf16>, tensor<1x4x100xf32>)
   return %o, %lse : tensor<1x4x100x64xf16>, tensor<1x4x100xf32>
 }
+
+// -----
+
+// V stored for the P V MMA (v_layout): K/V block j reads key groups 2j and
+// 2j + 1 of each channel (one at the tail: 70 keys are 3 groups), pads
+// them to 64 positions and reads key c at its position: V^T's tile, with
+// no transpose.
+//   CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+//   CHECK-DAG: #[[POSITION:.*]] = affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 8) floordiv 2) * 4 + ((d1 mod 16) floordiv 8) * 2 + d1 mod 2)>
+// CHECK-LABEL: func @stored_values
+//  CHECK-SAME: %[[VV:[^:]*]]: tensor<1x2x64x3x32xf8E4M3FN>
+//       CHECK: scf.forall (%[[B:.*]], %[[H:.*]], %{{.*}}) in
+//       CHECK:   scf.for %[[J:[^ ]*]] =
+//       CHECK:     %[[P:.*]], %{{.*}} = sage.quantize
+//       CHECK:     %[[G0:.*]] = arith.muli %[[J]], %[[C2:.*]] : index
+//       CHECK:     %[[LEFT:.*]] = arith.subi %[[C3:.*]], %[[G0]] : index
+//       CHECK:     %[[GROUPS:.*]] = arith.minsi %[[LEFT]], %[[C2]] : index
+//       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[VV]][%[[B]], %[[H]], 0, %[[G0]], 0] [1, 1, 64, %[[GROUPS]], 32] [1, 1, 1, 1, 1] : tensor<1x2x64x3x32xf8E4M3FN> to tensor<64x?x32xf8E4M3FN>
+//       CHECK:     %[[WINDOW:.*]] = tensor.collapse_shape %[[SLICE]] {{\[\[}}0], [1, 2]] : tensor<64x?x32xf8E4M3FN> into tensor<64x?xf8E4M3FN>
+//       CHECK:     %[[FILLED:.*]] = arith.muli %[[GROUPS]], %{{.*}} : index
+//       CHECK:     %[[HIGH:.*]] = arith.subi %{{.*}}, %[[FILLED]] : index
+//       CHECK:     %[[TILE:.*]] = tensor.pad %[[WINDOW]] low[0, 0] high[0, %[[HIGH]]]
+//       CHECK:     } : tensor<64x?xf8E4M3FN> to tensor<64x64xf8E4M3FN>
+//       CHECK:     %[[VT:.*]] = linalg.generic {indexing_maps = [#[[POSITION]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[TILE]] : tensor<64x64xf8E4M3FN>)
+//       CHECK:     sage.qmma %[[P]] scaled %{{.*}}, %[[VT]] scaled
+func.func @stored_values(%qv: tensor<1x2x100x64xi8>, %qs: tensor<1x2x1x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x64x3x32xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16> {
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>}
+    : (tensor<1x2x100x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x1x1xf32>,
+       tensor<1x2x64x3x32xf8E4M3FN>, tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}

@@ -6,7 +6,8 @@
 // and levels-attention-d128.mlir (--D 128), compiled with their host
 // functions into this binary, take the quantized operands.
 // This program makes them from randn or outlier inputs with the CPU
-// model's smoothing and quantizers (lib/Reference), calls the host
+// model's smoothing and quantizers (lib/Reference), V stored as the
+// inputs' v_layout says (include/sage/Reference/Layouts.h), calls the host
 // function through its C interface, and compares the output with the CPU
 // model of the same recipe and with FP64 attention. Bars are options: a
 // failed one exits 1.
@@ -17,6 +18,7 @@
 
 #include "sage/Reference/Attention.h"
 #include "sage/Reference/Formats.h"
+#include "sage/Reference/Layouts.h"
 #include "sage/Reference/Metrics.h"
 #include "sage/Reference/Quantize.h"
 #include "sage/Reference/Random.h"
@@ -40,6 +42,7 @@ using namespace sage::ref;
 using sage::rt::CudaDriver;
 
 template <typename T> using Memref4 = StridedMemRefType<T, 4>;
+template <typename T> using Memref5 = StridedMemRefType<T, 5>;
 
 // The host functions --sage-levels compiles from levels-attention.mlir
 // (D = 64) and levels-attention-d128.mlir (llvm.emit_c_interface):
@@ -47,7 +50,7 @@ template <typename T> using Memref4 = StridedMemRefType<T, 4>;
 #define SAGE_LEVELS_ATTENTION(name)                                            \
   extern "C" void name(Memref4<int8_t> *q, Memref4<float> *qScales,            \
                        Memref4<int8_t> *k, Memref4<float> *kScales,            \
-                       Memref4<uint8_t> *v, Memref4<float> *vScales,           \
+                       Memref5<uint8_t> *v, Memref4<float> *vScales,           \
                        Memref4<float> *qMeans, Memref4<uint16_t> *kRaw,        \
                        Memref4<float> *kMean, Memref4<uint16_t> *out);
 SAGE_LEVELS_ATTENTION(_mlir_ciface_attention)
@@ -57,6 +60,8 @@ SAGE_LEVELS_ATTENTION(_mlir_ciface_attention_d128)
 namespace {
 
 constexpr int64_t kBlock = 64, kWarpRows = 16;
+/// Keys of a group of V stored for the P V MMA (v_layout's k).
+constexpr int64_t kValueGroup = 32;
 constexpr float kVRange = 448.0f;
 
 struct Options {
@@ -140,23 +145,29 @@ Recipe getRecipe() {
   return recipe;
 }
 
-/// A host tensor [d0, d1, d2, d3] and its device copy.
-template <typename T> struct Tensor {
-  int64_t sizes[4];
+/// A row-major host tensor of `Rank` dimensions and its device copy.
+template <typename T, int Rank = 4> struct Tensor {
+  int64_t sizes[Rank];
   std::vector<T> host;
   CUdeviceptr device = 0;
 
-  Tensor(int64_t d0, int64_t d1, int64_t d2, int64_t d3)
-      : sizes{d0, d1, d2, d3}, host(static_cast<size_t>(d0 * d1 * d2 * d3)) {}
-  T &at(int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
-    return host[((i0 * sizes[1] + i1) * sizes[2] + i2) * sizes[3] + i3];
+  template <typename... Sizes>
+  explicit Tensor(Sizes... dims)
+      : sizes{dims...}, host(static_cast<size_t>((dims * ...))) {
+    static_assert(sizeof...(Sizes) == Rank, "one size a dimension");
   }
-  Memref4<T> descriptor() const {
-    Memref4<T> memref;
+  template <typename... Indices> T &at(Indices... indices) {
+    static_assert(sizeof...(Indices) == Rank, "one index a dimension");
+    int64_t linear = 0, d = 0;
+    ((linear = linear * sizes[d++] + indices), ...);
+    return host[linear];
+  }
+  StridedMemRefType<T, Rank> descriptor() const {
+    StridedMemRefType<T, Rank> memref;
     memref.basePtr = memref.data = reinterpret_cast<T *>(device);
     memref.offset = 0;
     int64_t stride = 1;
-    for (int d = 3; d >= 0; --d) {
+    for (int d = Rank - 1; d >= 0; --d) {
       memref.sizes[d] = sizes[d];
       memref.strides[d] = stride;
       stride *= sizes[d];
@@ -172,7 +183,8 @@ void check(const CudaDriver &api, CUresult result, const std::string &what) {
     fail(error);
 }
 
-template <typename T> void upload(const CudaDriver &api, Tensor<T> &tensor) {
+template <typename T, int Rank>
+void upload(const CudaDriver &api, Tensor<T, Rank> &tensor) {
   check(api, api.memAlloc(&tensor.device, tensor.bytes()), "cuMemAlloc");
   check(api, api.memcpyHtoD(tensor.device, tensor.host.data(), tensor.bytes()),
         "cuMemcpyHtoD");
@@ -241,7 +253,11 @@ int main(int argc, char **argv) {
 
   Tensor<int8_t> q(B, H, Nq, dim), k(B, Hkv, Nk, dim);
   Tensor<float> qScales(B, H, qGroups, 1), kScales(B, Hkv, kGroups, 1);
-  Tensor<uint8_t> v(B, Hkv, Nk, dim);
+  // V stored for the P V MMA ([B, Hkv, D, groups, 32], v_layout): key
+  // group g's position p holds key 32 g + accumulatorOrderKey(32, p),
+  // zero past the last key.
+  const int64_t vGroups = (Nk + kValueGroup - 1) / kValueGroup;
+  Tensor<uint8_t, 5> v(B, Hkv, dim, vGroups, kValueGroup);
   Tensor<float> vScales(B, Hkv, 1, dim), qMeans(B, H, qBlocks, dim);
   Tensor<uint16_t> kRaw(B, Hkv, Nk, dim);
   Tensor<float> kMean(B, Hkv, 1, dim);
@@ -282,9 +298,14 @@ int main(int argc, char **argv) {
           absMax = absMaxStep(absMax, y[t * dim + d]);
         float delta = absMax / kVRange;
         vScales.at(b, h, 0, d) = delta;
-        for (int64_t t = 0; t < Nk; ++t)
-          v.at(b, h, t, d) =
-              encodeE4M3(delta == 0.0f ? 0.0f : y[t * dim + d] / delta);
+        for (int64_t g = 0; g < vGroups; ++g) {
+          for (int64_t p = 0; p < kValueGroup; ++p) {
+            int64_t t = g * kValueGroup + accumulatorOrderKey(kValueGroup, p);
+            v.at(b, h, d, g, p) = t < Nk && delta != 0.0f
+                                      ? encodeE4M3(y[t * dim + d] / delta)
+                                      : encodeE4M3(0.0f);
+          }
+        }
       }
     }
   }

@@ -227,7 +227,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // lanes, a power of two; a wider V's accumulators were never measured in
   // 384 threads' registers.
   int64_t queryDim = op.getQValues().getType().getDimSize(3),
-          valueDim = op.getVValues().getType().getDimSize(3);
+          valueDim = op.getValueDim();
   if (blockQ == 192 && (choices.scope != MmaScope::Warpgroup ||
                         std::max(queryDim, valueDim) > 128 || op.getQMean()))
     return op.emitOpError()
@@ -307,7 +307,7 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   config.warps = blockQ / warpQ;
   config.blockK = blockK;
   config.headDim = op.getQValues().getType().getDimSize(3);
-  config.valueDim = op.getVValues().getType().getDimSize(3);
+  config.valueDim = op.getValueDim();
   // The quantizers read D in 16-byte loads (docs/Quantizers.md); Q_hat and
   // K_hat are padded to whole layout groups for the MMA's k.
   for (int64_t dim : {config.headDim, config.valueDim})
@@ -716,6 +716,13 @@ struct ConvertSageToGPUPass
         return other.emitOpError("is not part of the attention; the GPU "
                                  "lowering compiles functions that only "
                                  "compute attention");
+    // Its kernels quantize V themselves, from the sage.quantize that makes
+    // it; a V already stored for the MMA is the levels' input.
+    if (op.getVLayout())
+      return op.emitOpError()
+             << "takes V stored in " << op.getVLayoutAttr()
+             << " only through --sage-levels; this lowering quantizes V "
+                "itself from the sage.quantize that makes it";
     // P V: FP8 mma.sync from sm_89; f16 (int8-fp16) from sm_80.
     bool f16Values = op.getVQuant().getElementType().isF16();
     if (sm < (f16Values ? 80 : 89))

@@ -234,3 +234,20 @@ func.func @negative_warp_tiled(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16
     : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xf8E4M3FN>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
   return %o : tensor<?x?x?x64xf16>
 }
+
+// -----
+
+// The hand-written kernels quantize V themselves: a V already stored for
+// the MMA (v_layout) is the levels' input only.
+func.func @negative_stored_values(%q: tensor<?x?x?x64xf16>, %k: tensor<?x?x?x64xf16>, %vv: tensor<?x?x64x?x32xf8E4M3FN>, %vscale: tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16> {
+  %kv, %kscale = sage.quantize %k {quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  %qv, %qscale = sage.quantize %q {quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>} : tensor<?x?x?x64xf16> -> tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>
+  // expected-error@+1 {{'sage.quantized_attention' op takes V stored in #sage.mma_ordered<along = tokens, k = 32, order = accumulator> only through --sage-levels; this lowering quantizes V itself from the sage.quantize that makes it}}
+  %o = sage.quantized_attention q(%qv, %qscale) k(%kv, %kscale) v(%vv, %vscale) {
+      k_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+      pv_accum = #sage.accum<f32>, q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      scale = 1.250000e-01 : f64, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>}
+    : (tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x?x64xi8>, tensor<?x?x?x1xf32>, tensor<?x?x64x?x32xf8E4M3FN>, tensor<?x?x1x64xf32>) -> tensor<?x?x?x64xf16>
+  return %o : tensor<?x?x?x64xf16>
+}

@@ -147,3 +147,87 @@ func.func @negative_ordered_format(%x: tensor<1x2x128x64xf16>) {
     : tensor<1x2x128x64xf16> -> tensor<1x2x128x64xi8>, tensor<1x2x8x1xf32>
   return
 }
+
+// -----
+
+// V stored for the P V MMA (v_layout): [batch, heads, features, groups, k],
+// 70 keys in three groups of 32.
+// CHECK-LABEL: func @stored_values
+//       CHECK: sage.quantized_attention {{.*}}v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
+//  CHECK-SAME: tensor<1x2x64x3x32xf8E4M3FN>
+func.func @stored_values(%qv: tensor<1x2x100x64xi8>, %qs: tensor<1x2x1x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x64x3x32xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16> {
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>}
+    : (tensor<1x2x100x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x1x1xf32>,
+       tensor<1x2x64x3x32xf8E4M3FN>, tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}
+
+// -----
+
+func.func @negative_stored_values_groups(%qv: tensor<1x2x100x64xi8>, %qs: tensor<1x2x1x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x64x2x32xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16> {
+  // expected-error@+1 {{'sage.quantized_attention' op expected v_values of shape [1, 2, 64, 3, 32], got 'tensor<1x2x64x2x32xf8E4M3FN>'}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>}
+    : (tensor<1x2x100x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x1x1xf32>,
+       tensor<1x2x64x2x32xf8E4M3FN>, tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}
+
+// -----
+
+func.func @negative_stored_values_rank(%qv: tensor<1x2x100x64xi8>, %qs: tensor<1x2x1x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x70x64xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16> {
+  // expected-error@+1 {{'sage.quantized_attention' op expected v_values laid out [batch, heads, features, groups, k] (stored in v_layout), got 'tensor<1x2x70x64xf8E4M3FN>'}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>}
+    : (tensor<1x2x100x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x1x1xf32>,
+       tensor<1x2x70x64xf8E4M3FN>, tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}
+
+// -----
+
+func.func @negative_stored_values_k(%qv: tensor<1x2x100x64xi8>, %qs: tensor<1x2x1x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x64x5x16xf16>, %vs: tensor<1x2x1x1xf32>) -> tensor<1x2x100x64xf16> {
+  // expected-error@+1 {{'sage.quantized_attention' op expected v_layout along tokens with k = 16 (a 32-byte MMA chunk of 'f16'), got #sage.mma_ordered<along = tokens, k = 32>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f16, per_tensor, range = 1.0>, v_quant = #sage.quant<f16, per_tensor>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32>}
+    : (tensor<1x2x100x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x1x1xf32>,
+       tensor<1x2x64x5x16xf16>, tensor<1x2x1x1xf32>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}
+
+// -----
+
+func.func @negative_stored_values_tiles(%qv: tensor<1x2x100x64xi8>, %qs: tensor<1x2x1x1xf32>,
+    %kv: tensor<1x2x70x64xi8>, %ks: tensor<1x2x1x1xf32>,
+    %vv: tensor<1x2x64x3x32xf8E4M3FN>, %vs: tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16> {
+  // expected-error@+1 {{'sage.quantized_attention' op expected v_layout's rows one after another (the shape is [batch, heads, features, groups, k]), got #sage.mma_ordered<along = tokens, k = 32, order = accumulator, tiling = core_matrices>}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+      q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+      p_quant = #sage.quant<f8E4M3FN, per_tensor>, v_quant = #sage.quant<f8E4M3FN, per_channel>,
+      pv_accum = #sage.accum<f32>, scale = 0.125 : f64,
+      v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator, tiling = core_matrices>}
+    : (tensor<1x2x100x64xi8>, tensor<1x2x1x1xf32>, tensor<1x2x70x64xi8>, tensor<1x2x1x1xf32>,
+       tensor<1x2x64x3x32xf8E4M3FN>, tensor<1x2x1x64xf32>) -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}

@@ -112,13 +112,24 @@ static int64_t getOrderedIndexAt(MLIRContext *context, FragmentOrder order,
   return cast<AffineConstantExpr>(index).getValue();
 }
 
-static int64_t getOrderedPositionOf(FragmentOrder order, int64_t k,
-                                    int64_t index) {
+/// The inverse: key (k / 2) h + 8 tile + 2 t + odd of a chunk is fed at
+/// position (k / 2) h + e t + 2 tile + odd.
+static AffineExpr getOrderedPositionExpr(FragmentOrder order, int64_t k,
+                                         AffineExpr index) {
   if (order == FragmentOrder::Natural)
     return index;
-  int64_t base = index / k * k, x = index % k, e = k / 8;
-  int64_t h = x / (k / 2), tile = x % (k / 2) / 8, t = x % 8 / 2, odd = x % 2;
-  return base + k / 2 * h + e * t + 2 * tile + odd;
+  int64_t e = k / 8;
+  AffineExpr base = index.floorDiv(k) * k, x = index % k;
+  AffineExpr h = x.floorDiv(k / 2), tile = (x % (k / 2)).floorDiv(8);
+  AffineExpr t = (x % 8).floorDiv(2), odd = x % 2;
+  return base + h * (k / 2) + t * e + tile * 2 + odd;
+}
+
+static int64_t getOrderedPositionOf(MLIRContext *context, FragmentOrder order,
+                                    int64_t k, int64_t index) {
+  AffineExpr position =
+      getOrderedPositionExpr(order, k, getAffineConstantExpr(index, context));
+  return cast<AffineConstantExpr>(position).getValue();
 }
 
 AffineExpr MmaPackedAttr::getIndexExpr(AffineExpr position) const {
@@ -134,7 +145,11 @@ int64_t MmaPackedAttr::getIndexAt(int64_t position) const {
 }
 
 int64_t MmaPackedAttr::getPositionOf(int64_t index) const {
-  return getOrderedPositionOf(getOrder(), getK(), index);
+  return getOrderedPositionOf(getContext(), getOrder(), getK(), index);
+}
+
+AffineExpr MmaPackedAttr::getPositionExpr(AffineExpr index) const {
+  return getOrderedPositionExpr(getOrder(), getK(), index);
 }
 
 // Position kk = (k / 2) h + e t + i of chunk c of a group is stored at
@@ -162,7 +177,11 @@ int64_t MmaOrderedAttr::getIndexAt(int64_t position) const {
 }
 
 int64_t MmaOrderedAttr::getPositionOf(int64_t index) const {
-  return getOrderedPositionOf(getOrder(), getK(), index);
+  return getOrderedPositionOf(getContext(), getOrder(), getK(), index);
+}
+
+AffineExpr MmaOrderedAttr::getPositionExpr(AffineExpr index) const {
+  return getOrderedPositionExpr(getOrder(), getK(), index);
 }
 
 int64_t MmaOrderedAttr::getStorageIndex(int64_t position) const {

@@ -1028,21 +1028,45 @@ LogicalResult QuantizedAttentionOp::verify() {
   RankedTensorType queryType = getQValues().getType();
   RankedTensorType keyType = getKValues().getType();
   RankedTensorType valueType = getVValues().getType();
-  for (RankedTensorType type : {queryType, keyType, valueType})
+  for (RankedTensorType type : {queryType, keyType})
     if (type.getRank() != 4)
       return emitOpError() << "expected operands laid out [batch, heads, "
                               "tokens, features], got "
                            << type;
+  MmaOrderedAttr valueLayout = getVLayoutAttr();
+  if (valueType.getRank() != (valueLayout ? 5 : 4))
+    return emitOpError()
+           << "expected v_values laid out "
+           << (valueLayout ? "[batch, heads, features, groups, k] (stored "
+                             "in v_layout)"
+                           : "[batch, heads, tokens, features]")
+           << ", got " << valueType;
   ArrayRef<int64_t> q = queryType.getShape(), k = keyType.getShape();
   int64_t batch = q[0], heads = q[1], queries = q[2], features = q[3];
-  int64_t kvHeads = k[1], keys = k[2];
+  int64_t kvHeads = k[1], keys = k[2], valueDim = getValueDim();
   SmallVector<int64_t> keyShape = {batch, kvHeads, keys, features};
-  SmallVector<int64_t> valueShape = {batch, kvHeads, keys,
-                                     valueType.getDimSize(3)};
-  SmallVector<int64_t> resultShape = {batch, heads, queries,
-                                      valueType.getDimSize(3)};
+  // V's logical shape, whichever way it is stored.
+  SmallVector<int64_t> valueShape = {batch, kvHeads, keys, valueDim};
+  SmallVector<int64_t> storedValueShape = valueShape;
+  if (valueLayout) {
+    int64_t groupKeys = valueLayout.getK();
+    unsigned bits = valueType.getElementTypeBitWidth();
+    if (valueLayout.getAlong() != DimRole::Tokens || groupKeys * bits != 256)
+      return emitOpError() << "expected v_layout along tokens with k = "
+                           << 256 / bits << " (a 32-byte MMA chunk of "
+                           << valueType.getElementType() << "), got "
+                           << valueLayout;
+    if (valueLayout.getTiling() != OperandTiling::Rows)
+      return emitOpError() << "expected v_layout's rows one after another "
+                              "(the shape is [batch, heads, features, "
+                              "groups, k]), got "
+                           << valueLayout;
+    storedValueShape = {batch, kvHeads, valueDim,
+                        ceilDivDynamic(keys, groupKeys), groupKeys};
+  }
+  SmallVector<int64_t> resultShape = {batch, heads, queries, valueDim};
   if (failed(check("k_values", getKValues(), keyShape)) ||
-      failed(check("v_values", getVValues(), valueShape)) ||
+      failed(check("v_values", getVValues(), storedValueShape)) ||
       failed(check("result", getResult(), resultShape)))
     return failure();
   if (failed(verifyHeadRatio(*this, heads, kvHeads)))
@@ -1051,8 +1075,10 @@ LogicalResult QuantizedAttentionOp::verify() {
                              getQQuant())) ||
       failed(verifyQuantized(*this, k, keyType, getKScales().getType(),
                              getKQuant())) ||
-      failed(verifyQuantized(*this, valueType.getShape(), valueType,
-                             getVScales().getType(), getVQuant())))
+      failed(verifyQuantized(
+          *this, valueShape,
+          RankedTensorType::get(valueShape, valueType.getElementType()),
+          getVScales().getType(), getVQuant())))
     return failure();
 
   if (bool(getQMean()) != bool(getKey()))
@@ -1080,7 +1106,7 @@ LogicalResult QuantizedAttentionOp::verify() {
       failed(check("k_mean", getKMean(), {batch, kvHeads, 1, features})))
     return failure();
   if (getVMean() &&
-      failed(check("v_mean", getVMean(), {batch, kvHeads, 1, valueShape[3]})))
+      failed(check("v_mean", getVMean(), {batch, kvHeads, 1, valueDim})))
     return failure();
   if (getLse() && failed(check("lse", getLse(), {batch, heads, queries})))
     return failure();

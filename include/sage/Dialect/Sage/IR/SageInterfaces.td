@@ -43,6 +43,11 @@ def Sage_OperandLayoutAttrInterface
                     "index arithmetic on tiles held in MMA position order.",
       "::mlir::AffineExpr", "getIndexExpr",
       (ins "::mlir::AffineExpr":$position)>,
+    InterfaceMethod<"getPositionOf as an affine expression of `index`, for "
+                    "tiles read from an operand stored in MMA position "
+                    "order.",
+      "::mlir::AffineExpr", "getPositionExpr",
+      (ins "::mlir::AffineExpr":$index)>,
     InterfaceMethod<"Where MMA position `position` is stored, counted in "
                     "elements from the start of the axis.",
       "int64_t", "getStorageIndex", (ins "int64_t":$position)>,

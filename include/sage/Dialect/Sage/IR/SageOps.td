@@ -1103,6 +1103,14 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     head `h / (Hq / Hkv)`. `causal` and `causal_alignment` mean what they
     mean on `sage.attention`.
 
+    With `v_layout` (`#sage.mma_ordered` along tokens), `v_values` is V
+    as the P V MMA reads it, transposed and in that layout's MMA positions:
+    `[batch, heads, features, groups, k]`, position `p` of key group `g`
+    (at `v_values[.., d, g, p]`) holding key `g k + getIndexAt(p)`, zero
+    past the last key; `groups` is `ceil(keys / k)`. Each channel is then
+    a row of whole 16-byte pieces in the order the MMA consumes them, so
+    a kernel stages V's blocks by plain copies (docs/Layouts.md).
+
     The optional `mask` is `[batch | 1, heads | 1, queries, keys]`: `i1`
     (true = keep) or additive float in the units of `scale * q . k`, its
     unit batch or heads dimension broadcast.
@@ -1142,7 +1150,8 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     Sage_AccumAttr:$pv_accum, F64Attr:$scale, UnitAttr:$causal,
     OptionalAttr<Sage_CausalAlignmentAttr>:$causal_alignment,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block_q,
-    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block_k);
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block_k,
+    OptionalAttr<Sage_MmaOrderedAttr>:$v_layout);
   let results = (outs Sage_FloatTensor:$result,
                      Optional<Sage_F32Tensor>:$lse);
   let assemblyFormat = [{
@@ -1154,6 +1163,12 @@ def Sage_QuantizedAttentionOp : Sage_Op<"quantized_attention",
     (`lse_query` `(` $query^ `)`)?
     (`mask` `(` $mask^ `)`)?
     attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// V's feature dimension (dimension 2 of a `v_layout`-stored V).
+    int64_t getValueDim() {
+      return getVValues().getType().getDimSize(getVLayout() ? 2 : 3);
+    }
   }];
   let hasVerifier = 1;
 }
