@@ -6,6 +6,8 @@
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
 // RUN: grep -oE 'ld[a-z0-9.]*shared[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=READS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.stored.ptx
+// RUN: grep -oE '(cp.async|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
 // RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
@@ -103,6 +105,17 @@
 //      READS: {{^ *}}8 ld.shared.v2.b32
 // READS-NEXT: {{^ *}}18 ldmatrix.sync.aligned.m8n8.x4.shared.b16
 //  READS-NOT: ld
+// V stored for the P V MMA (v_layout, the kernel sage-check-levels runs):
+// Q's two 16-byte copies a thread before the loop, K's two and V's two a
+// block; V^T's fragments by ldmatrix from the copied tile, with none of
+// the transposed word stores above (one st.shared is dS's).
+//      STORED: {{^ *}}6 cp.async.cg.shared.global
+// STORED-NEXT: {{^ *}}2 cp.async.commit_group
+// STORED-NEXT: {{^ *}}2 cp.async.wait_group
+// STORED-NEXT: {{^ *}}8 ld.shared.v2.b32
+// STORED-NEXT: {{^ *}}18 ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// STORED-NEXT: {{^ *}}1 st.shared.b32
+//  STORED-NOT: {{.}}
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync
