@@ -371,8 +371,11 @@ static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
           maps, {utils::IteratorType::parallel},
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             TileBuilder eb{nb, nl};
+            // m is in log2 units: m ln 2 + ln l.
             Value value = arith::AddFOp::create(
-                nb, nl, args[0], math::LogOp::create(nb, nl, args[1]));
+                nb, nl,
+                arith::MulFOp::create(nb, nl, args[0], eb.constant(f32, M_LN2)),
+                math::LogOp::create(nb, nl, args[1]));
             if (shift)
               value = arith::AddFOp::create(
                   nb, nl, value,
@@ -516,10 +519,12 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                   /*mma=*/MmaAttr())
                   .getResult();
           // S = (S + dS) * scale, dS_j = qbar_i . K_j (section 1; the
-          // row-constant qbar_i . mean K is softmax-invariant and dropped).
+          // row-constant qbar_i . mean K is softmax-invariant and dropped),
+          // in log2 units (times log2 e): the softmax is base2, one
+          // subtraction and one ex2 a score.
           AffineExpr r, c;
           bindDims(b.getContext(), r, c);
-          double scale = op.getScale().convertToDouble();
+          double scale = op.getScale().convertToDouble() * M_LOG2E;
           Value scaled;
           if (queryMean) {
             Value rawKeys = lb.paddedTile(op.getKey(), batch, kvHead, firstKey,
@@ -550,9 +555,10 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                       TileBuilder{nb, nl}.constant(f32, scale));
                 });
           }
-          // The mask, in the units of the scaled scores: added, or -inf
-          // where an i1 mask drops the key (as the kernels do, before
-          // sage.mask_scores hides padded and causal keys).
+          // The mask, in the units of the scaled scores (log2: times
+          // log2 e): added, or -inf where an i1 mask drops the key (as the
+          // kernels do, before sage.mask_scores hides padded and causal
+          // keys).
           if (Value mask = op.getMask()) {
             auto maskType = cast<RankedTensorType>(mask.getType());
             Value maskBatch = maskType.getDimSize(0) == 1 ? lb.index(0) : batch;
@@ -574,6 +580,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                             f32, -std::numeric_limits<double>::infinity()));
                   if (bias.getType() != f32)
                     bias = arith::ExtFOp::create(nb, nl, f32, bias);
+                  bias = arith::MulFOp::create(nb, nl, bias,
+                                               nested.constant(f32, M_LOG2E));
                   return arith::AddFOp::create(nb, nl, args[0], bias);
                 });
           }
@@ -582,14 +590,18 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
               keys, op.getCausalAttr(), op.getCausalAlignmentAttr(),
               /*fragment=*/nullptr);
 
-          // P~, m', l', alpha (section 4).
+          // P~, m', l', alpha (section 4), m in log2 units; the probs
+          // come out as P_r P~, P_r folded into the exponent's offset.
+          QuantAttr probQuant = op.getPQuant();
+          double probRange = probQuant.getRangeValue();
           auto rowType = RankedTensorType::get({blockQ}, f32);
           auto softmax = OnlineSoftmaxOp::create(
               b, loc, masked.getType(), rowType, rowType, rowType, masked,
               carried[1], carried[2], /*score_scale=*/Value(),
-              /*fragment=*/nullptr, /*base2=*/false, /*prob_scale=*/nullptr);
-          // P_hat = P~ * P_r: a static scale, as P~ <= 1 (section 3).
-          QuantAttr probQuant = op.getPQuant();
+              /*fragment=*/nullptr, /*base2=*/true,
+              probRange == 1.0 ? nullptr : b.getF64FloatAttr(probRange));
+          // P_hat = P_r P~: a static scale, as P~ <= 1 (section 3), applied
+          // by the softmax already (bound = range: no multiply).
           auto probs = QuantizeOp::create(
               b, loc,
               RankedTensorType::get({blockQ, blockK},
@@ -597,7 +609,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
               RankedTensorType::get(probQuant.getScaleShape({blockQ, blockK}),
                                     probQuant.getScaleType()),
               /*row_scales=*/Type(), softmax.getProbs(), probQuant,
-              b.getF64FloatAttr(1.0), /*layout=*/nullptr,
+              b.getF64FloatAttr(probRange), /*layout=*/nullptr,
               /*fragment=*/nullptr, /*row_range=*/nullptr);
 
           // R = P_hat V_hat_j with V as the b operand ([channels, keys]).

@@ -10,7 +10,8 @@
 // CHECK-LABEL: func @default_recipe
 //  CHECK-SAME: (%[[QV:[^:]*]]: tensor<1x4x100x64xi8>, %[[QS:[^:]*]]: tensor<1x4x64x1xf32>, %[[KV:[^:]*]]: tensor<1x2x70x64xi8>, %[[KS:[^:]*]]: tensor<1x2x8x1xf32>, %[[VV:[^:]*]]: tensor<1x2x70x64xf8E4M3FN>, %[[VS:[^:]*]]: tensor<1x2x1x64xf32>, %[[QM:[^:]*]]: tensor<1x4x2x64xf32>, %[[K:[^:]*]]: tensor<1x2x70x64xf16>
 //   CHECK-DAG: %[[PR:.*]] = arith.constant 4.480000e+02 : f32
-//   CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// The scores in log2 units: scale * log2 e = 0.125 * 1.4427.
+//   CHECK-DAG: %[[SCALE:.*]] = arith.constant 0.180336878 : f32
 //   CHECK-DAG: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 //   CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -66,8 +67,10 @@
 //       CHECK:       %[[PROD:.*]] = arith.mulf %[[SUM]], %[[SCALE]] : f32
 //       CHECK:       linalg.yield %[[PROD]]
 //       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[Q0]], %[[K0]]] of [%[[C100]], %[[C70]]] {causal} : tensor<64x64xf32>
-//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] : tensor<64x64xf32>, tensor<64xf32>
-//       CHECK:     %[[PV:.*]], %{{.*}} = sage.quantize %[[P]] {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+// Base 2, P_r folded into the exponent: P comes out as P_r P~, in the
+// range the quantizer takes as is.
+//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] {base2, prob_scale = 4.480000e+02 : f64} : tensor<64x64xf32>, tensor<64xf32>
+//       CHECK:     %[[PV:.*]], %{{.*}} = sage.quantize %[[P]] {bound = 4.480000e+02 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
 //       CHECK:     tensor.extract_slice %[[VV]][%[[B]], %[[HKV]], %[[K0]], 0]
 //       CHECK:     %[[VTILE:.*]] = tensor.pad
 //       CHECK:     %[[VCOLS:.*]] = linalg.transpose ins(%[[VTILE]] : tensor<64x64xf8E4M3FN>) outs(%{{.*}} : tensor<64x64xf8E4M3FN>) permutation = [1, 0]
@@ -173,7 +176,8 @@ func.func @top_left_causal(%qv: tensor<1x4x100x64xi8>, %qs: tensor<1x4x64x1xf32>
 //       CHECK:     sage.qmma {{.*}} {a_quant = #sage.quant<i8, per_warp, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_warp, warp = 8>} : tensor<64x128xi8>, tensor<4x1xf32>, tensor<64x128xi8>, tensor<8x1xf32> -> tensor<64x64xf32>
 //   CHECK-NOT:     linalg.matvec
 //       CHECK:     sage.mask_scores %{{.*}} at [%{{.*}}, %{{.*}}] of [%[[NQ]], %[[NK]]] : tensor<64x64xf32>
-//       CHECK:     sage.quantize %{{.*}} {bound = 1.000000e+00 : f64, quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>}
+//       CHECK:     sage.online_softmax {{.*}} {base2, prob_scale = 2.240000e+02 : f64}
+//       CHECK:     sage.quantize %{{.*}} {bound = 2.240000e+02 : f64, quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>}
 //       CHECK:     %[[R:.*]] = sage.qmma {{.*}} {accumulator = f16} : tensor<64x64xf8E4M3FN>, tensor<1x1xf32>, tensor<128x64xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x128xf16>
 //       CHECK:     sage.accumulate %[[R]] into %{{.*}} rescale %{{.*}} {scheme = #sage.accum<f16, every = 2>} : tensor<64x128xf16>, tensor<64xf32> -> tensor<64x128xf32>
 //       CHECK:   %[[VSTILE:.*]] = tensor.extract_slice %[[VS]][%{{.*}}, %{{.*}}, 0, 0] [1, 1, 1, 128]
@@ -342,7 +346,8 @@ func.func @negative_int8_probabilities(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x
 //       CHECK:     %[[BTILE:.*]] = tensor.pad %[[BWIN]]
 //       CHECK:     %[[BIASED:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[BTILE]] : tensor<64x64xf32>, tensor<64x64xf16>)
 //       CHECK:       %[[WIDE:.*]] = arith.extf %{{.*}} : f16 to f32
-//       CHECK:       arith.addf %{{.*}}, %[[WIDE]] : f32
+//       CHECK:       %[[BIAS2:.*]] = arith.mulf %[[WIDE]], %{{.*}} : f32
+//       CHECK:       arith.addf %{{.*}}, %[[BIAS2]] : f32
 //       CHECK:     sage.mask_scores %[[BIASED]]
 func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
     %kv: tensor<2x4x70x64xi8>, %ks: tensor<2x4x8x1xf32>,
@@ -368,13 +373,15 @@ func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
 
 // -----
 
-// The LSE: each row's m + ln l from the loop, -inf for a row that saw no
-// key, plus the shift K smoothing leaves in its scores, scale * (q - qbar)
-// . mean K, from the unquantized query; the Q block's rows are inserted
-// into the [B, H, Nq] result beside the output's.
+// The LSE: each row's m ln 2 + ln l from the loop (m in log2 units), -inf
+// for a row that saw no key, plus the shift K smoothing leaves in its
+// scores, scale * (q - qbar) . mean K, from the unquantized query; the Q
+// block's rows are inserted into the [B, H, Nq] result beside the
+// output's.
 // CHECK-LABEL: func @lse
 //  CHECK-SAME: %[[QM:[^:]*]]: tensor<1x4x2x64xf32>, %[[K:[^:]*]]: tensor<1x2x70x64xf16>, %[[KM:[^:]*]]: tensor<1x2x1x64xf32>, %[[Q:[^:]*]]: tensor<1x4x100x64xf16>)
 //   CHECK-DAG: %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+//   CHECK-DAG: %[[LN2:.*]] = arith.constant 0.693147182 : f32
 //   CHECK-DAG: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 //       CHECK: %[[O_EMPTY:.*]] = tensor.empty() : tensor<1x4x100x64xf16>
 //       CHECK: %[[LSE_EMPTY:.*]] = tensor.empty() : tensor<1x4x100xf32>
@@ -389,8 +396,10 @@ func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
 //       CHECK:   %[[SHIFT:.*]] = linalg.matvec ins(%[[CENTERED]], %[[MEAN_K]] : tensor<64x64xf32>, tensor<64xf32>)
 //       CHECK:   %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#1, %[[LOOP]]#2, %[[SHIFT]] : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
 //       CHECK:   ^bb0(%[[M:.*]]: f32, %[[L:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
+// m is in log2 units: m ln 2 + ln l.
 //       CHECK:     %[[LOG:.*]] = math.log %[[L]] : f32
-//       CHECK:     %[[MLOG:.*]] = arith.addf %[[M]], %[[LOG]] : f32
+//       CHECK:     %[[M_NAT:.*]] = arith.mulf %[[M]], %[[LN2]] : f32
+//       CHECK:     %[[MLOG:.*]] = arith.addf %[[M_NAT]], %[[LOG]] : f32
 //       CHECK:     %[[SCALED:.*]] = arith.mulf %[[S]], %[[SCALE]] : f32
 //       CHECK:     %[[SUM:.*]] = arith.addf %[[MLOG]], %[[SCALED]] : f32
 //       CHECK:     %[[EMPTY_ROW:.*]] = arith.cmpf oeq, %[[L]]
