@@ -524,7 +524,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           // subtraction and one ex2 a score.
           AffineExpr r, c;
           bindDims(b.getContext(), r, c);
-          double scale = op.getScale().convertToDouble() * M_LOG2E;
+          double log2Scale = op.getScale().convertToDouble() * M_LOG2E;
           Value scaled;
           if (queryMean) {
             Value rawKeys = lb.paddedTile(op.getKey(), batch, kvHead, firstKey,
@@ -542,7 +542,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                 [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
                   Value sum = arith::AddFOp::create(nb, nl, args[0], args[1]);
                   return arith::MulFOp::create(
-                      nb, nl, sum, TileBuilder{nb, nl}.constant(f32, scale));
+                      nb, nl, sum,
+                      TileBuilder{nb, nl}.constant(f32, log2Scale));
                 });
           } else {
             scaled = lb.elementwise(
@@ -552,7 +553,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                 [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
                   return arith::MulFOp::create(
                       nb, nl, args[0],
-                      TileBuilder{nb, nl}.constant(f32, scale));
+                      TileBuilder{nb, nl}.constant(f32, log2Scale));
                 });
           }
           // The mask, in the units of the scaled scores (log2: times
