@@ -106,7 +106,8 @@ static void stagePaddedWindow(RewriterBase &rewriter, tensor::PadOp pad) {
 /// permutation and its inverse, which affine simplification leaves as
 /// floordivs and mods).
 static bool isIdentityOn(AffineMap map, ArrayRef<int64_t> shape) {
-  if (map.getNumResults() != shape.size() || map.getNumSymbols() != 0)
+  if (map.getNumResults() != shape.size() || map.getNumDims() != shape.size() ||
+      map.getNumSymbols() != 0 || llvm::is_contained(shape, 0))
     return false;
   SmallVector<int64_t> index(shape.size(), 0);
   while (true) {

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::sage;
 
@@ -134,14 +136,21 @@ static int64_t getStrideFactor(MemRefType type, int64_t dim) {
   return factor;
 }
 
-int64_t mlir::sage::getStrideDivisor(Value buffer, int64_t dim) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (int64_t factor = getStrideFactor(type, dim))
-    return factor;
-  // A collapsed dimension steps as the innermost one of its group.
-  if (auto view = buffer.getDefiningOp<memref::CollapseShapeOp>())
-    return getStrideDivisor(view.getSrc(),
-                            view.getReassociationIndices()[dim].back());
+/// What the view that defines `buffer` implies of its dimension `dim`'s
+/// stride (see getStrideDivisor), 0 where nothing.
+static int64_t getViewStrideDivisor(Value buffer, int64_t dim) {
+  // A collapsed dimension steps as the innermost non-unit one of its group.
+  if (auto view = buffer.getDefiningOp<memref::CollapseShapeOp>()) {
+    ReassociationIndices group = view.getReassociationIndices()[dim];
+    ArrayRef<int64_t> sizes = view.getSrcType().getShape();
+    int64_t inner = group.back();
+    for (int64_t source : llvm::reverse(group)) {
+      inner = source;
+      if (sizes[source] != 1)
+        break;
+    }
+    return getStrideDivisor(view.getSrc(), inner);
+  }
   // A subview's dimension steps as its source's, times the subview's step.
   if (auto view = buffer.getDefiningOp<memref::SubViewOp>()) {
     llvm::SmallBitVector dropped = view.getDroppedDims();
@@ -154,6 +163,15 @@ int64_t mlir::sage::getStrideDivisor(Value buffer, int64_t dim) {
     return getStrideDivisor(view.getSource(), source) * (step ? *step : 1);
   }
   return 0;
+}
+
+int64_t mlir::sage::getStrideDivisor(Value buffer, int64_t dim) {
+  // Both are divisors of the stride, so is their least common multiple.
+  int64_t own = getStrideFactor(cast<MemRefType>(buffer.getType()), dim);
+  int64_t viewed = getViewStrideDivisor(buffer, dim);
+  if (own == 0 || viewed == 0)
+    return own + viewed;
+  return std::lcm(own, viewed);
 }
 
 bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {

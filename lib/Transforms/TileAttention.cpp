@@ -68,12 +68,18 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
   int64_t valueDim = op.getValueDim();
   if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
     return "tiles need static feature dimensions";
+  // V stored for the MMA: the keys in P's key order, as 8-bit P takes
+  // them (k = 32 groups, which block-k, a multiple of 32, tiles).
   if (MmaOrderedAttr layout = op.getVLayoutAttr();
-      layout && tiles.blockK % layout.getK() != 0)
-    return (Twine("V stored in groups of ") + Twine(layout.getK()) +
-            " keys (v_layout) needs block-k a multiple of " +
-            Twine(layout.getK()) + ", got " + Twine(tiles.blockK))
-        .str();
+      layout && (layout.getOrder() != FragmentOrder::Accumulator ||
+                 layout.getK() != 32)) {
+    std::string reason;
+    llvm::raw_string_ostream(reason)
+        << "V stored in " << layout
+        << " is not tiled yet; the tile level reads 8-bit V stored in P's "
+           "key order (k = 32, order = accumulator)";
+    return reason;
+  }
   std::string mismatch =
       getGroupMismatch(op.getQQuant(), tiles.blockQ, "Q", "block-q");
   if (mismatch.empty())
@@ -315,7 +321,7 @@ struct TileBuilder {
 };
 
 /// The LSE of the Q block's `queryCount` rows from the loop's running max
-/// and sum (natural units): m + ln l, -inf for a row that saw no key (m =
+/// (log2 units) and sum: m ln 2 + ln l, -inf for a row that saw no key (m =
 /// -inf, l = 0), plus, with K smoothed, the shift smoothing left in every
 /// score of the row, scale * (q - qbar) . mean K (sage.quantized_attention).
 static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,

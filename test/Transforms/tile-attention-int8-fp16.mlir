@@ -11,6 +11,8 @@
 // CHECK-LABEL: func @attention
 //       CHECK: %[[V:.*]], %[[VS:.*]] = sage.quantize %{{.*}} {bound = 6.550400e+04 : f64, quant = #sage.quant<f16, per_tensor>} : tensor<1x4x256x64xf16> -> tensor<1x4x256x64xf16>, tensor<1x4x1x1xf32>
 //       CHECK: scf.for
+// P_r = 1: the softmax is base 2 with no prob_scale.
+//       CHECK:   sage.online_softmax %{{.*}} {base2} :
 //       CHECK:   %[[P:.*]], %{{.*}} = sage.quantize %{{.*}} {bound = 1.000000e+00 : f64, quant = #sage.quant<f16, per_tensor, range = 1.0>} : tensor<64x64xf32> -> tensor<64x64xf16>, tensor<1x1xf32>
 //       CHECK:   sage.qmma %[[P]] scaled %{{.*}}, %{{.*}} scaled %{{.*}}, %{{.*}} {accumulator = f32} : tensor<64x64xf16>, tensor<1x1xf32>, tensor<64x64xf16>, tensor<1x1xf32> -> tensor<64x64xf32>
 //       CHECK:   sage.accumulate

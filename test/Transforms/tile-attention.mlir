@@ -329,9 +329,10 @@ func.func @negative_int8_probabilities(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x
 // K/V block's keys is read (the heads index 0 where it broadcasts),
 // padded to the tile, and applied to the scaled scores before
 // sage.mask_scores: -inf where the i1 mask drops a key, the f16 value
-// widened and added otherwise.
+// widened, brought to log2 units (times log2 e) and added otherwise.
 // CHECK-LABEL: func @masks
 //  CHECK-SAME: %[[KEEP:[^:]*]]: tensor<2x1x100x70xi1>, %[[BIAS:[^:]*]]: tensor<2x4x100x70xf16>)
+//   CHECK-DAG: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 //   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 //       CHECK: scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in
 //       CHECK:   scf.for
@@ -346,7 +347,7 @@ func.func @negative_int8_probabilities(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x
 //       CHECK:     %[[BTILE:.*]] = tensor.pad %[[BWIN]]
 //       CHECK:     %[[BIASED:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[BTILE]] : tensor<64x64xf32>, tensor<64x64xf16>)
 //       CHECK:       %[[WIDE:.*]] = arith.extf %{{.*}} : f16 to f32
-//       CHECK:       %[[BIAS2:.*]] = arith.mulf %[[WIDE]], %{{.*}} : f32
+//       CHECK:       %[[BIAS2:.*]] = arith.mulf %[[WIDE]], %[[LOG2E]] : f32
 //       CHECK:       arith.addf %{{.*}}, %[[BIAS2]] : f32
 //       CHECK:     sage.mask_scores %[[BIASED]]
 func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,

@@ -60,7 +60,9 @@ SAGE_LEVELS_ATTENTION(_mlir_ciface_attention_d128)
 namespace {
 
 constexpr int64_t kBlock = 64, kWarpRows = 16;
-/// Keys of a group of V stored for the P V MMA (v_layout's k).
+/// Keys of a group of V stored for the P V MMA: the k of the inputs'
+/// v_layout (#sage.mma_ordered<along = tokens, k = 32, order =
+/// accumulator>), whose host functions take V as [B, Hkv, D, groups, 32].
 constexpr int64_t kValueGroup = 32;
 constexpr float kVRange = 448.0f;
 

@@ -166,15 +166,17 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
     row max m and the row sum l:
 
       S       = sage.qmma(Q_i, K_j) (i32), then (S + qbar_i . K_j) * scale
-      S       = S + M_ij (or -inf where an i1 M_ij is false), with a mask
+                * log2 e                       log2 units
+      S       = S + M_ij log2 e (or -inf where an i1 M_ij is false)
       S       = sage.mask_scores(S)            padded keys, causal
-      P~, m, l, alpha = sage.online_softmax(S, m, l)
-      P_hat   = sage.quantize(P~) {bound = 1.0}   static scale 1 / P_r
+      P_r P~, m, l, alpha = sage.online_softmax(S, m, l) {base2,
+                prob_scale = P_r}
+      P_hat   = sage.quantize(P_r P~) {bound = P_r}   a rounding
       R       = sage.qmma(P_hat, V_j^T)        unscaled, f32 or f16 accumulator
       O       = sage.accumulate(R into O rescale alpha)
 
     then `O / l * delta_V / P_r (+ mean V)` in the output type, inserted at
-    the Q block, and with an LSE result each row's `m + ln l` (plus the
+    the Q block, and with an LSE result each row's `m ln 2 + ln l` (plus the
     K-smoothing shift) into the `[B, H, Nq]` LSE. Tiles are static: a partial block is padded with zeros
     (padded keys are masked, padded rows never stored). Tile sizes must fit
     the quantization groups (a per_thread or per_block group of `block`
