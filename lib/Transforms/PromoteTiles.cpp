@@ -224,32 +224,33 @@ static void promoteMatvec(RewriterBase &rewriter, linalg::MatvecOp matvec) {
     rewriter.eraseOp(pad);
 }
 
-/// Whether `op` can move before `point`, in the same block, with the
-/// producers of its operands that follow `point`: none of them may touch
-/// memory (an allocation of a tile aside).
-static bool canHoist(Operation *op, Operation *point) {
-  if (!op->isBeforeInBlock(point) && op != point) {
-    if (!isMemoryEffectFree(op) && !isa<bufferization::AllocTensorOp>(op))
-      return false;
-    for (Value operand : op->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
-      if (producer && producer->getBlock() == point->getBlock() &&
-          !canHoist(producer, point))
-        return false;
-    }
-  }
-  return true;
+/// Whether `op` can move to just after `anchor`, in the same block, with
+/// the producers of its operands that follow `anchor`: none of them may
+/// touch memory (an allocation of a tile aside).
+static bool canHoist(Operation *op, Operation *anchor) {
+  if (op == anchor || op->isBeforeInBlock(anchor))
+    return true;
+  if (!isMemoryEffectFree(op) && !isa<bufferization::AllocTensorOp>(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    Operation *producer = operand.getDefiningOp();
+    return !producer || producer->getBlock() != anchor->getBlock() ||
+           canHoist(producer, anchor);
+  });
 }
 
-/// Moves `op` before `point` with those producers (canHoist holds).
-static void hoist(Operation *op, Operation *point) {
-  if (op->isBeforeInBlock(point) || op == point)
+/// Moves `op` to just after `anchor`, its producers first (canHoist holds),
+/// and makes the last op moved the anchor: what is moved keeps its order
+/// of definitions, whichever op follows the anchor.
+static void hoist(Operation *op, Operation *&anchor) {
+  if (op == anchor || op->isBeforeInBlock(anchor))
     return;
   for (Value operand : op->getOperands())
     if (Operation *producer = operand.getDefiningOp();
-        producer && producer->getBlock() == point->getBlock())
-      hoist(producer, point);
-  op->moveBefore(point);
+        producer && producer->getBlock() == anchor->getBlock())
+      hoist(producer, anchor);
+  op->moveAfter(anchor);
+  anchor = op;
 }
 
 /// Gathers what the lanes read of each block's staged tiles at the first
@@ -268,10 +269,10 @@ static void gatherStaging(Block &block) {
       staged.push_back(&op);
   if (staged.size() < 2)
     return;
-  Operation *point = staged.front()->getNextNode();
+  Operation *anchor = staged.front();
   for (Operation *op : ArrayRef(staged).drop_front())
-    if (canHoist(op, point))
-      hoist(op, point);
+    if (canHoist(op, anchor))
+      hoist(op, anchor);
 }
 
 namespace {

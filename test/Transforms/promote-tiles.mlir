@@ -241,3 +241,51 @@ func.func @left_alone(%q: tensor<?x64xi8>, %rows: index, %blocks: index, %lane: 
   } {mapping = [#gpu.block<x>]}
   return %r, %outside : tensor<64x64xi8>, tensor<64x64xi8>
 }
+
+// -----
+
+// The op right after the first staged tile (%s0, the scales' first row)
+// starts the next window's index chain, whose other ops follow it: the
+// chain moves up behind the first tile in its own order, so every value
+// is defined before it is used.
+// CHECK-LABEL: func @chain_after_first_tile
+//       CHECK:   %[[KT:.*]] = sage.stage_tile
+//       CHECK:   %[[S0:.*]] = arith.muli %{{.*}}, %c8
+//       CHECK:   %[[N:.*]] = tensor.dim %{{.*}}, %c0
+//       CHECK:   %[[LEFT:.*]] = arith.subi %[[N]], %[[S0]]
+//       CHECK:   %[[COUNT:.*]] = arith.minsi %[[LEFT]], %c8
+//       CHECK:   %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[%[[S0]], 0] [%[[COUNT]], 1]
+//       CHECK:   sage.stage_tile %[[SLICE]]
+func.func @chain_after_first_tile(%k: tensor<?x64xi8>, %s: tensor<?x1xf32>, %rows: index,
+                                  %blocks: index, %lane: index, %out: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %i0 = arith.constant 0 : i8
+  %z = arith.constant 0.0 : f32
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<4xf32>) {
+    %kp = tensor.pad %k low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %i0 : i8
+    } : tensor<?x64xi8> to tensor<64x64xi8>
+    %s0 = arith.muli %b, %c8 : index
+    %kr = vector.transfer_read %kp[%lane, %c0], %i0 {in_bounds = [true]} : tensor<64x64xi8>, vector<4xi8>
+    %n = tensor.dim %s, %c0 : tensor<?x1xf32>
+    %left = arith.subi %n, %s0 : index
+    %count = arith.minsi %left, %c8 : index
+    %slice = tensor.extract_slice %s[%s0, 0] [%count, 1] [1, 1] : tensor<?x1xf32> to tensor<?x1xf32>
+    %high = arith.subi %c8, %count : index
+    %sp = tensor.pad %slice low[0, 0] high[%high, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %z : f32
+    } : tensor<?x1xf32> to tensor<8x1xf32>
+    %sv = tensor.extract %sp[%lane, %c0] : tensor<8x1xf32>
+    %kf = vector.extract %kr[0] : i8 from vector<4xi8>
+    %kv = arith.sitofp %kf : i8 to f32
+    %sum = arith.addf %sv, %kv : f32
+    %w = tensor.insert %sum into %o[%c0] : tensor<4xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[0] [4] [1] : tensor<4xf32> into tensor<4xf32>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<4xf32>
+}
