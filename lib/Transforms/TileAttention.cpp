@@ -377,11 +377,13 @@ static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
           maps, {utils::IteratorType::parallel},
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             TileBuilder eb{nb, nl};
-            // m is in log2 units: m ln 2 + ln l.
-            Value value = arith::AddFOp::create(
-                nb, nl,
-                arith::MulFOp::create(nb, nl, args[0], eb.constant(f32, M_LN2)),
-                math::LogOp::create(nb, nl, args[1]));
+            // m is in log2 units: m ln 2 + ln l. One op a statement: the
+            // order of ops built in one call's arguments differs between
+            // compilers.
+            Value logSum = math::LogOp::create(nb, nl, args[1]);
+            Value naturalMax =
+                arith::MulFOp::create(nb, nl, args[0], eb.constant(f32, M_LN2));
+            Value value = arith::AddFOp::create(nb, nl, naturalMax, logSum);
             if (shift)
               value = arith::AddFOp::create(
                   nb, nl, value,
