@@ -7,12 +7,15 @@
 # PyTorch SDPA in the same run.
 #
 # Usage: [D=64|128] [PROGRAM=sage-check-levels-pipelined] \
+#          [QUANTIZERS=levels] \
 #          benchmarks/levels_gpu.sh BIN_DIR KERNEL_DIR [check|bench|ncu|all]
 #   BIN_DIR     holds sage-check-levels (built on a machine with LLVM), or
 #               PROGRAM (the two-stage kernel's)
 #   KERNEL_DIR  holds attention_d$D_f16{,_causal}.{json,ptx} (build/kernels)
 # Logs go to $OUT (default: the current directory); D (default 64) picks
-# the head dimension (the levels-attention.test bars are D = 64's).
+# the head dimension (the levels-attention.test bars are D = 64's);
+# QUANTIZERS=levels runs the sizes and the bench from f16 Q, K, V through
+# the levels' statistics and quantizers (sage-check-levels --quantizers).
 set -uo pipefail
 bin=$1
 kernels=$2
@@ -21,6 +24,7 @@ out=${OUT:-.}
 dim=${D:-64}
 root=$(cd "$(dirname "$0")/.." && pwd)
 check=$bin/${PROGRAM:-sage-check-levels}
+quantizers=(--quantizers "${QUANTIZERS:-cpu}")
 status=0
 
 if [[ $what == check || $what == all ]]; then
@@ -33,7 +37,7 @@ if [[ $what == check || $what == all ]]; then
       for dist in randn outliers; do
         echo "== B=$B H=$H Hkv=$Hkv Nq=$Nq Nk=$Nk $dist"
         "$check" --B "$B" --H "$H" --Hkv "$Hkv" --Nq "$Nq" --Nk "$Nk" \
-          --D "$dim" --dist "$dist" || status=1
+          --D "$dim" --dist "$dist" "${quantizers[@]}" || status=1
       done
     done
     echo "== the bars of test/Integration/GPU/levels-attention.test"
@@ -51,7 +55,7 @@ if [[ $what == check || $what == all ]]; then
   for tool in memcheck racecheck synccheck; do
     compute-sanitizer --tool "$tool" --error-exitcode 1 "$check" --B 1 \
       --H 2 --Hkv 1 --Nq 333 --Nk 77 --D "$dim" --dist outliers \
-      >"$out/levels-$tool.log" 2>&1 || status=1
+      "${quantizers[@]}" >"$out/levels-$tool.log" 2>&1 || status=1
   done
 fi
 
@@ -59,8 +63,8 @@ if [[ $what == bench || $what == all ]]; then
   {
     for n in 4096 8192 16384; do
       echo "== levels kernel B=4 H=32 D=$dim N=$n"
-      "$check" --B 4 --H 32 --Hkv 32 --Nq "$n" --Nk "$n" --D "$dim" --bench 10 ||
-        status=1
+      "$check" --B 4 --H 32 --Hkv 32 --Nq "$n" --Nk "$n" --D "$dim" --bench 10 \
+        "${quantizers[@]}" || status=1
     done
     echo "== hand-written kernel and SDPA, same run"
     (cd "$root/benchmarks" &&

@@ -207,6 +207,9 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   decompose.blockK = options.blockK;
   pm.addPass(createSageDecomposeAttention(decompose));
   pm.addPass(createCanonicalizerPass());
+  // The statistics and quantizers become linalg (the host side's level),
+  // the attention a grid of tiles.
+  pm.addPass(createSageLowerQuantizers());
   SageTileAttentionOptions tile;
   tile.blockQ = options.blockQ;
   tile.blockK = options.blockK;
@@ -220,9 +223,8 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSagePromoteTiles());
 
   // From the lanes to a kernel (docs/Levels.md): lanes read the operands,
-  // the grid is bufferized (the statistics and quantizers, which no level
-  // lowers yet, stay tensor ops of the host function), launched and
-  // outlined.
+  // the grid is bufferized with the statistics and quantizers, each
+  // launched, the buffers moved to the device, and the kernels outlined.
   pm.addPass(createSageFoldLaneReads());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -230,7 +232,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   bufferize.allowUnknownOps = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  // The quantizers' results, still tensor ops, are contiguous: their rows
+  // Buffers of ops bufferization does not know are contiguous: their rows
   // have the static strides the staging copies need.
   bufferize.unknownTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
@@ -243,6 +245,8 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSageLaunchGrid());
+  pm.addPass(createSageLaunchLoops());
+  pm.addPass(createSageDeviceAllocations());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   SageAttachNVVMTargetOptions target;

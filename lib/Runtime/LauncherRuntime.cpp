@@ -218,4 +218,33 @@ void mgpuStreamSynchronize(CUstream) {
 
 void mgpuStreamDestroy(CUstream) {}
 
+// The host function's buffers (gpu.alloc of sage-device-allocations): a
+// failed allocation is recorded and returns null; the caller sees the
+// first recorded error (sageLauncherTakeStatus).
+void *mgpuMemAlloc(uint64_t bytes, CUstream, bool) {
+  const CudaDriver *api = getDriver();
+  if (!api)
+    return nullptr;
+  CUdeviceptr pointer = 0;
+  std::string error =
+      api->check(api->memAlloc(&pointer, static_cast<size_t>(bytes)),
+                 "cuMemAlloc of " + std::to_string(bytes) +
+                     " bytes for a buffer of the host function");
+  if (!error.empty()) {
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(pointer);
+}
+
+void mgpuMemFree(void *pointer, CUstream) {
+  const CudaDriver *api = getDriver();
+  if (!api || !pointer)
+    return;
+  std::string error = api->check(
+      api->memFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+  if (!error.empty())
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+}
+
 } // extern "C"

@@ -1,7 +1,12 @@
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 block-q=128 block-k=128" --mlir-print-ir-after=convert-sage-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
 // RUN: not sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.ptx
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" -o %t.levels.mlir
+// RUN: sage-translate %t.levels.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.ptx
+// RUN: sage-translate %t.levels.mlir --sage-export-ptx --sage-kernel-module=attention_loops -o %t.loops.ptx
+// RUN: FileCheck %s --check-prefix=LOOPS < %t.loops.ptx
+// RUN: not grep __nv_ %t.loops.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.loops.ptx -o %t.loops.cubin %}
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
 // RUN: grep -oE 'ld[a-z0-9.]*shared[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=READS
@@ -23,6 +28,12 @@
 //       CHECK: IR Dump After SageRaiseAttention
 //       CHECK:   sage.attention
 //       CHECK: IR Dump After SageDecomposeAttention
+//       CHECK:   sage.quantized_attention
+//       CHECK: IR Dump After SageLowerQuantizers
+//   CHECK-NOT:   sage.smooth
+//       CHECK:   linalg.generic {{.*}} outs({{.*}} : tensor<?x1x1x64xf64>)
+//       CHECK:   math.roundeven
+//       CHECK:   arith.truncf {{.*}} : f32 to f8E4M3FN
 //       CHECK:   sage.quantized_attention
 //       CHECK: IR Dump After SageTileAttention
 //       CHECK:   scf.forall
@@ -56,7 +67,7 @@
 //   CHECK-NOT:   linalg.transpose
 //       CHECK:   linalg.matvec
 //       CHECK: IR Dump After OneShotBufferize
-//       CHECK:   sage.quantize {{.*}} -> tensor<?x1x?x64xi8>, tensor<?x1x?x1xf32>
+//       CHECK:   linalg.generic {{.*}} outs({{.*}} : memref<?x1x?x64xi8>)
 //       CHECK:   scf.forall
 //       CHECK:     memref.alloc() {{.*}} : memref<64x64xi8, #gpu.address_space<workgroup>>
 //       CHECK:     sage.stage_tile {{.*}} : memref<?x64xi8, {{.*}}> into memref<64x64xi8, #gpu.address_space<workgroup>>
@@ -64,10 +75,18 @@
 //       CHECK: IR Dump After SageLaunchGrid
 //       CHECK:   gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{[a-z0-9]+}} = %c128{{.*}})
 // CHECK-COUNT-16:   vector.transfer_write {{.*}} : vector<1x2xf16>
+//       CHECK: IR Dump After SageLaunchLoops
+//       CHECK:   gpu.launch {{.*}} threads({{.*}}) in (%{{[a-z0-9]+}} = %c256{{.*}}) module(@attention_loops) function(@loop_0)
+//       CHECK: IR Dump After SageDeviceAllocations
+//       CHECK:   gpu.alloc async
+//       CHECK:   gpu.dealloc async
 //       CHECK: IR Dump After GpuKernelOutliningPass
+//       CHECK:   gpu.launch_func @attention_loops::@loop_0
 //       CHECK:   gpu.launch_func @attention_kernel::@attention_kernel
+//       CHECK:   gpu.module @attention_loops
 //       CHECK:   gpu.func @attention_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 //       CHECK: IR Dump After SageAttachNVVMTarget
+//       CHECK:   gpu.module @attention_loops [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx84">]
 //       CHECK:   gpu.module @attention_kernel [#nvvm.target<O = 3, chip = "sm_89", features = "+ptx84">]
 //       CHECK: IR Dump After SageLowerStaging
 //       CHECK:   gpu.func @attention_kernel({{.*}}) workgroup(%{{.*}} : memref<64x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64},
@@ -82,6 +101,19 @@
 //       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
 //       CHECK: IR Dump After GpuModuleToBinaryPass
 //       CHECK:   gpu.binary @attention_kernel
+
+// The statistics and quantizers' kernels (sage-lower-quantizers, then
+// sage-launch-loops): f64 sums divided in f64, magnitudes and their NaN-
+// keeping maxima, IEEE divisions by the scales, integers rounded half to
+// even, E4M3 by the saturating cvt; no libdevice calls.
+//      LOOPS: .visible .entry loop_0(
+//  LOOPS-DAG: add.rn.f64
+//  LOOPS-DAG: div.rn.f64
+//  LOOPS-DAG: abs.f32
+//  LOOPS-DAG: max.NaN.f32
+//  LOOPS-DAG: div.rn.f32
+//  LOOPS-DAG: cvt.rni.f32.f32
+//  LOOPS-DAG: cvt.rn.satfinite.e4m3x2.f32
 
 // The kernel, as PTX. Per K/V block, 2 x 8 Q K^T MMAs (two 32-feature
 // chunks, eight 8-key tiles) and 2 x 8 P V MMAs a warp; 128 threads.

@@ -34,6 +34,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,15 @@ SAGE_LEVELS_ATTENTION(_mlir_ciface_attention)
 SAGE_LEVELS_ATTENTION(_mlir_ciface_attention_d128)
 #undef SAGE_LEVELS_ATTENTION
 
+// The host functions of levels-attention-f16{,-d128}.mlir: f16 Q, K, V,
+// then the output; they launch the statistics and quantizers too.
+#define SAGE_LEVELS_ATTENTION_F16(name)                                        \
+  extern "C" void name(Memref4<uint16_t> *q, Memref4<uint16_t> *k,             \
+                       Memref4<uint16_t> *v, Memref4<uint16_t> *out);
+SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16)
+SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16_d128)
+#undef SAGE_LEVELS_ATTENTION_F16
+
 namespace {
 
 constexpr int64_t kBlock = 64, kWarpRows = 16;
@@ -72,6 +83,9 @@ struct Options {
   uint64_t seed = 0;
   double minCosSim = 0.0, maxRelL1 = 1e9, maxModelRelL1 = 1e9;
   int64_t benchRepeats = 0; // --bench: time this many launches instead
+  /// --quantizers levels: f16 Q, K, V through the levels' statistics and
+  /// quantizers (levels-attention-f16.mlir); cpu: the CPU model's.
+  bool levelsQuantize = false;
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -120,11 +134,13 @@ Options parse(int argc, char **argv) {
       options.benchRepeats = count();
     else if (flag == "--D" && (value == "64" || value == "128"))
       options.shape.headDim = count();
+    else if (flag == "--quantizers" && (value == "cpu" || value == "levels"))
+      options.levelsQuantize = value == "levels";
     else
       fail("unknown option or value: " + flag + " " + value +
-           " (--B --H --Hkv --Nq --Nk --D 64|128 --seed --dist "
-           "randn|outliers --min-cossim --max-rel-l1 --max-model-rel-l1 "
-           "--bench N)");
+           " (--B --H --Hkv --Nq --Nk --D 64|128 --quantizers cpu|levels "
+           "--seed --dist randn|outliers --min-cossim --max-rel-l1 "
+           "--max-model-rel-l1 --bench N)");
   }
   if (!options.shape.isValid())
     fail("--H must be a multiple of --Hkv");
@@ -233,18 +249,32 @@ int bench(const Options &options, const Tensor<uint16_t> &out, Launch launch) {
   return unwritten == 0 ? 0 : 1;
 }
 
-} // namespace
+/// The operands of levels-attention{,-d128}.mlir's host function, on the
+/// host and the device.
+struct QuantizedOperands {
+  Tensor<int8_t> q;
+  Tensor<float> qScales;
+  Tensor<int8_t> k;
+  Tensor<float> kScales;
+  Tensor<uint8_t, 5> v;
+  Tensor<float> vScales, qMeans;
+  Tensor<uint16_t> kRaw;
+  Tensor<float> kMean;
+};
 
-int main(int argc, char **argv) {
-  Options options = parse(argc, argv);
-  const AttentionShape &shape = options.shape;
-  AttentionData data = makeAttentionData(shape, options.dist, options.seed);
-  Recipe recipe = getRecipe();
+/// The operands of levels-attention-f16{,-d128}.mlir's host function.
+struct F16Operands {
+  Tensor<uint16_t> q, k, v;
+};
 
+/// The kernel alone, on operands the CPU model's quantizers made (as the
+/// decomposition's sage.smooth / sage.quantize define them): uploads them
+/// and returns the call of levels-attention{,-d128}.mlir's host function.
+std::function<void(Memref4<uint16_t> *)>
+prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
+                 const AttentionData &data) {
   const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
   const int64_t Nq = shape.seqQ, Nk = shape.seqK, dim = shape.headDim;
-  auto *attention =
-      dim == 64 ? _mlir_ciface_attention : _mlir_ciface_attention_d128;
   GroupLayout qLayout{Granularity::PerThread, OperandRole::A, kBlock,
                       kWarpRows};
   GroupLayout kLayout{Granularity::PerThread, OperandRole::B, kBlock,
@@ -263,7 +293,6 @@ int main(int argc, char **argv) {
   Tensor<float> vScales(B, Hkv, 1, dim), qMeans(B, H, qBlocks, dim);
   Tensor<uint16_t> kRaw(B, Hkv, Nk, dim);
   Tensor<float> kMean(B, Hkv, 1, dim);
-  Tensor<uint16_t> out(B, H, Nq, dim);
 
   // The operands as the decomposition's sage.smooth / sage.quantize define
   // them, with the CPU model's quantizers.
@@ -311,8 +340,71 @@ int main(int argc, char **argv) {
       }
     }
   }
-  // Poison the output: a NaN wherever the kernel does not write.
-  std::fill(out.host.begin(), out.host.end(), uint16_t(0x7e00));
+  auto operands = std::make_shared<QuantizedOperands>(
+      QuantizedOperands{std::move(q), std::move(qScales), std::move(k),
+                        std::move(kScales), std::move(v), std::move(vScales),
+                        std::move(qMeans), std::move(kRaw), std::move(kMean)});
+  QuantizedOperands &o = *operands;
+  for (auto *tensor : {&o.qScales, &o.kScales, &o.vScales, &o.qMeans, &o.kMean})
+    upload(api, *tensor);
+  upload(api, o.q);
+  upload(api, o.k);
+  upload(api, o.v);
+  upload(api, o.kRaw);
+  auto *attention =
+      dim == 64 ? _mlir_ciface_attention : _mlir_ciface_attention_d128;
+  return [operands, attention](Memref4<uint16_t> *out) {
+    QuantizedOperands &o = *operands;
+    auto dq = o.q.descriptor();
+    auto dqs = o.qScales.descriptor();
+    auto dk = o.k.descriptor();
+    auto dks = o.kScales.descriptor();
+    auto dv = o.v.descriptor();
+    auto dvs = o.vScales.descriptor();
+    auto dqm = o.qMeans.descriptor();
+    auto dkr = o.kRaw.descriptor();
+    auto dkm = o.kMean.descriptor();
+    attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm, out);
+  };
+}
+
+/// The statistics, quantizers and kernel of the levels from f16 Q, K, V:
+/// uploads them and returns the call of levels-attention-f16{,-d128}.mlir's
+/// host function.
+std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
+                                                    const AttentionShape &shape,
+                                                    const AttentionData &data) {
+  auto operands = std::make_shared<F16Operands>(F16Operands{
+      Tensor<uint16_t>(shape.batch, shape.headsQ, shape.seqQ, shape.headDim),
+      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
+      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim)});
+  F16Operands &o = *operands;
+  for (auto [tensor, values] :
+       {std::pair{&o.q, &data.q}, {&o.k, &data.k}, {&o.v, &data.v}}) {
+    for (size_t i = 0; i < values->size(); ++i)
+      tensor->host[i] = encodeF16((*values)[i]);
+    upload(api, *tensor);
+  }
+  auto *attention = shape.headDim == 64 ? _mlir_ciface_attention_f16
+                                        : _mlir_ciface_attention_f16_d128;
+  return [operands, attention](Memref4<uint16_t> *out) {
+    F16Operands &o = *operands;
+    auto dq = o.q.descriptor();
+    auto dk = o.k.descriptor();
+    auto dv = o.v.descriptor();
+    attention(&dq, &dk, &dv, out);
+  };
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options = parse(argc, argv);
+  const AttentionShape &shape = options.shape;
+  AttentionData data = makeAttentionData(shape, options.dist, options.seed);
+  Recipe recipe = getRecipe();
+  const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
+  const int64_t Nq = shape.seqQ, Nk = shape.seqK, dim = shape.headDim;
 
   std::string error;
   const CudaDriver *api = CudaDriver::load(error);
@@ -324,36 +416,20 @@ int main(int argc, char **argv) {
   check(*api, api->devicePrimaryCtxRetain(&context, device),
         "cuDevicePrimaryCtxRetain");
   check(*api, api->ctxSetCurrent(context), "cuCtxSetCurrent");
-  upload(*api, q);
-  upload(*api, qScales);
-  upload(*api, k);
-  upload(*api, kScales);
-  upload(*api, v);
-  upload(*api, vScales);
-  upload(*api, qMeans);
-  upload(*api, kRaw);
-  upload(*api, kMean);
+  auto attention = options.levelsQuantize ? prepareF16(*api, shape, data)
+                                          : prepareQuantized(*api, shape, data);
+  // Poison the output: a NaN wherever the kernel does not write.
+  Tensor<uint16_t> out(B, H, Nq, dim);
+  std::fill(out.host.begin(), out.host.end(), uint16_t(0x7e00));
   upload(*api, out);
-
-  auto dq = q.descriptor();
-  auto dqs = qScales.descriptor();
-  auto dk = k.descriptor();
-  auto dks = kScales.descriptor();
-  auto dv = v.descriptor();
-  auto dvs = vScales.descriptor();
-  auto dqm = qMeans.descriptor();
-  auto dkr = kRaw.descriptor();
-  auto dkm = kMean.descriptor();
   auto dout = out.descriptor();
-  attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm, &dout);
+  attention(&dout);
   if (sageLauncherTakeStatus() != 0)
     fail(std::string("the launch failed: ") + sageLauncherLastError());
   check(*api, api->memcpyDtoH(out.host.data(), out.device, out.bytes()),
         "cuMemcpyDtoH of the output (a fault in the kernel shows here)");
   if (options.benchRepeats > 0)
-    return bench(options, out, [&] {
-      attention(&dq, &dqs, &dk, &dks, &dv, &dvs, &dqm, &dkr, &dkm, &dout);
-    });
+    return bench(options, out, [&] { attention(&dout); });
 
   std::vector<float> output(out.host.size());
   for (size_t i = 0; i < output.size(); ++i)
@@ -365,9 +441,11 @@ int main(int argc, char **argv) {
       output.data(), std::vector<double>(model.begin(), model.end()).data(),
       output.size());
   std::printf("kernel: --sage-levels " SAGE_LEVELS_OPTIONS
-              " (levels-attention%s.mlir), "
-              "int8-fp8 per_thread, D=%lld\n",
-              dim == 64 ? "" : "-d128", static_cast<long long>(dim));
+              " (levels-attention%s%s.mlir), "
+              "int8-fp8 per_thread, D=%lld, quantizers: %s\n",
+              options.levelsQuantize ? "-f16" : "", dim == 64 ? "" : "-d128",
+              static_cast<long long>(dim),
+              options.levelsQuantize ? "the levels'" : "the CPU model's");
   std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "
               "seed=%llu\n",
               static_cast<long long>(B), static_cast<long long>(H),

@@ -120,7 +120,11 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
     `sage.online_softmax` and `sage.accumulate` on fragments of an
     `mma.sync` accumulator become f32 arithmetic per element, `ex2`, and
     butterfly shuffles over the four lanes that share a row; on tiles they
-    are left for the levels above.
+    are left for the levels above. The scalar math of the quantizers'
+    kernels that the upstream conversions would not lower here becomes one
+    instruction each: `arith.truncf` to FP8 the saturating `cvt` of a pair,
+    `math.absf` and `math.roundeven` the LLVM intrinsics (not libdevice
+    calls).
 
     Upstream's `nvgpu.mma.sync` is not used: it makes every integer MMA
     `.satfinite` (the table's s8 row wraps) and takes 2-D fragments; tried

@@ -22,6 +22,7 @@
 #define SAGE_RUNTIME_LAUNCHERRUNTIME_H
 
 #include <cuda.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,14 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedBytes, CUstream stream,
                       void **params, void **extra, size_t paramCount);
+
+/* The streams and buffers of gpu-to-llvm's host functions (those of
+ * --sage-levels, docs/Levels.md): launches are synchronous. */
+CUstream mgpuStreamCreate(void);
+void mgpuStreamSynchronize(CUstream stream);
+void mgpuStreamDestroy(CUstream stream);
+void *mgpuMemAlloc(uint64_t bytes, CUstream stream, bool isHostShared);
+void mgpuMemFree(void *pointer, CUstream stream);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,9 @@ class LinalgDialect;
 namespace LLVM {
 class LLVMDialect;
 } // namespace LLVM
+namespace math {
+class MathDialect;
+} // namespace math
 namespace memref {
 class MemRefDialect;
 } // namespace memref

@@ -155,6 +155,32 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
   ];
 }
 
+def SageLowerQuantizers : Pass<"sage-lower-quantizers"> {
+  let summary = "Lower the tensor-level sage.smooth and sage.quantize to linalg";
+  let description = [{
+    The host side's first level (docs/Levels.md, "The statistics and
+    quantizers"): each `sage.smooth` and tensor-level `sage.quantize`
+    outside a grid becomes `linalg.generic`s on tensors that compute what
+    the CPU model computes, in its order: a mean is f64 sums of its
+    group's tokens in token order, divided by the count and rounded to
+    f32; a quantizer takes each row's largest magnitude, then each group's
+    (the tokens padded with zero rows to whole spans and reshaped so that
+    a group's rows are dimensions of their own), divides by the range, and
+    rounds x / scale (half to even, clamped, for integers; to nearest for
+    floats). A quantizer of a `sage.smooth`'s result subtracts the mean
+    itself, in f32: the smoothed values are not rounded to the input type
+    in between. Formats or granularities with no lowering (NVFP4
+    microscaling, 4-bit values) are errors naming the reason. The grid's
+    own quantizers (P, inside loops) are the tile level's.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SageTileAttention : Pass<"sage-tile-attention"> {
   let summary = "Tile sage.quantized_attention into a grid of Q blocks and a loop over K/V blocks";
   let description = [{
@@ -352,6 +378,46 @@ def SageLaunchGrid : Pass<"sage-launch-grid"> {
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::vector::VectorDialect"
+  ];
+}
+
+def SageLaunchLoops : Pass<"sage-launch-loops"> {
+  let summary = "Launch each linalg op and copy of a host function as a kernel";
+  let description = [{
+    After bufferization and `sage-launch-grid`, the linalg ops and
+    `memref.copy`s left outside any `gpu.launch` (the statistics and
+    quantizers of `sage-lower-quantizers`, their fills, the copies
+    bufferization made) touch device memory, which the host cannot: each
+    becomes a `gpu.launch` of one thread per point of its parallel loops
+    (`linalg`'s parallel-loop form, flattened into a 1-D grid of
+    `block-size` threads a block, the last block guarded), whose
+    reductions run in order in each thread. Simple kernels, correct
+    first: the CPU model's order of every sum is kept.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads a block">
+  ];
+}
+
+def SageDeviceAllocations : Pass<"sage-device-allocations"> {
+  let summary = "Allocate a host function's buffers in device memory";
+  let description = [{
+    A `memref.alloc` of a host function (outside `gpu.launch`, in the
+    default memory space) holds what its kernels read and write: it
+    becomes a `gpu.alloc` (the async form `gpu-to-llvm` lowers, waited
+    for at once), freed by a `gpu.dealloc` before each return unless the
+    function returns it. Launches are synchronous, so the buffers are no
+    longer in use there.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect"
   ];
 }
 

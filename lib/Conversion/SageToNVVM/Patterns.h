@@ -31,6 +31,9 @@ void populateAccumulatorFragmentPatterns(RewritePatternSet &patterns);
 /// sage.quantize of NVFP4 (P in two levels) on accumulator fragments
 /// (MicroscaleFragments.cpp).
 void populateMicroscaleFragmentPatterns(RewritePatternSet &patterns);
+/// The quantizers' scalar truncf to FP8, absf and roundeven
+/// (ScalarMath.cpp).
+void populateScalarMathPatterns(RewritePatternSet &patterns);
 } // namespace sage
 } // namespace mlir
 

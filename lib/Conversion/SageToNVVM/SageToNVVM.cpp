@@ -28,6 +28,7 @@ void mlir::sage::populateSageToNVVMPatterns(RewritePatternSet &patterns) {
   populateWarpSpecializePatterns(patterns);
   populateAccumulatorFragmentPatterns(patterns);
   populateMicroscaleFragmentPatterns(patterns);
+  populateScalarMathPatterns(patterns);
 }
 
 namespace {

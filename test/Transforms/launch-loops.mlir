@@ -1,0 +1,101 @@
+// RUN: sage-opt %s --sage-launch-loops --split-input-file -verify-diagnostics | FileCheck %s
+// RUN: not sage-opt %s --sage-launch-loops=block-size=0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZE
+
+// A host function's row maxima and copy: one thread per point of the
+// parallel loops, flattened (the last dimension fastest), the reduction
+// in order in each thread, the kernels named in one module per function.
+// CHECK-LABEL: func.func @rows
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x64xf32>, %[[MAX:.+]]: memref<?xf32>, %[[Y:.+]]: memref<?x64xf32>)
+//       CHECK:   %[[ROWS:.+]] = memref.dim %[[X]]
+//       CHECK:   %[[COUNT:.+]] = arith.ceildivui %{{.*}}, %{{.*}} : index
+//       CHECK:   %[[POINTS:.+]] = arith.muli %{{.*}}, %[[COUNT]] : index
+//       CHECK:   %[[THREADS:.+]] = arith.constant 256 : index
+//       CHECK:   %[[BLOCKS:.+]] = arith.ceildivui %[[POINTS]], %[[THREADS]] : index
+//       CHECK:   %[[ANY:.+]] = arith.cmpi sgt, %[[BLOCKS]]
+//       CHECK:   scf.if %[[ANY]] {
+//       CHECK:     gpu.launch blocks(%[[BLOCK:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]], {{.*}} threads(%[[THREAD:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[THREADS]], {{.*}} module(@rows_loops) function(@loop_0) {
+//       CHECK:       %[[FIRST:.+]] = arith.muli %[[BLOCK]], %[[THREADS]]
+//       CHECK:       %[[POINT:.+]] = arith.addi %[[FIRST]], %[[THREAD]]
+//       CHECK:       %[[INSIDE:.+]] = arith.cmpi ult, %[[POINT]], %[[POINTS]]
+//       CHECK:       scf.if %[[INSIDE]] {
+//       CHECK:         %[[ROW:.+]] = arith.remui %[[POINT]], %[[COUNT]]
+//       CHECK:         scf.for
+//       CHECK:           memref.load %[[X]]
+//       CHECK:           arith.maximumf
+//       CHECK:           memref.store %{{.*}}, %[[MAX]]
+//       CHECK:       gpu.terminator
+//       CHECK:     gpu.launch {{.*}} module(@rows_loops) function(@loop_1) {
+//       CHECK:         %[[COLUMN:.+]] = arith.remui %[[POINT2:.+]], %[[COLUMNS:.+]] : index
+//       CHECK:         %[[REST:.+]] = arith.divui %[[POINT2]], %[[COLUMNS]] : index
+//       CHECK:         %[[VALUE:.+]] = memref.load %[[X]]
+//       CHECK:         memref.store %[[VALUE]], %[[Y]]
+//   CHECK-NOT:   memref.copy
+//   CHECK-NOT:   linalg.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @rows(%x: memref<?x64xf32>, %max: memref<?xf32>, %y: memref<?x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x64xf32>) outs(%max : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  }
+  memref.copy %x, %y : memref<?x64xf32> to memref<?x64xf32>
+  return
+}
+
+// -----
+
+// Only reductions: one thread runs the loop nest.
+// CHECK-LABEL: func.func @total
+//       CHECK:   arith.cmpi sgt, %[[ONE:[a-z0-9_]+]],
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.+}} = %[[ONE]], {{.*}} threads({{.*}}) in (%{{.+}} = %[[ONE]], {{.*}} module(@total_loops) function(@loop_0) {
+//  CHECK-NEXT:     scf.for
+#all = affine_map<(d0) -> (d0)>
+#none = affine_map<(d0) -> ()>
+func.func @total(%x: memref<?xf32>, %sum: memref<f32>) {
+  linalg.generic {indexing_maps = [#all, #none], iterator_types = ["reduction"]}
+      ins(%x : memref<?xf32>) outs(%sum : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An op a kernel already runs is left alone.
+// CHECK-LABEL: func.func @in_kernel
+//       CHECK:   gpu.launch
+//       CHECK:     linalg.fill
+func.func @in_kernel(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    linalg.fill ins(%zero : f32) outs(%x : memref<64xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @negative_tensors(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  // expected-error@+1 {{'linalg.fill' op is left on tensors in a host function; bufferize before sage-launch-loops}}
+  %y = linalg.fill ins(%zero : f32) outs(%x : tensor<64xf32>) -> tensor<64xf32>
+  return %y : tensor<64xf32>
+}
+
+// -----
+
+func.func @negative_no_loops(%x: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error@+1 {{'linalg.fill' op has no loops to launch}}
+  linalg.fill ins(%zero : f32) outs(%x : memref<f32>)
+  return
+}
+
+// SIZE: error: block-size must be in [1, 1024], got 0
