@@ -10,8 +10,11 @@
 #include "sage/Runtime/CudaDriver.h"
 
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 using sage::rt::CudaDriver;
 
@@ -26,6 +29,21 @@ struct LazyModule {
   /// Why the last load failed.
   std::string error;
 };
+
+/// The buffers of the host functions' gpu.allocs, kept for the next call
+/// of the same sizes: a host function allocates its intermediates every
+/// call, and cuMemAlloc / cuMemFree of large buffers cost more than the
+/// kernels that use them. Keyed by context and size; held until exit.
+struct BufferCache {
+  using Key = std::pair<CUcontext, uint64_t>;
+  std::mutex mutex;
+  std::map<Key, std::vector<void *>> free;
+  std::map<void *, Key> used;
+};
+BufferCache &getBufferCache() {
+  static BufferCache *cache = new BufferCache();
+  return *cache;
+}
 
 thread_local int32_t pendingStatus = SAGE_LAUNCHER_SUCCESS;
 thread_local std::string lastError;
@@ -218,13 +236,28 @@ void mgpuStreamSynchronize(CUstream) {
 
 void mgpuStreamDestroy(CUstream) {}
 
-// The host function's buffers (gpu.alloc of sage-device-allocations): a
-// failed allocation is recorded and returns null; the caller sees the
-// first recorded error (sageLauncherTakeStatus).
+// The host function's buffers (gpu.alloc of sage-device-allocations),
+// reused from the cache where a freed one of the size is there: a failed
+// allocation is recorded and returns null; the caller sees the first
+// recorded error (sageLauncherTakeStatus).
 void *mgpuMemAlloc(uint64_t bytes, CUstream, bool) {
   const CudaDriver *api = getDriver();
   if (!api)
     return nullptr;
+  CUcontext context = nullptr;
+  api->ctxGetCurrent(&context);
+  BufferCache &cache = getBufferCache();
+  BufferCache::Key key{context, bytes};
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    std::vector<void *> &free = cache.free[key];
+    if (!free.empty()) {
+      void *buffer = free.back();
+      free.pop_back();
+      cache.used[buffer] = key;
+      return buffer;
+    }
+  }
   CUdeviceptr pointer = 0;
   std::string error =
       api->check(api->memAlloc(&pointer, static_cast<size_t>(bytes)),
@@ -234,17 +267,26 @@ void *mgpuMemAlloc(uint64_t bytes, CUstream, bool) {
     record(SAGE_LAUNCHER_CUDA_ERROR, error);
     return nullptr;
   }
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.used[reinterpret_cast<void *>(pointer)] = key;
   return reinterpret_cast<void *>(pointer);
 }
 
+// Back into the cache: the launches before it were synchronous, so no
+// kernel uses the buffer any more.
 void mgpuMemFree(void *pointer, CUstream) {
-  const CudaDriver *api = getDriver();
-  if (!api || !pointer)
+  if (!pointer)
     return;
-  std::string error = api->check(
-      api->memFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
-  if (!error.empty())
-    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+  BufferCache &cache = getBufferCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto used = cache.used.find(pointer);
+  if (used == cache.used.end()) {
+    record(SAGE_LAUNCHER_INVALID_ARGUMENT,
+           "mgpuMemFree of a buffer mgpuMemAlloc did not return");
+    return;
+  }
+  cache.free[used->second].push_back(pointer);
+  cache.used.erase(used);
 }
 
 } // extern "C"

@@ -7,7 +7,8 @@
 // parallel-loop form, whose scf.parallel is launched with one thread per
 // point, flattened into a 1-D grid (the innermost dimension, the
 // contiguous one, varies fastest between threads); its reductions stay
-// scf.for loops that each thread runs in order.
+// scf.for loops that each thread runs in order, their output element
+// carried in a register.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +22,12 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::sage {
 #define GEN_PASS_DEF_SAGELAUNCHLOOPS
@@ -69,6 +74,55 @@ static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
   return launch;
 }
 
+/// A reduction loop of linalg's loop form loads its output element and
+/// stores it back every iteration, a round trip through memory; it is
+/// carried in a register instead: loaded before the loop, stored after.
+/// Applies where the loop's one store is the output's, at indices the loop
+/// does not change, and the only load of that buffer the one before it.
+static void carryAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
+  moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+  SmallVector<memref::StoreOp> stores;
+  loop.walk([&](memref::StoreOp store) { stores.push_back(store); });
+  if (stores.size() != 1 || stores[0]->getBlock() != loop.getBody())
+    return;
+  memref::StoreOp store = stores[0];
+  auto outside = [&](Value value) {
+    return loop.isDefinedOutsideOfLoop(value);
+  };
+  if (!outside(store.getMemRef()) || !llvm::all_of(store.getIndices(), outside))
+    return;
+  SmallVector<memref::LoadOp> loads;
+  loop.walk([&](memref::LoadOp load) {
+    if (load.getMemRef() == store.getMemRef())
+      loads.push_back(load);
+  });
+  if (loads.size() != 1 || loads[0]->getBlock() != loop.getBody() ||
+      loads[0].getIndices() != store.getIndices() ||
+      !loads[0]->isBeforeInBlock(store))
+    return;
+  memref::LoadOp load = loads[0];
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value initial = memref::LoadOp::create(rewriter, loc, store.getMemRef(),
+                                         store.getIndices());
+  Value stored = store.getValueToStore();
+  FailureOr<LoopLikeOpInterface> carried =
+      cast<LoopLikeOpInterface>(loop.getOperation())
+          .replaceWithAdditionalYields(
+              rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
+              [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+                return SmallVector<Value>{stored};
+              });
+  if (failed(carried))
+    return;
+  auto newLoop = cast<scf::ForOp>(carried->getOperation());
+  rewriter.replaceOp(load, newLoop.getRegionIterArgs().back());
+  rewriter.setInsertionPointAfter(newLoop);
+  memref::StoreOp::create(rewriter, loc, newLoop.getResults().back(),
+                          store.getMemRef(), store.getIndices());
+  rewriter.eraseOp(store);
+}
+
 /// `loop` run by one thread of a grid of its points each.
 static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
                            int64_t blockSize, KernelNames &names) {
@@ -113,6 +167,14 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   for (Operation &op : loop.getBody()->without_terminator())
     rewriter.clone(op, mapping);
   rewriter.eraseOp(loop);
+  // The reductions, innermost first, once the loads and stores of one
+  // element share their index computations.
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, launch);
+  SmallVector<scf::ForOp> reductions;
+  guard.walk([&](scf::ForOp reduction) { reductions.push_back(reduction); });
+  for (scf::ForOp reduction : reductions)
+    carryAccumulator(rewriter, reduction);
 }
 
 /// `op` (a bufferized linalg op) as a launched kernel.
@@ -124,6 +186,24 @@ static LogicalResult launchLinalg(RewriterBase &rewriter, linalg::LinalgOp op,
   if (op.getNumLoops() == 0)
     return op->emitOpError() << "has no loops to launch";
   rewriter.setInsertionPoint(op);
+  // Parallel dimensions first: linalg's loop form parallelizes only those
+  // outside the first reduction. The reductions keep their order.
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    SmallVector<unsigned> order;
+    for (auto [i, kind] : llvm::enumerate(generic.getIteratorTypesArray()))
+      if (kind == utils::IteratorType::parallel)
+        order.push_back(i);
+    for (auto [i, kind] : llvm::enumerate(generic.getIteratorTypesArray()))
+      if (kind != utils::IteratorType::parallel)
+        order.push_back(i);
+    if (!llvm::is_sorted(order)) {
+      FailureOr<linalg::GenericOp> interchanged =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (failed(interchanged))
+        return op->emitOpError() << "has no loops to launch";
+      op = *interchanged;
+    }
+  }
   FailureOr<linalg::LinalgLoops> loops =
       linalg::linalgOpToParallelLoops(rewriter, op);
   if (failed(loops) || loops->empty())

@@ -3,7 +3,8 @@
 
 // A host function's row maxima and copy: one thread per point of the
 // parallel loops, flattened (the last dimension fastest), the reduction
-// in order in each thread, the kernels named in one module per function.
+// in order in each thread with its output element in a register, the
+// kernels named in one module per function.
 // CHECK-LABEL: func.func @rows
 //  CHECK-SAME:     (%[[X:.+]]: memref<?x64xf32>, %[[MAX:.+]]: memref<?xf32>, %[[Y:.+]]: memref<?x64xf32>)
 //       CHECK:   %[[ROWS:.+]] = memref.dim %[[X]]
@@ -19,10 +20,12 @@
 //       CHECK:       %[[INSIDE:.+]] = arith.cmpi ult, %[[POINT]], %[[POINTS]]
 //       CHECK:       scf.if %[[INSIDE]] {
 //       CHECK:         %[[ROW:.+]] = arith.remui %[[POINT]], %[[COUNT]]
-//       CHECK:         scf.for
-//       CHECK:           memref.load %[[X]]
-//       CHECK:           arith.maximumf
-//       CHECK:           memref.store %{{.*}}, %[[MAX]]
+//       CHECK:         %[[INITIAL:.+]] = memref.load %[[MAX]]
+//       CHECK:         %[[RESULT:.+]] = scf.for {{.*}} iter_args(%[[ACC:.+]] = %[[INITIAL]]) -> (f32) {
+//       CHECK:           %[[ELEMENT:.+]] = memref.load %[[X]]
+//       CHECK:           %[[NEW:.+]] = arith.maximumf %[[ACC]], %[[ELEMENT]]
+//       CHECK:           scf.yield %[[NEW]]
+//       CHECK:         memref.store %[[RESULT]], %[[MAX]]
 //       CHECK:       gpu.terminator
 //       CHECK:     gpu.launch {{.*}} module(@rows_loops) function(@loop_1) {
 //       CHECK:         %[[COLUMN:.+]] = arith.remui %[[POINT2:.+]], %[[COLUMNS:.+]] : index
@@ -41,6 +44,32 @@ func.func @rows(%x: memref<?x64xf32>, %max: memref<?xf32>, %y: memref<?x64xf32>)
     linalg.yield %m : f32
   }
   memref.copy %x, %y : memref<?x64xf32> to memref<?x64xf32>
+  return
+}
+
+// -----
+
+// Parallel dimensions first: a column sum (reduction, parallel) is one
+// thread a column, the rows in order (linalg's loop form alone would run
+// the columns in a loop inside the rows' loop).
+// CHECK-LABEL: func.func @columns
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x64xf32>, %[[SUM:.+]]: memref<64xf32>)
+//       CHECK:   gpu.launch
+//       CHECK:     %[[COLUMN:.+]] = affine.apply
+//       CHECK:     %[[INITIAL:.+]] = memref.load %[[SUM]][%[[COLUMN]]]
+//       CHECK:     %[[RESULT:.+]] = scf.for %[[ROW:[^ ]+]] = {{.*}} iter_args(%[[ACC:.+]] = %[[INITIAL]]) -> (f32) {
+//       CHECK:       %[[I:.+]] = affine.apply #{{.+}}(%[[ROW]])
+//       CHECK:       memref.load %[[X]][%[[I]], %[[COLUMN]]]
+//       CHECK:     memref.store %[[RESULT]], %[[SUM]][%[[COLUMN]]]
+//   CHECK-NOT:   scf.parallel
+func.func @columns(%x: memref<?x64xf32>, %sum: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (c)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<?x64xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
   return
 }
 
