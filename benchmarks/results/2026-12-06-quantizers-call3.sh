@@ -1,26 +1,46 @@
-# Device call 3 (2026-12-06, second session of the day): where the end-to-
-# end time of --quantizers levels goes: every kernel's duration (ncu,
-# gpu__time_duration) of one call at B = 4, H = 32, N = 4096, D = 64, and
-# the host function's wall time with nsys's CUDA API summary if present.
+# Device call 3 (2026-12-06, second session of the day), a39f41c's
+# build/bin (build/gpu-levels/e2e): sage-launch-loops with the parallel
+# dimensions first and register accumulators, the runtime's buffer cache.
+# (1) --quantizers levels at D = 64 against the CPU model and FP64 (the 16
+# sizes, the bars, compute-sanitizer); (2) speed, B = 4, H = 32, N = 8192,
+# median of 10 synchronized calls: the kernel alone and end to end from
+# f16, D = 64 one stage and D = 128 two stages; (3) every kernel's duration
+# (ncu gpu__time_duration) of one end-to-end call at N = 4096, D = 64.
 set -u
 B=$PWD/build/gpu-levels
+t0=$(date +%s)
+stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-timeout 200 ncu --metrics gpu__time_duration.sum --csv $B/e2e/sage-check-levels --quantizers levels --B 4 --H 32 --Hkv 32 --Nq 4096 --Nk 4096 --D 64 --bench 1 > $OUT/ncu.csv 2> $OUT/ncu.err
+mkdir -p $OUT/d64
+stamp "check D=64, levels' quantizers"
+QUANTIZERS=levels D=64 OUT=$OUT/d64 timeout 200 bash benchmarks/levels_gpu.sh $B/e2e $B/kernels check; echo "rc=$?"
+for t in memcheck racecheck synccheck; do echo "== $t"; tail -3 $OUT/d64/levels-$t.log 2>/dev/null; done > $OUT/d64/sanitizers.log
+rm -f $OUT/d64/levels-{memcheck,racecheck,synccheck}.log
+grep -h "PASS\|FAIL\|vs model\|rror" $OUT/d64/levels-check.log | awk '{print $1, $2, $4}' | sort | uniq -c | sort -rn | head
+grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" $OUT/d64/sanitizers.log
+stamp "bench"
+{
+for q in cpu levels; do
+  echo "== sage-check-levels D=64 N=8192 quantizers=$q"
+  timeout 70 $B/e2e/sage-check-levels --B 4 --H 32 --Hkv 32 --Nq 8192 --Nk 8192 --D 64 --quantizers $q --bench 10 2>&1 | tail -1
+  echo "== sage-check-levels-pipelined D=128 N=8192 quantizers=$q"
+  timeout 90 $B/e2e/sage-check-levels-pipelined --B 4 --H 32 --Hkv 32 --Nq 8192 --Nk 8192 --D 128 --quantizers $q --bench 10 2>&1 | tail -1
+done
+} 2>&1 | tee $OUT/bench.log
+stamp "ncu"
+timeout 150 ncu --metrics gpu__time_duration.sum --csv $B/e2e/sage-check-levels --quantizers levels --B 4 --H 32 --Hkv 32 --Nq 4096 --Nk 4096 --D 64 --bench 1 > $OUT/ncu.csv 2> $OUT/ncu.err
 echo "ncu rc=$?"
-python3 - "$OUT/ncu.csv" <<'PY'
-import csv, sys, collections
+python3 - "$OUT/ncu.csv" <<'PY' | tee $OUT/ncu-summary.log
+import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 head = rows[0]; k = head.index("Kernel Name"); v = head.index("Metric Value"); u = head.index("Metric Unit")
-total = collections.OrderedDict()
+scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}
+total = 0.0
 for r in rows[1:]:
-    scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}.get(r[u], 1.0)
-    total[r[k]] = total.get(r[k], 0.0) + float(r[v].replace(",", "")) * scale
-for name, ms in total.items():
-    print(f"{ms:10.3f} ms  {name}")
-print(f"{sum(total.values()):10.3f} ms  total over {len(rows) - 1} launches")
+    ms = float(r[v].replace(",", "")) * scale.get(r[u], 1.0)
+    total += ms
+    print(f"{ms:9.3f} ms  {r[k]}")
+print(f"{total:9.3f} ms  total over {len(rows) - 1} launches")
 PY
-if command -v nsys >/dev/null; then
-  timeout 200 nsys profile -o $OUT/e2e --stats=false $B/e2e/sage-check-levels --quantizers levels --B 4 --H 32 --Hkv 32 --Nq 4096 --Nk 4096 --D 64 --bench 3 > /dev/null 2>&1
-  timeout 100 nsys stats --report cuda_api_sum,cuda_gpu_kern_sum $OUT/e2e.nsys-rep 2>&1 | head -60
-  rm -f $OUT/e2e.nsys-rep $OUT/e2e.sqlite
-fi
+rm -f $OUT/ncu.csv
+stamp end

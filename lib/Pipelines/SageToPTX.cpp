@@ -249,6 +249,8 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageDeviceAllocations());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // The host function's index arithmetic (a padded buffer's sizes) in arith.
+  pm.addPass(createLowerAffinePass());
   SageAttachNVVMTargetOptions target;
   target.chip = options.chip;
   target.ctasPerSm = options.ctasPerSm;

@@ -6,8 +6,9 @@
 // (docs/Algorithm.md sections 1 to 3), in its order, so that the kernels
 // they become agree with it bit for bit:
 //
-// * a mean: f64 sums of each group's tokens in token order, divided by
-//   the group's count and rounded to f32;
+// * a mean: f64 sums of each group's tokens in token order (blocks: the
+//   tokens padded with zeros to whole blocks and reshaped), divided by the
+//   group's count and rounded to f32;
 // * a quantizer: the largest magnitude of each token's row (of x - mean in
 //   f32 where the input is a sage.smooth's result: the smoothed values
 //   are not rounded to the input type in between), the largest over each
@@ -508,22 +509,70 @@ static void lowerSmooth(RewriterBase &rewriter, SmoothOp op) {
       block ? n.floorDiv(*block) : rewriter.getAffineConstantExpr(0);
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
-  auto sums = linalg::GenericOp::create(
-      rewriter, loc, sumInit.getType(), op.getInput(), sumInit,
-      {identity, l.map(rank, l.leading({group, d}))},
-      l.iterators(rank, {l.lead}),
-      [&](OpBuilder &nested, Location loc, ValueRange args) {
-        Value x = arith::ExtFOp::create(nested, loc, f64, args[0]);
-        Value sum = arith::AddFOp::create(nested, loc, args[1], x);
-        linalg::YieldOp::create(nested, loc, sum);
-      });
+  auto addToSum = [&](OpBuilder &nested, Location loc, ValueRange args) {
+    Value x = arith::ExtFOp::create(nested, loc, f64, args[0]);
+    Value sum = arith::AddFOp::create(nested, loc, args[1], x);
+    linalg::YieldOp::create(nested, loc, sum);
+  };
+  Value sums;
+  if (!block) {
+    sums = linalg::GenericOp::create(
+               rewriter, loc, sumInit.getType(), op.getInput(), sumInit,
+               {identity, l.map(rank, l.leading({group, d}))},
+               l.iterators(rank, {l.lead}), addToSum)
+               .getResult(0);
+  } else {
+    // Blocks: the tokens padded with zeros (which add nothing) to whole
+    // blocks, [lead..., blocks, block, features], summed over the block
+    // dimension: each block's sum is its own, not one running over all
+    // tokens.
+    Value paddedTokens = arith::MulIOp::create(
+        rewriter, loc,
+        getValueOrCreateConstantIndexOp(rewriter, loc, meanSizes[l.lead]),
+        l.index(*block));
+    Value high = arith::SubIOp::create(rewriter, loc, paddedTokens, tokens);
+    SmallVector<OpFoldResult> low(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> highPad(rank, rewriter.getIndexAttr(0));
+    highPad[l.lead] = high;
+    Type element = inputType.getElementType();
+    Value zero = l.floatConstant(element, 0.0);
+    SmallVector<int64_t> paddedShape(inputType.getShape());
+    paddedShape[l.lead] = ShapedType::kDynamic;
+    Value padded = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get(paddedShape, element),
+        op.getInput(), low, highPad, zero);
+    SmallVector<ReassociationIndices> reassociation;
+    for (int64_t i = 0; i < l.lead; ++i)
+      reassociation.push_back({i});
+    reassociation.push_back({l.lead, l.lead + 1});
+    reassociation.push_back({l.lead + 2});
+    SmallVector<OpFoldResult> blockSizes(meanSizes);
+    blockSizes.insert(blockSizes.begin() + l.lead + 1,
+                      rewriter.getIndexAttr(*block));
+    SmallVector<int64_t> blockShape;
+    for (OpFoldResult size : blockSizes)
+      blockShape.push_back(
+          getConstantIntValue(size).value_or(ShapedType::kDynamic));
+    Value blocks = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(blockShape, element), padded,
+        reassociation, blockSizes);
+    AffineExpr g = rewriter.getAffineDimExpr(l.lead),
+               feature = rewriter.getAffineDimExpr(l.lead + 2);
+    sums =
+        linalg::GenericOp::create(
+            rewriter, loc, sumInit.getType(), blocks, sumInit,
+            {AffineMap::getMultiDimIdentityMap(rank + 1, rewriter.getContext()),
+             l.map(rank + 1, l.leading({g, feature}))},
+            l.iterators(rank + 1, {l.lead + 1}), addToSum)
+            .getResult(0);
+  }
 
   // mean = sum / count, rounded to f32; a trailing partial block counts
   // only its tokens.
   Value meanInit = tensor::EmptyOp::create(rewriter, loc, meanSizes, f32);
   auto mean = linalg::GenericOp::create(
-      rewriter, loc, meanInit.getType(), sums.getResult(0), meanInit,
-      {identity, identity}, l.iterators(rank, {}),
+      rewriter, loc, meanInit.getType(), sums, meanInit, {identity, identity},
+      l.iterators(rank, {}),
       [&](OpBuilder &nested, Location loc, ValueRange args) {
         Value count = tokens;
         if (block) {

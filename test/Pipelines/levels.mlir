@@ -63,6 +63,7 @@
 //       CHECK:     linalg.matvec {{.*}} outs({{.*}} : tensor<?xf32>)
 //       CHECK:     sage.warp_mma
 //       CHECK: IR Dump After SageFoldLaneReads
+//       CHECK:   scf.forall
 //   CHECK-NOT:   tensor.pad
 //   CHECK-NOT:   linalg.transpose
 //       CHECK:   linalg.matvec

@@ -62,15 +62,18 @@ func.func @smoothed_keys(%k: tensor<2x4x100x64xf16>) -> (tensor<2x4x8x1xf32>, te
 
 // -----
 
-// Q: block means (a trailing partial block counts its own tokens) and the
+// Q: block means (the tokens padded with zeros to whole blocks, each
+// block summed on its own; a trailing partial block counts its own tokens) and the
 // per-thread groups of the m16n8 A operand: the rows of a 16-row warp
 // tile with the same r mod 8, split [blocks, 4 warps, 2, 8].
 //   CHECK-DAG: #[[BLOCK_MEAN:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 64, d3)>
 //   CHECK-DAG: #[[QGROUP:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, (d2 floordiv 64) * 32 + (((d2 mod 64) floordiv 16) mod 4) * 8 + d2 mod 8, 0)>
 // CHECK-LABEL: func.func @query_blocks
 //       CHECK:   %[[TOKENS:.+]] = tensor.dim
-//       CHECK:   linalg.generic {indexing_maps = [#{{.+}}, #[[BLOCK_MEAN]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
-//       CHECK:   linalg.generic
+//       CHECK:   %[[PADDED:.+]] = tensor.pad
+//       CHECK:   %[[BLOCKS:.+]] = tensor.expand_shape %[[PADDED]] {{.*}} into tensor<1x2x?x64x64xf16>
+//       CHECK:   %[[SUMS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[BLOCKS]]
+//       CHECK:   linalg.generic {{.*}} ins(%[[SUMS]]
 //       CHECK:     %[[BLOCK:.+]] = linalg.index 2 : index
 //       CHECK:     %[[START:.+]] = arith.muli %[[BLOCK]], %[[SIZE:.+]] : index
 //       CHECK:     %[[LEFT:.+]] = arith.subi %[[TOKENS]], %[[START]] : index
