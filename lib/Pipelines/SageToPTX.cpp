@@ -266,8 +266,9 @@ void mlir::sage::registerSagePipelines() {
   PassPipelineRegistration<SageLevelsOptions>(
       "sage-levels",
       "The levels of the new lowering, from sage.attention to a kernel "
-      "derived from the tiles, in PTX (docs/Levels.md); its host side is "
-      "not lowered yet",
+      "derived from the tiles, in PTX (docs/Levels.md), with a host "
+      "function that launches it after the statistics and quantizers' "
+      "kernels (no launch plan yet)",
       buildSageLevelsPipeline);
   PassPipelineRegistration<SageToPTXOptions>(
       "sage-to-ptx",

@@ -207,8 +207,8 @@ int main(int argc, char **argv) {
     registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
                     func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                     NVVM::NVVMDialect, scf::SCFDialect>();
-    // The host function of --sage-levels, which keeps the statistics and
-    // quantizers on tensors beside its launch.
+    // The host functions of --sage-levels: views and buffers beside the
+    // launches.
     registry.insert<bufferization::BufferizationDialect, memref::MemRefDialect,
                     sage::SageDialect, tensor::TensorDialect,
                     vector::VectorDialect>();

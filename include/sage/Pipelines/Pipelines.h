@@ -147,9 +147,11 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
 /// The levels of docs/Levels.md from sage.attention (or the frontend forms
 /// sage-raise-attention takes) to NVVM on the lanes' fragments: raise,
 /// decompose, tile, select the mma.sync rows, assign the fragment
-/// encodings, distribute, convert-sage-to-nvvm. For reading and testing the
-/// levels (--mlir-print-ir-after-all); the grid's stores are not
-/// distributed yet, so it makes no kernel: --sage-to-ptx does.
+/// encodings, distribute, promote, the lanes' stores and the launch, with
+/// the statistics and quantizers as kernels of their own and one host
+/// function launching them all, down to PTX. For reading and testing the
+/// levels (--mlir-print-ir-after-all); --sage-to-ptx still writes the
+/// shipped kernels and their launch plan.
 void buildSageLevelsPipeline(OpPassManager &pm,
                              const SageLevelsOptions &options);
 
