@@ -526,10 +526,11 @@ static void lowerSmooth(RewriterBase &rewriter, SmoothOp op) {
     // blocks, [lead..., blocks, block, features], summed over the block
     // dimension: each block's sum is its own, not one running over all
     // tokens.
-    Value paddedTokens = arith::MulIOp::create(
-        rewriter, loc,
-        getValueOrCreateConstantIndexOp(rewriter, loc, meanSizes[l.lead]),
-        l.index(*block));
+    Value blockCount =
+        getValueOrCreateConstantIndexOp(rewriter, loc, meanSizes[l.lead]);
+    Value blockSize = l.index(*block);
+    Value paddedTokens =
+        arith::MulIOp::create(rewriter, loc, blockCount, blockSize);
     Value high = arith::SubIOp::create(rewriter, loc, paddedTokens, tokens);
     SmallVector<OpFoldResult> low(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> highPad(rank, rewriter.getIndexAttr(0));
