@@ -107,6 +107,13 @@ static std::string getQuantizerBlocker(QuantizeOp op) {
   if (format.isInteger() && format.getIntOrFloatBitWidth() != 8)
     return "its " + std::to_string(format.getIntOrFloatBitWidth()) +
            "-bit values are stored packed, which no level lowers yet";
+  if (OperandLayoutAttrInterface layout = op.getLayoutAttr()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "its values are stored in " << layout
+       << ", which this lowering does not write yet";
+    return text;
+  }
   if (op.getBound()) {
     ArrayRef<int64_t> groups = cast<RankedTensorType>(op.getScales().getType())
                                    .getShape()

@@ -186,3 +186,12 @@ func.func @negative_dynamic_bound(%v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf
       : tensor<1x2x?x64xf16> -> tensor<1x2x?x64xf8E4M3FN>, tensor<1x2x?x1xf32>
   return %vv : tensor<1x2x?x64xf8E4M3FN>
 }
+
+// -----
+
+func.func @negative_stored_layout(%k: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xi8> {
+  // expected-error@+1 {{'sage.quantize' op cannot be lowered to linalg: its values are stored in #sage.mma_packed<along = features, k = 32, chunks = 1>, which this lowering does not write yet}}
+  %v, %s = sage.quantize %k {layout = #sage.mma_packed<along = features, k = 32, chunks = 1>, quant = #sage.quant<i8, per_token>}
+      : tensor<1x2x64x64xf16> -> tensor<1x2x64x64xi8>, tensor<1x2x64x1xf32>
+  return %v : tensor<1x2x64x64xi8>
+}
