@@ -53,9 +53,9 @@ struct KernelNames {
 };
 } // namespace
 
-/// A gpu.launch of `blocks` x `threads` threads before `op`, where the
-/// grid has points (CUDA refuses a launch of zero blocks); the insertion
-/// point is left before the body's terminator.
+/// A gpu.launch of `blocks` x `threads` threads at the insertion point,
+/// inside a check that the grid has points (CUDA refuses a launch of zero
+/// blocks); the insertion point is left before the body's terminator.
 static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
                                   Value blocks, Value threads,
                                   KernelNames &names) {
