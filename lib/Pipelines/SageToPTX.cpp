@@ -205,6 +205,9 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   SageDecomposeAttentionOptions decompose;
   decompose.blockQ = options.blockQ;
   decompose.blockK = options.blockK;
+  // V quantized into the order the P V MMA reads (docs/Layouts.md), which
+  // the kernel stages by plain copies.
+  decompose.storeValues = options.storeValues;
   pm.addPass(createSageDecomposeAttention(decompose));
   pm.addPass(createCanonicalizerPass());
   // The statistics and quantizers become linalg (the host side's level),

@@ -12,6 +12,9 @@
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -47,6 +50,58 @@ static RankedTensorType withShape(RankedTensorType type,
                                   Type elementType = {}) {
   return RankedTensorType::get(shape, elementType ? elementType
                                                   : type.getElementType());
+}
+
+/// V's quantized `values` ([batch, heads, tokens, features]) stored as the
+/// P V MMA reads them (`layout`, docs/Layouts.md): [batch, heads, features,
+/// groups, k], position q of group g holding key k g + layout's index at
+/// q, zero past the last key.
+static Value storeForMma(PatternRewriter &rewriter, Location loc, Value values,
+                         MmaOrderedAttr layout) {
+  auto type = cast<RankedTensorType>(values.getType());
+  int64_t k = layout.getK();
+  Value tokenDim = arith::ConstantIndexOp::create(rewriter, loc, 2);
+  Value tokens = tensor::DimOp::create(rewriter, loc, values, tokenDim);
+  Value groupSize = arith::ConstantIndexOp::create(rewriter, loc, k);
+  Value groups = arith::CeilDivUIOp::create(rewriter, loc, tokens, groupSize);
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, values);
+  OpFoldResult features = sizes[3];
+  sizes[2] = features;
+  sizes[3] = groups;
+  sizes.push_back(rewriter.getIndexAttr(k));
+  Type element = type.getElementType();
+  Value init = tensor::EmptyOp::create(rewriter, loc, sizes, element);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr g = getAffineDimExpr(0, ctx), q = getAffineDimExpr(1, ctx);
+  AffineMap keyMap = AffineMap::get(2, 0, g * k + layout.getIndexExpr(q));
+  auto stored = linalg::GenericOp::create(
+      rewriter, loc, init.getType(), ValueRange(), init,
+      AffineMap::getMultiDimIdentityMap(5, ctx),
+      SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value batch = linalg::IndexOp::create(b, loc, 0);
+        Value head = linalg::IndexOp::create(b, loc, 1);
+        Value feature = linalg::IndexOp::create(b, loc, 2);
+        Value group = linalg::IndexOp::create(b, loc, 3);
+        Value position = linalg::IndexOp::create(b, loc, 4);
+        Value key = affine::AffineApplyOp::create(b, loc, keyMap,
+                                                  ValueRange{group, position});
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             key, tokens);
+        // Past the last key (only in the last group): read the first key
+        // of that group instead, and write zero.
+        Value first = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 0, g * k), ValueRange{group});
+        Value read = arith::SelectOp::create(b, loc, inside, key, first);
+        Value value = tensor::ExtractOp::create(
+            b, loc, values, ValueRange{batch, head, read, feature});
+        Value zero =
+            arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+        Value result = arith::SelectOp::create(b, loc, inside, value, zero);
+        linalg::YieldOp::create(b, loc, result);
+      });
+  return stored.getResult(0);
 }
 
 namespace {
@@ -141,6 +196,16 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       valueMean = smoothed.getMean();
     }
     QuantizeOp quantValue = quantize(quantValueInput, recipe.getValueQuant());
+    // Stored for the P V MMA where asked and V is 8-bit (k = 32).
+    Value values = quantValue.getValues();
+    MmaOrderedAttr valueLayout;
+    if (tiles.storeValues &&
+        recipe.getValueQuant().getElementType().getIntOrFloatBitWidth() == 8) {
+      valueLayout =
+          MmaOrderedAttr::get(rewriter.getContext(), DimRole::Tokens, 32,
+                              FragmentOrder::Accumulator, OperandTiling::Rows);
+      values = storeForMma(rewriter, loc, values, valueLayout);
+    }
 
     // NVFP4's microscale blocks are not the tiles: the core names them.
     IntegerAttr blockQ, blockK;
@@ -169,13 +234,13 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     auto core = QuantizedAttentionOp::create(
         rewriter, loc, coreType, coreLseType, quantQuery.getValues(),
         quantQuery.getScales(), quantKey.getValues(), quantKey.getScales(),
-        quantValue.getValues(), quantValue.getScales(), queryMean,
-        queryMean ? key : Value(), keyMean, valueMean, lseQuery,
+        values, quantValue.getScales(), queryMean, queryMean ? key : Value(),
+        keyMean, valueMean, lseQuery,
         op.getMask() ? toRank4(op.getMask()) : Value(), quantQuery.getQuant(),
         quantKey.getQuant(), recipe.getProbQuant(), quantValue.getQuant(),
         recipe.getPVAccum(), rewriter.getF64FloatAttr(op.getScaleValue()),
         op.getCausalAttr(), op.getCausalAlignmentAttr(), blockQ, blockK,
-        /*v_layout=*/nullptr);
+        valueLayout);
     SmallVector<Value> results = {core.getResult()};
     if (Value lse = core.getLse())
       results.push_back(lse);
@@ -219,7 +284,7 @@ struct SageDecomposeAttentionPass
           << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
-    AttentionTiles tiles{blockQ, warpQ, blockK, chip, nullptr};
+    AttentionTiles tiles{blockQ, warpQ, blockK, chip, nullptr, storeValues};
     if (!chip.empty())
       tiles.schedules = table ? &*table : &ScheduleTable::getBuiltin();
     RewritePatternSet patterns(&getContext());

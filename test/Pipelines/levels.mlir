@@ -13,6 +13,8 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.stored.ptx
 // RUN: grep -oE '(cp.async|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention-f16.mlir --sage-levels="chip=sm_89 store-values=1" | sage-translate --sage-export-ptx --sage-kernel-module=attention_f16_kernel -o %t.f16-stored.ptx
+// RUN: grep -oE '(cp.async|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.f16-stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
 // RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
@@ -141,7 +143,8 @@
 // V stored for the P V MMA (v_layout, the kernel sage-check-levels runs):
 // Q's two 16-byte copies a thread before the loop, K's two and V's two a
 // block; V^T's fragments by ldmatrix from the copied tile, with none of
-// the transposed word stores above (one st.shared is dS's).
+// the transposed word stores above (one st.shared is dS's). From f16 with
+// store-values, V's quantizer writes that form: the same counts.
 //      STORED: {{^ *}}6 cp.async.cg.shared.global
 // STORED-NEXT: {{^ *}}2 cp.async.commit_group
 // STORED-NEXT: {{^ *}}2 cp.async.wait_group

@@ -136,6 +136,12 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
                      "block j computes (sage-pipeline-tiles; measured in "
                      "docs/Levels.md, not faster yet)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> storeValues{
+      *this, "store-values",
+      llvm::cl::desc("Quantize V into the order the P V MMA reads "
+                     "(sage-decompose-attention store-values; "
+                     "docs/Layouts.md), staged by plain copies"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> ctasPerSm{
       *this, "ctas-per-sm",
       llvm::cl::desc("The CTAs of the kernel an SM must hold "

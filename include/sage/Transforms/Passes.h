@@ -8,6 +8,9 @@
 
 namespace mlir {
 class RewritePatternSet;
+namespace affine {
+class AffineDialect;
+} // namespace affine
 namespace arith {
 class ArithDialect;
 } // namespace arith
@@ -81,6 +84,8 @@ struct AttentionTiles {
   int64_t blockK = 64;
   std::string chip;
   const ScheduleTable *schedules = nullptr;
+  /// Store 8-bit V for the P V MMA (v_layout, docs/Layouts.md).
+  bool storeValues = false;
 };
 
 /// Adds the pattern that decomposes sage.attention into smoothing,

@@ -128,13 +128,19 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
       sage.quantized_attention (the online-softmax loop over K/V blocks)
 
     The granularities follow the recipe's `qk` key; the tile sizes are the
-    pass options and become the quantization groups; a mask and the LSE
+    pass options and become the quantization groups; with `store-values`,
+    8-bit V is then written as the P V MMA reads it (a `linalg.generic`
+    into `[batch, heads, features, groups, 32]`, keys in P's accumulator
+    order, zero past the last) and passed with its `v_layout`; a mask and the LSE
     pass to the core (rank 3 gains a unit heads dimension). An attention
     that cannot be decomposed (a layout whose two innermost dimensions are
     not tokens and features, the nvfp4 variant) is an error naming the
     reason.
   }];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::sage::SageDialect",
     "::mlir::tensor::TensorDialect"
   ];
@@ -151,7 +157,12 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
            "empty: the options">,
     Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
            "A table of schedules written by benchmarks/tune_attention.py, "
-           "instead of the built-in one">
+           "instead of the built-in one">,
+    Option<"storeValues", "store-values", "bool", /*default=*/"false",
+           "Store 8-bit V as the P V MMA reads it: [batch, heads, features, "
+           "groups, 32], each group's keys in P's accumulator order "
+           "(v_layout = #sage.mma_ordered<along = tokens, k = 32, order = "
+           "accumulator>, docs/Layouts.md)">
   ];
 }
 
