@@ -61,6 +61,31 @@ struct CheckVariantPass
 
   std::string variant;
 };
+/// Fails on --sage-levels options the levels cannot honour together, rather
+/// than quietly giving another kernel: sage-pipeline-tiles leaves a loop of
+/// wgmmas (ops with effects it cannot see past) with one stage.
+struct CheckLevelsOptionsPass
+    : public PassWrapper<CheckLevelsOptionsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckLevelsOptionsPass)
+
+  CheckLevelsOptionsPass(std::string mmaScope, int64_t stages)
+      : mmaScope(std::move(mmaScope)), stages(stages) {}
+  StringRef getArgument() const final { return "sage-check-levels-options"; }
+
+  void runOnOperation() override {
+    if (mmaScope != "warp" && stages != 1) {
+      getOperation().emitError()
+          << "--sage-levels stages=" << stages << " with mma-scope=" << mmaScope
+          << ": only mma.sync kernels (mma-scope=warp) stage the next K/V "
+             "block ahead yet; the wgmma kernel takes stages=1";
+      signalPassFailure();
+    }
+  }
+
+  std::string mmaScope;
+  int64_t stages;
+};
+
 /// Fails on a binary-format that gpu-module-to-binary would refuse without
 /// saying which formats there are.
 struct CheckBinaryFormatPass
@@ -199,6 +224,8 @@ void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
 
 void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
+  pm.addPass(std::make_unique<CheckLevelsOptionsPass>(options.mmaScope,
+                                                      options.stages));
   pm.addPass(createSageRaiseAttention());
   // The quantization groups follow the tiles (per_thread Q groups of
   // block-q rows, K of block-k tokens).
@@ -219,7 +246,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageTileAttention(tile));
   SageSelectMmaOptions select;
   select.chip = options.chip;
-  select.scope = "warp";
+  select.scope = options.mmaScope;
   pm.addPass(createSageSelectMma(select));
   pm.addPass(createSageAssignFragments());
   pm.addPass(createSageDistributeTiles());

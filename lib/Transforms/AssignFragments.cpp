@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistributableGenerics.h"
+#include "LaneFragments.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Transforms/Passes.h"
 
@@ -354,10 +355,10 @@ struct AssignFragmentsPass
                             "before sage-assign-fragments";
         return WalkResult::interrupt();
       }
-      if (mma.getScope() != MmaScope::Warp) {
-        op.emitOpError() << "cannot be distributed yet: fragments of warp "
-                            "MMAs only, this one's scope is "
-                         << stringifyMmaScope(mma.getScope());
+      if (mma.getScope() == MmaScope::Tcgen05) {
+        op.emitOpError() << "cannot be distributed yet: its accumulator "
+                            "lives in tensor memory (scope tcgen05), not "
+                            "in the lanes";
         return WalkResult::interrupt();
       }
       RankedTensorType tile = op.getResult().getType();
@@ -367,10 +368,12 @@ struct AssignFragmentsPass
                          << tile.getRank();
         return WalkResult::interrupt();
       }
-      // The verifier makes the rows a whole number of the MMA's.
+      // The verifier makes the rows a whole number of the MMA's; a wgmma's
+      // warps each hold 16 of its rows as a warp MMA's accumulators.
       int64_t rows = tile.getDimSize(0);
-      auto encoding =
-          AccFragmentAttr::get(op.getContext(), mma, rows / mma.getM());
+      MmaAttr fragment = getWarpFragmentMma(mma);
+      auto encoding = AccFragmentAttr::get(op.getContext(), fragment,
+                                           rows / fragment.getM());
       if (failed(assignment.assign(op.getResult(), encoding, op)))
         return WalkResult::interrupt();
       return WalkResult::advance();

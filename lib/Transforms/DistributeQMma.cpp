@@ -112,7 +112,8 @@ static Value readElements(LaneIndices &ix, Value tile, Value row,
 /// (p one of lane 0's); the order keeps P in the lane when those hold keys
 /// key(p) + 2 t, lane t's columns of the same accumulator tile. Fails
 /// where neither order does.
-static FailureOr<MmaPackedAttr> getKeyOrder(MLIRContext *context, MmaAttr mma) {
+FailureOr<MmaPackedAttr>
+mlir::sage::getProbabilityKeyOrder(MLIRContext *context, MmaAttr mma) {
   int64_t k = mma.getK(), e = 32 / mma.getA().getIntOrFloatBitWidth();
   for (FragmentOrder order :
        {FragmentOrder::Natural, FragmentOrder::Accumulator}) {
@@ -138,8 +139,8 @@ static FailureOr<MmaPackedAttr> getKeyOrder(MLIRContext *context, MmaAttr mma) {
 /// is the order's index expression, so that each lane's register of B is
 /// e consecutive elements (one load), and sage-promote-tiles can stage the
 /// tile in that order.
-static Value gatherInKeyOrder(OpBuilder &b, Location loc, Value tile,
-                              MmaPackedAttr order) {
+Value mlir::sage::gatherInKeyOrder(OpBuilder &b, Location loc, Value tile,
+                                   MmaPackedAttr order) {
   auto type = cast<RankedTensorType>(tile.getType());
   MLIRContext *context = b.getContext();
   AffineExpr n = getAffineDimExpr(0, context), p = getAffineDimExpr(1, context);
@@ -198,6 +199,76 @@ static SmallVector<Value> readBMatrices(LaneIndices &ix, Value tile,
   return chunkFragments;
 }
 
+/// delta_a(row) * delta_b(column) for each accumulator the lane holds
+/// (at its getLaneCoordinates), or null where both scale tiles are ones.
+static Value getFactors(LaneIndices &ix, QMmaOp op, Value aScales,
+                        Value bScales, VectorType type) {
+  if (isOnes(op.getAScales()) && isOnes(op.getBScales()))
+    return {};
+  int64_t aGroups = op.getAScales().getType().getDimSize(0);
+  int64_t bGroups = op.getBScales().getType().getDimSize(0);
+  Value zero = ix.constant(0);
+  // One scale a distinct row or column Value.
+  DenseMap<Value, Value> rowScales, columnScales;
+  auto scaleOf = [&](DenseMap<Value, Value> &cache, Value scales,
+                     QuantAttr quant, bool isA, Value token,
+                     int64_t groups) -> Value {
+    Value &scale = cache[token];
+    if (!scale) {
+      Value group = getGroup(ix, quant, isA, token, groups);
+      scale = tensor::ExtractOp::create(ix.b, ix.loc, scales,
+                                        ValueRange{group, zero});
+    }
+    return scale;
+  };
+  RankedTensorType result = op.getResult().getType();
+  SmallVector<Value> factors;
+  for (ArrayRef<Value> at :
+       getLaneCoordinates(ix, result.getEncoding(), result.getShape())) {
+    Value rowScale = scaleOf(rowScales, aScales, op.getAQuantAttr(),
+                             /*isA=*/true, at[0], aGroups);
+    Value columnScale = scaleOf(columnScales, bScales, op.getBQuantAttr(),
+                                /*isA=*/false, at[1], bGroups);
+    factors.push_back(
+        arith::MulFOp::create(ix.b, ix.loc, rowScale, columnScale));
+  }
+  return vector::FromElementsOp::create(ix.b, ix.loc, type, factors);
+}
+
+void mlir::sage::replaceWithScaledSum(ConversionPatternRewriter &rewriter,
+                                      LaneIndices &ix, QMmaOp op, Value acc,
+                                      Value aScales, Value bScales, Value sum,
+                                      VectorType resultType) {
+  // result = acc + sum * delta_a(row) * delta_b(column), in the result's
+  // element type.
+  Type resultElement = resultType.getElementType();
+  auto wideType = VectorType::get(cast<VectorType>(sum.getType()).getShape(),
+                                  resultElement);
+  Type sumElement = getElementTypeOrSelf(sum.getType());
+  if (sumElement.isInteger())
+    sum = arith::SIToFPOp::create(rewriter, ix.loc, wideType, sum);
+  else if (sumElement != resultElement)
+    sum = arith::ExtFOp::create(rewriter, ix.loc, wideType, sum);
+  if (Value factors = getFactors(ix, op, aScales, bScales, wideType))
+    sum = arith::MulFOp::create(rewriter, ix.loc, sum, factors);
+  rewriter.replaceOpWithNewOp<arith::AddFOp>(op, acc, sum);
+}
+
+Value mlir::sage::getProbabilityFragment(OpBuilder &b, Location loc, Value p,
+                                         MmaAttr mma, MmaPackedAttr order,
+                                         int64_t chunk) {
+  // A warp's 16 rows of A, as the m16n8kK A fragment (a wgmma's A
+  // registers are, per warp, that fragment).
+  int64_t k = mma.getK(), e = 32 / mma.getA().getIntOrFloatBitWidth();
+  SmallVector<int64_t> picks;
+  for (int64_t x = 0; x < 16 * k / 32; ++x) {
+    int64_t half = (x / e) % 2;
+    int64_t key = chunk * k + order.getIndexAt((x / e / 2) * (k / 2) + x % e);
+    picks.push_back(4 * (key / 8) + 2 * half + key % 2);
+  }
+  return vector::ShuffleOp::create(b, loc, p, p, picks);
+}
+
 namespace {
 struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -209,8 +280,8 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     MmaAttr mma = op.getMmaAttr();
     auto resultType =
         getTypeConverter()->convertType<VectorType>(op.getResult().getType());
-    if (!mma || !resultType)
-      return rewriter.notifyMatchFailure(op, "result not distributed");
+    if (!mma || mma.getScope() != MmaScope::Warp || !resultType)
+      return rewriter.notifyMatchFailure(op, "not a distributed warp MMA");
     int64_t m = mma.getM(), n = mma.getN(), k = mma.getK();
     int64_t e = 32 / mma.getA().getIntOrFloatBitWidth();
     ArrayRef<int64_t> aShape = op.getA().getType().getShape();
@@ -221,7 +292,8 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     MmaPackedAttr keyOrder;
     if (auto pAcc = dyn_cast_or_null<AccFragmentAttr>(
             op.getA().getType().getEncoding())) {
-      FailureOr<MmaPackedAttr> order = getKeyOrder(op.getContext(), mma);
+      FailureOr<MmaPackedAttr> order =
+          getProbabilityKeyOrder(op.getContext(), mma);
       // Every m16n8 row of the table keeps P in the lane in one order.
       if (failed(order) || pAcc.getMma().getM() != m ||
           pAcc.getMma().getN() != 8)
@@ -259,14 +331,8 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
     SmallVector<Value> aFragments;
     for (int64_t c = 0; c < chunks; ++c) {
       if (keyOrder) {
-        SmallVector<int64_t> picks;
-        for (int64_t x = 0; x < m * k / 32; ++x) {
-          int64_t half = (x / e) % 2;
-          int64_t key = c * k + keyAt((x / e / 2) * (k / 2) + x % e);
-          picks.push_back(4 * (key / 8) + 2 * half + key % 2);
-        }
-        aFragments.push_back(vector::ShuffleOp::create(
-            rewriter, loc, adaptor.getA(), adaptor.getA(), picks));
+        aFragments.push_back(getProbabilityFragment(
+            rewriter, loc, adaptor.getA(), mma, keyOrder, c));
         continue;
       }
       if (byMatrices) {
@@ -330,57 +396,10 @@ struct QMmaToWarpMmas : OpConversionPattern<QMmaOp> {
       sums.push_back(acc);
     }
 
-    // result = acc + sum * delta_a(row) * delta_b(column), in the result's
-    // element type.
-    Type resultElement = resultType.getElementType();
-    Value sum = concatVectors(rewriter, loc, sums);
-    auto wideType = VectorType::get({tiles * m * n / 32}, resultElement);
-    if (mma.getAcc().isInteger())
-      sum = arith::SIToFPOp::create(rewriter, loc, wideType, sum);
-    else if (mma.getAcc() != resultElement)
-      sum = arith::ExtFOp::create(rewriter, loc, wideType, sum);
-    if (Value factors = getFactors(ix, op, adaptor, wideType))
-      sum = arith::MulFOp::create(rewriter, loc, sum, factors);
-    rewriter.replaceOpWithNewOp<arith::AddFOp>(op, adaptor.getAcc(), sum);
+    replaceWithScaledSum(rewriter, ix, op, adaptor.getAcc(),
+                         adaptor.getAScales(), adaptor.getBScales(),
+                         concatVectors(rewriter, loc, sums), resultType);
     return success();
-  }
-
-  /// delta_a(row) * delta_b(column) for each accumulator the lane holds
-  /// (at its getLaneCoordinates), or null where both scale tiles are ones.
-  static Value getFactors(LaneIndices &ix, QMmaOp op, OpAdaptor adaptor,
-                          VectorType type) {
-    if (isOnes(op.getAScales()) && isOnes(op.getBScales()))
-      return {};
-    int64_t aGroups = op.getAScales().getType().getDimSize(0);
-    int64_t bGroups = op.getBScales().getType().getDimSize(0);
-    Value zero = ix.constant(0);
-    // One scale a distinct row or column Value.
-    DenseMap<Value, Value> rowScales, columnScales;
-    auto scaleOf = [&](DenseMap<Value, Value> &cache, Value scales,
-                       QuantAttr quant, bool isA, Value token,
-                       int64_t groups) -> Value {
-      Value &scale = cache[token];
-      if (!scale) {
-        Value group = getGroup(ix, quant, isA, token, groups);
-        scale = tensor::ExtractOp::create(ix.b, ix.loc, scales,
-                                          ValueRange{group, zero});
-      }
-      return scale;
-    };
-    RankedTensorType result = op.getResult().getType();
-    SmallVector<Value> factors;
-    for (ArrayRef<Value> at :
-         getLaneCoordinates(ix, result.getEncoding(), result.getShape())) {
-      Value rowScale =
-          scaleOf(rowScales, adaptor.getAScales(), op.getAQuantAttr(),
-                  /*isA=*/true, at[0], aGroups);
-      Value columnScale =
-          scaleOf(columnScales, adaptor.getBScales(), op.getBQuantAttr(),
-                  /*isA=*/false, at[1], bGroups);
-      factors.push_back(
-          arith::MulFOp::create(ix.b, ix.loc, rowScale, columnScale));
-    }
-    return vector::FromElementsOp::create(ix.b, ix.loc, type, factors);
   }
 };
 
@@ -408,6 +427,21 @@ LogicalResult mlir::sage::checkDistributableQMma(QMmaOp op) {
              << "cannot be distributed: B and the scales are read from "
                 "tiles the CTA shares, got one held as "
              << encoding;
+  // A wgmma reads its shared operands as tiles of core matrices: static,
+  // whole 16-byte rows (DistributeWarpgroupMma.cpp).
+  if (mma.getScope() == MmaScope::Warpgroup) {
+    for (Value tile : {op.getA(), op.getB()}) {
+      auto type = cast<RankedTensorType>(tile.getType());
+      if (isa_and_nonnull<AccFragmentAttr>(type.getEncoding()))
+        continue;
+      if (!type.hasStaticShape() ||
+          type.getDimSize(1) * type.getElementTypeBitWidth() % 128 != 0)
+        return op.emitOpError()
+               << "cannot be distributed: a wgmma reads its operands from "
+                  "shared memory as static tiles of whole 16-byte rows, got "
+               << type;
+    }
+  }
   bool unitScales = isOnes(op.getAScales()) && isOnes(op.getBScales());
   if (!unitScales && !op.getResult().getType().getElementType().isF32())
     return op.emitOpError() << "cannot be distributed: scales on an f16 "

@@ -496,6 +496,7 @@ struct DistributeTilesPass
                  OnlineSoftmaxToFragments, QuantizeToFragments,
                  AccumulateToFragments>(converter, context);
     populateDistributeQMmaPatterns(converter, patterns);
+    populateDistributeWarpgroupMmaPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -12,6 +12,15 @@
 using namespace mlir;
 using namespace mlir::sage;
 
+MmaAttr mlir::sage::getWarpFragmentMma(MmaAttr mma) {
+  if (mma.getScope() == MmaScope::Warp)
+    return mma;
+  return MmaAttr::get(mma.getContext(), MmaScope::Warp, /*m=*/16, /*n=*/8,
+                      mma.getK(), mma.getA(), OperandSource::Registers,
+                      mma.getB(), OperandSource::Registers, mma.getAcc(),
+                      mma.getScales());
+}
+
 Value mlir::sage::getWarpIndex(OpBuilder &b, Location loc) {
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpSize = arith::ConstantIndexOp::create(b, loc, 32);

@@ -14,7 +14,15 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::sage {
+class MmaAttr;
 class WarpLoadMatricesOp;
+
+/// The warp MMA whose accumulator fragment each warp of `mma` holds: `mma`
+/// itself for a warp MMA; for a warpgroup MMA (wgmma m64nN), whose warp w
+/// holds rows 16 w .. 16 w + 15 as m16n8 accumulator tiles side by side
+/// (PTX ISA, "Matrix fragments for wgmma.mma_async"), the m16n8 row of the
+/// same formats. So the ops on its accumulators are those of mma.sync.
+MmaAttr getWarpFragmentMma(MmaAttr mma);
 
 /// The lane's warp in the CTA: thread x / 32.
 Value getWarpIndex(OpBuilder &b, Location loc);

@@ -335,6 +335,93 @@ forEachThreadShare(OpBuilder &b, Location loc, Value thread, int64_t items,
   }
 }
 
+/// Whether an MMA reads the tile `op` stages through descriptors
+/// (sage.tile_descriptor), of it or of any view of its allocation (the
+/// transposed view the copies write, a stage of a multi-buffered tile).
+static bool isReadThroughDescriptors(StageTileOp op) {
+  Value tile = op.getDest();
+  while (Operation *view = tile.getDefiningOp()) {
+    if (auto transpose = dyn_cast<memref::TransposeOp>(view))
+      tile = transpose.getIn();
+    else if (auto subview = dyn_cast<memref::SubViewOp>(view))
+      tile = subview.getSource();
+    else
+      break;
+  }
+  SmallVector<Value> views = {tile};
+  for (size_t i = 0; i < views.size(); ++i)
+    for (Operation *user : views[i].getUsers()) {
+      if (isa<TileDescriptorOp>(user))
+        return true;
+      if (isa<memref::TransposeOp, memref::SubViewOp>(user))
+        views.push_back(user->getResult(0));
+    }
+  return false;
+}
+
+/// Whether `op` stages its window ([rows, K]) as K-major core matrices
+/// ([K / c, rows, c]: element (r, x) at [x / c, r, x % c]), as
+/// sage-distribute-tiles gathers the operands a wgmma reads.
+static bool stagesCoreMatrices(StageTileOp op) {
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  std::optional<AffineMap> map = op.getIndexingMap();
+  if (!map || dest.getRank() != 3 ||
+      cast<MemRefType>(op.getSource().getType()).getRank() != 2)
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr column = getAffineDimExpr(0, context),
+             row = getAffineDimExpr(1, context),
+             inRow = getAffineDimExpr(2, context);
+  return *map == AffineMap::get(
+                     3, 0, {row, column * dest.getDimSize(2) + inRow}, context);
+}
+
+/// `op`, staging core matrices, as a plain copy of its window split into
+/// 16-byte columns ([rows, K / c, c]) into the tile's transposed view
+/// ([rows, K / c, c] at strides [c, rows c, 1]). The window's rows must be
+/// whole 16-byte columns (checked where static: a stored V's rows are whole
+/// groups of 32 keys).
+static FailureOr<StageTileOp> stageAsPlainCopy(RewriterBase &rewriter,
+                                               StageTileOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto dest = cast<MemRefType>(op.getDest().getType());
+  int64_t c = dest.getDimSize(2);
+  auto source = cast<MemRefType>(op.getSource().getType());
+  SmallVector<ReassociationIndices> groups = {{0}, {1, 2}};
+  // The window's 16-byte columns: as many as the tile's, or fewer in a
+  // last block.
+  int64_t windowColumns =
+      source.isDynamicDim(1) ? ShapedType::kDynamic : source.getDimSize(1) / c;
+  FailureOr<MemRefType> type = memref::ExpandShapeOp::computeExpandedType(
+      source, {source.getDimSize(0), windowColumns, c}, groups);
+  if (failed(type) ||
+      (!source.isDynamicDim(1) && source.getDimSize(1) % c != 0))
+    return op.emitOpError() << "cannot view " << source << " as rows of " << c
+                            << "-element columns";
+  OpFoldResult rows = memref::getMixedSize(rewriter, loc, op.getSource(), 0);
+  OpFoldResult sixteenByteColumns = rewriter.getIndexAttr(windowColumns);
+  if (source.isDynamicDim(1)) {
+    Value width = memref::DimOp::create(rewriter, loc, op.getSource(), 1);
+    Value perColumn = arith::ConstantIndexOp::create(rewriter, loc, c);
+    sixteenByteColumns =
+        arith::DivUIOp::create(rewriter, loc, width, perColumn).getResult();
+  }
+  Value window = memref::ExpandShapeOp::create(
+      rewriter, loc, *type, op.getSource(), groups,
+      ArrayRef<OpFoldResult>{rows, sixteenByteColumns,
+                             rewriter.getIndexAttr(c)});
+  auto swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0, 2},
+                                           op.getContext());
+  Value view = memref::TransposeOp::create(rewriter, loc, op.getDest(),
+                                           AffineMapAttr::get(swap));
+  auto copy = StageTileOp::create(rewriter, loc, TypeRange{}, window,
+                                  op.getPadding(), view,
+                                  /*indexing_map=*/nullptr);
+  rewriter.eraseOp(op);
+  return copy;
+}
+
 /// A run of stagings issued and not yet complete: what its completion
 /// waits for, stores or copies.
 struct IssuedRun {
@@ -449,6 +536,13 @@ static gpu::BarrierOp completeStageRun(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(branch.thenBlock());
     waitForCopies(rewriter, loc, {copyPiece(rewriter, loc, op, plan, piece)});
   }
+  // An MMA reading a tile through descriptors reads it through the async
+  // proxy: the copies' writes are published to it before the barrier.
+  if (llvm::any_of(issued.ops, isReadThroughDescriptors))
+    NVVM::FenceProxyOp::create(
+        rewriter, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   auto barrier = gpu::BarrierOp::create(rewriter, loc);
   for (StageTileOp op : issued.ops)
     rewriter.eraseOp(op);
@@ -747,6 +841,15 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
     replaceWithWorkgroupTile(rewriter, kernel, alloc);
   // At the tiles' padded strides.
   lowerMatrixReads(rewriter, kernel);
+  // Core matrices are copied as plain copies, in groups too.
+  for (StageTileOp &stage : stages) {
+    if (!stagesCoreMatrices(stage))
+      continue;
+    FailureOr<StageTileOp> copy = stageAsPlainCopy(rewriter, stage);
+    if (failed(copy))
+      return failure();
+    stage = *copy;
+  }
   // The groups' stagings are lowered with them.
   llvm::erase_if(stages, [](StageTileOp stage) {
     return isa<StageAsyncOp>(stage->getParentOp());

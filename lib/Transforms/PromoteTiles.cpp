@@ -11,7 +11,8 @@
 // * a padded window the lanes read becomes a sage.stage_tile into a
 //   workgroup-memory tile (bufferization.alloc_tensor with memory_space
 //   #gpu.address_space<workgroup>); read through gathers that rearrange
-//   it (V^T in P's key order), the tile holds it rearranged: the copy's
+//   it (V^T in P's key order, the core matrices a wgmma reads through
+//   sage.tile_descriptor), the tile holds it rearranged: the copy's
 //   indexing_map composes theirs;
 // * a matrix-vector product the lanes read is computed into workgroup
 //   memory; of a zero-padded window, over the window's rows only (the
@@ -123,9 +124,9 @@ static bool isIdentityOn(AffineMap map, ArrayRef<int64_t> shape) {
 
 /// The tile at the end of a chain of gathers from `pad` (each the only
 /// user of the one before, one of them not a transpose: V^T in P's key
-/// order) that only the lanes read, with the map from its indices to the
-/// window's (the identity where the chain only undoes how the window is
-/// stored).
+/// order, a tile of core matrices) that only the lanes or MMAs through
+/// descriptors read, with the map from its indices to the window's (the
+/// identity for the links that only undo how the window is stored).
 static std::optional<std::pair<Value, AffineMap>>
 getLaneReadGather(tensor::PadOp pad) {
   Value tile = pad.getResult();
@@ -142,16 +143,20 @@ getLaneReadGather(tensor::PadOp pad) {
     map = map.compose(gather->first);
     rearranges |= !gather->first.isPermutation();
     tile = user->getResult(0);
+    // What the chain so far only undoes is no rearrangement.
+    auto type = cast<RankedTensorType>(tile.getType());
+    if (type.hasStaticShape() && isIdentityOn(map, type.getShape()))
+      map =
+          AffineMap::getMultiDimIdentityMap(map.getNumDims(), map.getContext());
   }
+  // Read by the lanes, or by MMAs through descriptors (core matrices).
   bool readByLanes = llvm::all_of(tile.getUsers(), [](Operation *user) {
-    return isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp>(
-        user);
+    return isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp,
+               TileDescriptorOp>(user);
   });
   auto type = cast<RankedTensorType>(tile.getType());
   if (!rearranges || !readByLanes || !type.hasStaticShape())
     return std::nullopt;
-  if (isIdentityOn(map, type.getShape()))
-    map = AffineMap::getMultiDimIdentityMap(map.getNumDims(), map.getContext());
   return std::make_pair(tile, map);
 }
 

@@ -151,6 +151,22 @@ static int64_t getViewStrideDivisor(Value buffer, int64_t dim) {
     }
     return getStrideDivisor(view.getSrc(), inner);
   }
+  // An expanded dimension steps as its group's source dimension times the
+  // sizes inside it in the group.
+  if (auto view = buffer.getDefiningOp<memref::ExpandShapeOp>()) {
+    for (auto [source, group] :
+         llvm::enumerate(view.getReassociationIndices())) {
+      if (!llvm::is_contained(group, dim))
+        continue;
+      int64_t inner = 1;
+      for (int64_t expanded : group)
+        if (expanded > dim)
+          inner *= view.getResultType().getDimSize(expanded);
+      if (ShapedType::isDynamic(inner))
+        return 0;
+      return getStrideDivisor(view.getSrc(), source) * inner;
+    }
+  }
   // A subview's dimension steps as its source's, times the subview's step.
   if (auto view = buffer.getDefiningOp<memref::SubViewOp>()) {
     llvm::SmallBitVector dropped = view.getDroppedDims();
@@ -180,6 +196,8 @@ bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
       buffer = view.getSrc();
     } else if (auto view = dyn_cast<memref::ExpandShapeOp>(op)) {
       buffer = view.getSrc();
+    } else if (auto view = dyn_cast<memref::TransposeOp>(op)) {
+      buffer = view.getIn();
     } else if (auto view = dyn_cast<memref::SubViewOp>(op)) {
       MemRefType source = view.getSourceType();
       int64_t bits = source.getElementTypeBitWidth();
@@ -205,7 +223,10 @@ bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
 }
 
 bool mlir::sage::isLayoutFreeTileUser(Operation *user) {
-  return isa<StageTileOp, WarpLoadMatricesOp, memref::LoadOp, memref::StoreOp,
-             vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
-             vector::TransferWriteOp, linalg::LinalgOp, memref::DimOp>(user);
+  // A descriptor takes the tile's strides from its type (its verifier
+  // checks that they are still core matrices').
+  return isa<StageTileOp, WarpLoadMatricesOp, TileDescriptorOp, memref::LoadOp,
+             memref::StoreOp, vector::LoadOp, vector::StoreOp,
+             vector::TransferReadOp, vector::TransferWriteOp, linalg::LinalgOp,
+             memref::DimOp>(user);
 }

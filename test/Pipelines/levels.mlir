@@ -20,6 +20,11 @@
 // RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.pipe.ptx -o %t.pipe.cubin %}
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup" --mlir-print-ir-after=sage-distribute-tiles -o %t.wgmma.mlir 2>&1 | FileCheck %s --check-prefix=WG-IR
+// RUN: sage-translate %t.wgmma.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma.ptx
+// RUN: grep -oE '(wgmma|mma.sync|cp.async|fence.proxy|ldmatrix|st.shared|ld.shared)[a-z0-9_.:]*' %t.wgmma.ptx | sort | uniq -c | FileCheck %s --check-prefix=WGMMA
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
+// RUN: not sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup stages=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG-STAGES
 
 // The README's example through every level of docs/Levels.md, printed
 // after each pass: the tiles of sage.qmma / sage.online_softmax /
@@ -152,6 +157,33 @@
 // STORED-NEXT: {{^ *}}18 ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // STORED-NEXT: {{^ *}}1 st.shared.b32
 //  STORED-NOT: {{.}}
+// The wgmma rows (chip=sm_90a mma-scope=warpgroup, V stored): each
+// sage.qmma is one warpgroup's chain of two k32 wgmmas on descriptors of
+// core-matrix tiles (P V's A from registers), fenced, committed and
+// waited for; the tiles are copied 16 bytes a thread by cp.async and
+// published to the async proxy; no mma.sync, no ldmatrix (dS's reads and
+// store stay).
+//      WG-IR: IR Dump After SageDistributeTiles
+//      WG-IR:   sage.tile_descriptor {{.*}} : tensor<4x64x16xi8> -> i64
+//      WG-IR:   sage.warpgroup_mma {{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared{{.*}}>} : i64 -> vector<32xi32>
+//      WG-IR:   sage.warpgroup_commit
+//      WG-IR:   sage.warpgroup_wait 0
+//      WG-IR:   sage.online_softmax
+//      WG-IR:   sage.warpgroup_fence({{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>)
+//      WG-IR:   sage.warpgroup_mma {{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers{{.*}}>} : vector<16xf8E4M3FN> -> vector<32xf32>
+// WG-STAGES: error: --sage-levels stages=2 with mma-scope=warpgroup: only mma.sync kernels (mma-scope=warp) stage the next K/V block ahead yet; the wgmma kernel takes stages=1
+//      WGMMA: {{^ *}}6 cp.async.cg.shared.global
+// WGMMA-NEXT: {{^ *}}2 cp.async.commit_group
+// WGMMA-NEXT: {{^ *}}2 cp.async.wait_group
+// WGMMA-NEXT: {{^ *}}2 fence.proxy.async.shared::cta
+// WGMMA-NEXT: {{^ *}}8 ld.shared.v2.b32
+// WGMMA-NEXT: {{^ *}}1 st.shared.b32
+// WGMMA-NEXT: {{^ *}}2 wgmma.commit_group.sync.aligned
+// WGMMA-NEXT: {{^ *}}2 wgmma.fence.sync.aligned
+// WGMMA-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// WGMMA-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
+// WGMMA-NEXT: {{^ *}}2 wgmma.wait_group.sync.aligned
+//  WGMMA-NOT: {{.}}
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync

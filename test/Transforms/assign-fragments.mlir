@@ -89,14 +89,30 @@ func.func @negative_no_instruction(%a: tensor<64x64xi8>, %as: tensor<32x1xf32>,
 
 // -----
 
-func.func @negative_warpgroup(%a: tensor<64x64xi8>, %as: tensor<64x1xf32>,
-    %b: tensor<64x64xi8>, %bs: tensor<64x1xf32>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-error@+1 {{'sage.qmma' op cannot be distributed yet: fragments of warp MMAs only, this one's scope is warpgroup}}
+// A wgmma's warps each hold 16 of its 64 rows as m16n8 accumulator tiles:
+// the encoding names the warp MMA of the same formats, a warp each 16 rows.
+//       CHECK: #[[WARPS:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, warps = 8>
+// CHECK-LABEL: func @warpgroup
+//       CHECK:   sage.qmma {{.*}}mma = #sage.mma<scope = warpgroup{{.*}} -> tensor<128x64xf32, #[[WARPS]]>
+func.func @warpgroup(%a: tensor<128x64xi8>, %as: tensor<128x1xf32>,
+    %b: tensor<64x64xi8>, %bs: tensor<64x1xf32>, %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {
   %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = i32,
       mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
                       b = i8, b_source = shared, acc = i32, scales = none>}
-    : tensor<64x64xi8>, tensor<64x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<64x64xf32>
-  return %s : tensor<64x64xf32>
+    : tensor<128x64xi8>, tensor<128x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<128x64xf32>
+  return %s : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @negative_tcgen05(%a: tensor<128x64xi8>, %as: tensor<128x1xf32>,
+    %b: tensor<64x64xi8>, %bs: tensor<64x1xf32>, %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed yet: its accumulator lives in tensor memory (scope tcgen05), not in the lanes}}
+  %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = i32,
+      mma = #sage.mma<scope = tcgen05, m = 128, n = 64, k = 32, a = i8, a_source = shared,
+                      b = i8, b_source = shared, acc = i32, scales = none>}
+    : tensor<128x64xi8>, tensor<128x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<128x64xf32>
+  return %s : tensor<128x64xf32>
 }
 
 // -----

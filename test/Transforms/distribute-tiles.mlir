@@ -427,3 +427,97 @@ func.func @partial_sums_in_and_out(%l: tensor<32xf32>, %one: f32)
       -> tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
   return %whole, %f : tensor<32xf32>, tensor<32xf32, #sage.row_fragment<m = 16, warps = 2, partial_sums = true>>
 }
+
+// -----
+
+// Q K^T through a wgmma (sm_90a): each warpgroup of 64 rows issues it on
+// descriptors of the operand tiles gathered into K-major core matrices
+// ([K / 16, rows, 16] bytes, element (r, x) at [x / 16, r, x % 16]), A at
+// the warpgroup's first row; the chain is fenced, committed and waited
+// for, and the i32 sums are scaled as a warp MMA's: each warp holds its 16
+// rows as m16n8 accumulator tiles, so the encoding is the warp MMA's.
+#wqk = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
+                 b = i8, b_source = shared, acc = i32, scales = none>
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+//   CHECK-DAG: #[[$CORE:.*]] = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+// CHECK-LABEL: func @warpgroup_scores
+//  CHECK-SAME: (%[[Q:[^:]*]]: tensor<64x32xi8>, %{{[^:]*}}: tensor<32x1xf32>, %[[K:[^:]*]]: tensor<64x32xi8>,
+//       CHECK:   %[[WARP:.*]] = arith.divui %{{.*}}, %c32{{.*}} : index
+//       CHECK:   %[[WARPGROUP:.*]] = arith.divui %[[WARP]], %c4{{.*}} : index
+//       CHECK:   %[[FIRST_ROW:.*]] = arith.muli %[[WARPGROUP]], %c64 : index
+//       CHECK:   %[[K_CORE:.*]] = linalg.generic {indexing_maps = [#[[$CORE]], #{{.*}}], {{.*}} ins(%[[K]] : tensor<64x32xi8>) outs(%{{.*}} : tensor<2x64x16xi8>)
+//       CHECK:   sage.warpgroup_fence
+//       CHECK:   %[[Q_CORE:.*]] = linalg.generic {indexing_maps = [#[[$CORE]], #{{.*}}], {{.*}} ins(%[[Q]] : tensor<64x32xi8>) outs(%{{.*}} : tensor<2x64x16xi8>)
+//       CHECK:   %[[A:.*]] = sage.tile_descriptor %[[Q_CORE]][%[[FIRST_ROW]], %c0{{.*}}] {mma = #sage.mma<scope = warpgroup{{.*}}>} : tensor<2x64x16xi8> -> i64
+//       CHECK:   %[[B:.*]] = sage.tile_descriptor %[[K_CORE]][%c0{{.*}}, %c0{{.*}}] {mma = #sage.mma<scope = warpgroup{{.*}}>} : tensor<2x64x16xi8> -> i64
+//       CHECK:   %[[R:.*]] = sage.warpgroup_mma %[[A]], %[[B]] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8{{.*}}>} : i64 -> vector<32xi32>
+//       CHECK:   %[[GROUP:.*]] = sage.warpgroup_commit(%[[R]] : vector<32xi32>)
+//       CHECK:   %[[SUMS:.*]] = sage.warpgroup_wait 0 on %[[GROUP]], %[[R]] : vector<32xi32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<32xi32> to vector<32xf32>
+//       CHECK:   arith.mulf %[[FLOATS]], %{{.*}} : vector<32xf32>
+func.func @warpgroup_scores(%q: tensor<64x32xi8>, %qs: tensor<32x1xf32>, %k: tensor<64x32xi8>,
+    %ks: tensor<4x1xf32>, %acc: tensor<64x64xf32, #S>) -> tensor<64x64xf32, #S> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, mma = #wqk}
+    : tensor<64x32xi8>, tensor<32x1xf32>, tensor<64x32xi8>, tensor<4x1xf32> -> tensor<64x64xf32, #S>
+  return %s : tensor<64x64xf32, #S>
+}
+
+// -----
+
+// P V through a wgmma with P from registers: the warp's A registers of a
+// wgmma are the m16n8k32 fragment, so A is the same shuffle of the lane's
+// accumulators as for mma.sync, passed through the fence; V^T is gathered
+// into P's key order, then into core matrices, and read by descriptor. The
+// wait names P's registers, which the wgmma reads until it completes.
+#wpv = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers,
+                 b = f8E4M3FN, b_source = shared, acc = f32, scales = none>
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+#O = #sage.acc_fragment<mma = #pv, warps = 4>
+//   CHECK-DAG: #[[$KEYS:.*]] = affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
+//   CHECK-DAG: #[[$CORE:.*]] = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+// CHECK-LABEL: func @warpgroup_probs_from_registers
+//  CHECK-SAME: (%[[P_TILE:[^:]*]]: tensor<64x32xf8E4M3FN, #{{.*}}>, %[[VT:[^:]*]]: tensor<64x32xf8E4M3FN>, %[[ACC_TILE:[^:]*]]: tensor<64x64xf32, #{{.*}}>)
+//   CHECK-DAG:   %[[ACC:.*]] = builtin.unrealized_conversion_cast %[[ACC_TILE]] : {{.*}} to vector<32xf32>
+//   CHECK-DAG:   %[[P:.*]] = builtin.unrealized_conversion_cast %[[P_TILE]] : {{.*}} to vector<16xf8E4M3FN>
+//       CHECK:   %[[VK:.*]] = linalg.generic {indexing_maps = [#[[$KEYS]], #{{.*}}], {{.*}} ins(%[[VT]] : tensor<64x32xf8E4M3FN>)
+//       CHECK:   %[[V_CORE:.*]] = linalg.generic {indexing_maps = [#[[$CORE]], #{{.*}}], {{.*}} ins(%[[VK]] : tensor<64x32xf8E4M3FN>) outs(%{{.*}} : tensor<2x64x16xf8E4M3FN>)
+//       CHECK:   %[[A:.*]] = vector.shuffle %[[P]], %[[P]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+//       CHECK:   %[[FENCED:.*]] = sage.warpgroup_fence(%[[A]] : vector<16xf8E4M3FN>)
+//       CHECK:   %[[B:.*]] = sage.tile_descriptor %[[V_CORE]][%c0{{.*}}, %c0{{.*}}] {{.*}} : tensor<2x64x16xf8E4M3FN> -> i64
+//       CHECK:   %[[R:.*]] = sage.warpgroup_mma %[[FENCED]], %[[B]] {{.*}} : vector<16xf8E4M3FN> -> vector<32xf32>
+//       CHECK:   %[[GROUP:.*]] = sage.warpgroup_commit(%[[R]] : vector<32xf32>)
+//       CHECK:   %[[DONE:.*]]:2 = sage.warpgroup_wait 0 on %[[GROUP]], %[[R]], %[[FENCED]] : vector<32xf32>, vector<16xf8E4M3FN>
+//   CHECK-NOT:   arith.mulf
+//       CHECK:   arith.addf %[[ACC]], %[[DONE]]#0 : vector<32xf32>
+func.func @warpgroup_probs_from_registers(%p: tensor<64x32xf8E4M3FN, #S>, %vt: tensor<64x32xf8E4M3FN>,
+    %acc: tensor<64x64xf32, #O>) -> tensor<64x64xf32, #O> {
+  %one = arith.constant dense<1.0> : tensor<1x1xf32>
+  %o = sage.qmma %p scaled %one, %vt scaled %one, %acc {accumulator = f32, mma = #wpv}
+    : tensor<64x32xf8E4M3FN, #S>, tensor<1x1xf32>, tensor<64x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32, #O>
+  return %o : tensor<64x64xf32, #O>
+}
+
+// -----
+
+#wqk = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
+                 b = i8, b_source = shared, acc = i32, scales = none>
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+func.func @negative_warpgroup_dynamic_tile(%q: tensor<64x32xi8>, %qs: tensor<32x1xf32>,
+    %k: tensor<?x32xi8>, %ks: tensor<4x1xf32>, %acc: tensor<64x64xf32, #S>) -> tensor<64x64xf32, #S> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: a wgmma reads its operands from shared memory as static tiles of whole 16-byte rows, got 'tensor<?x32xi8>'}}
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>, mma = #wqk}
+    : tensor<64x32xi8>, tensor<32x1xf32>, tensor<?x32xi8>, tensor<4x1xf32> -> tensor<64x64xf32, #S>
+  return %s : tensor<64x64xf32, #S>
+}

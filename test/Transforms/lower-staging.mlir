@@ -634,3 +634,64 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Windows staged as K-major core matrices ([K / 16, rows, 16] bytes, what a
+// wgmma reads through descriptors: sage-distribute-tiles): each becomes a
+// plain copy of the window split into 16-byte columns (an expand_shape;
+// V's stored keys are whole groups of 32, so its dynamic width splits too)
+// into the tile's transposed view, 16 bytes a copy. The MMA reads the
+// tiles through the async proxy: the wait is followed by a proxy fence
+// before the barrier.
+// CHECK-LABEL: gpu.func @core_matrices
+//  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %{{[^:]*}}: memref<64x?x32xf8E4M3FN>)
+//  CHECK-SAME: workgroup(%[[KT:.*]] : memref<4x64x16xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[VT:.*]] : memref<4x64x16xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+//       CHECK:   %[[WINDOW:.*]] = memref.collapse_shape
+//       CHECK:   %[[K_COLUMNS:.*]] = memref.expand_shape %[[K]] {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 4, 16] : memref<?x64xi8> into memref<?x4x16xi8>
+//       CHECK:   %[[K_VIEW:.*]] = memref.transpose %[[KT]] (d0, d1, d2) -> (d1, d0, d2) : memref<4x64x16xi8, #gpu.address_space<workgroup>> to memref<64x4x16xi8, strided<[16, 1024, 1]>, #gpu.address_space<workgroup>>
+//       CHECK:   gpu.barrier
+//       CHECK:   %[[C0:.*]] = nvgpu.device_async_copy %[[K_COLUMNS]][{{.*}}], %[[K_VIEW]][{{.*}}], 16, %{{.*}} {bypassL1}
+//       CHECK:   %[[C1:.*]] = nvgpu.device_async_copy %[[K_COLUMNS]][{{.*}}], %[[K_VIEW]][{{.*}}], 16, %{{.*}} {bypassL1}
+//       CHECK:   %[[WIDTH:.*]] = memref.dim %[[WINDOW]], %c1{{.*}} : memref<64x?xf8E4M3FN>
+//       CHECK:   %[[V_16:.*]] = arith.divui %[[WIDTH]], %c16{{.*}} : index
+//       CHECK:   %[[V_COLUMNS:.*]] = memref.expand_shape %[[WINDOW]] {{\[}}[0], [1, 2]] output_shape [64, %[[V_16]], 16] : memref<64x?xf8E4M3FN> into memref<64x?x16xf8E4M3FN>
+//       CHECK:   %[[V_VIEW:.*]] = memref.transpose %[[VT]] (d0, d1, d2) -> (d1, d0, d2)
+//       CHECK:   %[[C2:.*]] = nvgpu.device_async_copy %[[V_COLUMNS]][{{.*}}], %[[V_VIEW]][{{.*}}], 16, %{{.*}} {bypassL1}
+//       CHECK:   %[[C3:.*]] = nvgpu.device_async_copy %[[V_COLUMNS]][{{.*}}], %[[V_VIEW]][{{.*}}], 16, %{{.*}} {bypassL1}
+//       CHECK:   %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]], %[[C2]], %[[C3]]
+//       CHECK:   nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+//       CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+//       CHECK:   gpu.barrier
+//       CHECK:   sage.tile_descriptor %[[KT]]
+#core = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+gpu.module @kernels {
+  gpu.func @core_matrices(%k: memref<?x64xi8>, %v: memref<64x?x32xf8E4M3FN>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i8
+    %f0 = arith.constant 0.0 : f8E4M3FN
+    %kt = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    %vt = memref.alloc() : memref<4x64x16xf8E4M3FN, #gpu.address_space<workgroup>>
+    %window = memref.collapse_shape %v [[0], [1, 2]] : memref<64x?x32xf8E4M3FN> into memref<64x?xf8E4M3FN>
+    sage.stage_tile %k pad(%i0 : i8) into %kt {indexing_map = #core} : memref<?x64xi8> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    sage.stage_tile %window pad(%f0 : f8E4M3FN) into %vt {indexing_map = #core} : memref<64x?xf8E4M3FN> into memref<4x64x16xf8E4M3FN, #gpu.address_space<workgroup>>
+    %dk = sage.tile_descriptor %kt[%c0, %c0] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32,
+        a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+        : memref<4x64x16xi8, #gpu.address_space<workgroup>> -> i64
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @negative_core_matrix_columns(%k: memref<?x40xi8>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %kt = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    // expected-error @below {{cannot view 'memref<?x40xi8>' as rows of 16-element columns}}
+    sage.stage_tile %k pad(%i0 : i8) into %kt {indexing_map = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>} : memref<?x40xi8> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -173,6 +173,64 @@ func.func @stored_in_key_order(%v: tensor<64x?xf8E4M3FN>, %high: index, %blocks:
 
 // -----
 
+// The same V^T read by a wgmma (sm_90a) through descriptors of its core
+// matrices ([positions / 16, D, 16]): the chain up to P's key order undoes
+// itself and is dropped, so the window is staged along the core-matrix
+// gather alone, and the descriptors read the staged tile. (Composed
+// whole, the map would keep the two permutations, which the kernel
+// cannot copy by rows.)
+//       CHECK: #[[$CORE_MAP:.*]] = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+// CHECK-LABEL: func @stored_in_core_matrices
+//  CHECK-SAME: (%[[V:[^:]*]]: tensor<64x?xf8E4M3FN>
+//       CHECK:   %[[BUF:.*]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<4x64x16xf8E4M3FN>
+//       CHECK:   %[[TILE:.*]] = sage.stage_tile %[[V]] pad(%{{.*}} : f8E4M3FN) into %[[BUF]] {indexing_map = #[[$CORE_MAP]]} : tensor<64x?xf8E4M3FN> into tensor<4x64x16xf8E4M3FN> -> tensor<4x64x16xf8E4M3FN>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   sage.tile_descriptor %[[TILE]]
+#positions = affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 8) floordiv 2) * 4 + ((d1 mod 16) floordiv 8) * 2 + d1 mod 2)>
+#keys = affine_map<(d0, d1) -> (d0, d1 floordiv 32 * 32 + ((d1 mod 32) floordiv 16) * 16 + ((d1 mod 4) floordiv 2) * 8 + ((d1 mod 16) floordiv 4) * 2 + d1 mod 2)>
+#core = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @stored_in_core_matrices(%v: tensor<64x?xf8E4M3FN>, %high: index, %blocks: index,
+                                   %out: tensor<1xi64>) -> tensor<1xi64> {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f8E4M3FN
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<1xi64>) {
+    %vp = tensor.pad %v low[0, 0] high[0, %high] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %f0 : f8E4M3FN
+    } : tensor<64x?xf8E4M3FN> to tensor<64x64xf8E4M3FN>
+    %pe = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vt = linalg.generic {indexing_maps = [#positions, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%vp : tensor<64x64xf8E4M3FN>) outs(%pe : tensor<64x64xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<64x64xf8E4M3FN>
+    %ge = tensor.empty() : tensor<64x64xf8E4M3FN>
+    %vk = linalg.generic {indexing_maps = [#keys, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%vt : tensor<64x64xf8E4M3FN>) outs(%ge : tensor<64x64xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<64x64xf8E4M3FN>
+    %ce = tensor.empty() : tensor<4x64x16xf8E4M3FN>
+    %vc = linalg.generic {indexing_maps = [#core, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%vk : tensor<64x64xf8E4M3FN>) outs(%ce : tensor<4x64x16xf8E4M3FN>) {
+    ^bb0(%x: f8E4M3FN, %unused: f8E4M3FN):
+      linalg.yield %x : f8E4M3FN
+    } -> tensor<4x64x16xf8E4M3FN>
+    %d = sage.tile_descriptor %vc[%c0, %c0] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32,
+        a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>}
+        : tensor<4x64x16xf8E4M3FN> -> i64
+    %w = tensor.insert %d into %o[%c0] : tensor<1xi64>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[0] [1] [1] : tensor<1xi64> into tensor<1xi64>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<1xi64>
+}
+
+// -----
+
 // A gather something other than a lane's read uses stays; its window is
 // not staged.
 // CHECK-LABEL: func @negative_gather_stored

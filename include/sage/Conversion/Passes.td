@@ -124,7 +124,9 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
     kernels that the upstream conversions would not lower here becomes one
     instruction each: `arith.truncf` to FP8 the saturating `cvt` of a pair,
     `math.absf` and `math.roundeven` the LLVM intrinsics (not libdevice
-    calls).
+    calls). A `sage.tile_descriptor` of a workgroup buffer becomes the
+    `sage.matrix_descriptor` of its element's address, which becomes the
+    descriptor's 64 bits.
 
     Upstream's `nvgpu.mma.sync` is not used: it makes every integer MMA
     `.satfinite` (the table's s8 row wraps) and takes 2-D fragments; tried
@@ -135,6 +137,7 @@ def ConvertSageToNVVM : Pass<"convert-sage-to-nvvm"> {
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"

@@ -120,9 +120,16 @@ struct SageToPTXOptions : public PassPipelineOptions<SageToPTXOptions> {
 struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target GPU of the warp MMAs: sm_80, sm_89, sm_90, "
-                     "sm_120a (mma.sync rows of docs/Mma.md)"),
+      llvm::cl::desc("Target GPU: sm_80, sm_89, sm_90, sm_120a (mma.sync "
+                     "rows of docs/Mma.md), sm_90a (wgmma rows with "
+                     "mma-scope=warpgroup)"),
       llvm::cl::init("sm_89")};
+  PassOptions::Option<std::string> mmaScope{
+      *this, "mma-scope",
+      llvm::cl::desc("The MMAs' scope (sage-select-mma scope): warp "
+                     "(mma.sync), warpgroup (wgmma, sm_90a) or auto (the "
+                     "chip's); warp until the wgmma path is measured"),
+      llvm::cl::init("warp")};
   PassOptions::Option<int64_t> blockQ{*this, "block-q",
                                       llvm::cl::desc("Query rows per Q block"),
                                       llvm::cl::init(64)};

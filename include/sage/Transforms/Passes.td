@@ -279,10 +279,12 @@ def SageAssignFragments : Pass<"sage-assign-fragments"> {
     keeps its type (a mask window, an argument) is read through a
     `tensor.cast` that adds the encoding; a use that pins its type (a
     return, a slice, a `sage.qmma`'s B or scales) through one that drops
-    it. A tile the ops would give two encodings is an error naming both;
-    so is a `sage.qmma` without an instruction or of another scope (wgmma,
-    tcgen05: not distributed yet), and a softmax whose scores lost the
-    encoding on the way from the `sage.qmma`.
+    it. A wgmma's result is encoded with the m16n8 warp MMA of its formats,
+    a warp each 16 rows: that is how each warp of a warpgroup holds its
+    accumulators. A tile the ops would give two encodings is an error
+    naming both; so is a `sage.qmma` without an instruction or of scope
+    tcgen05 (its accumulator lives in tensor memory), and a softmax whose
+    scores lost the encoding on the way from the `sage.qmma`.
   }];
   let dependentDialects = [
     "::mlir::sage::SageDialect",
@@ -302,7 +304,10 @@ def SageDistributeTiles : Pass<"sage-distribute-tiles"> {
     by the MMA of their encoding, with the warp's first row from
     `gpu.thread_id`; `scf.for` carries the vectors. A `sage.qmma` becomes
     the lane's `sage.warp_mma` chains on the elements it reads from the
-    operand tiles (or, for P, takes from its registers), then the scales;
+    operand tiles (or, for P, takes from its registers), or for a wgmma
+    row each warpgroup's `sage.warpgroup_mma` chains on the
+    `sage.tile_descriptor`s of the operand tiles gathered into K-major core
+    matrices, fenced, committed and waited for; then the scales;
     where P's accumulator order permutes the keys, B is first gathered
     into that order (a `linalg.generic`), so that each of the lane's
     registers is consecutive elements.
@@ -333,7 +338,10 @@ def SagePromoteTiles : Pass<"sage-promote-tiles"> {
     the chain's composed `indexing_map`) into a tile allocated in workgroup
     memory
     (`bufferization.alloc_tensor` with `memory_space =
-    #gpu.address_space<workgroup>`), and a `linalg.matvec` the lanes read
+    #gpu.address_space<workgroup>`); so does one a wgmma reads through
+    `sage.tile_descriptor`s, gathered into core matrices (links of the
+    chain that only undo how the window is stored drop out of the map),
+    and a `linalg.matvec` the lanes read
     (dS) is computed there, over the rows of its window when the window
     is zero-padded. `sage-fold-lane-reads` then leaves these tiles alone,
     and `sage-lower-staging` splits their copies and products among the
@@ -474,7 +482,11 @@ def SageLowerStaging : Pass<"sage-lower-staging"> {
     `indexing_map` that transposes the window (V^T in P's key order) as
     square blocks of a 32-bit word a side, each thread loading a block's
     words (`vector.load`), transposing them in registers and storing them
-    (`vector.store`) while the copies are in flight; a `linalg.matvec`
+    (`vector.store`) while the copies are in flight; one whose map stages
+    K-major core matrices (what a wgmma reads through
+    `sage.tile_descriptor`) as a plain copy of the window split into
+    16-byte columns into the tile's transposed view, followed by a
+    `fence.proxy.async` before the barrier; a `linalg.matvec`
     into workgroup memory whose rows 16-byte loads can read (dS) is a row
     a thread, read 16 bytes at a time; any other linalg op that writes
     workgroup memory runs its outermost parallel loop across the threads.

@@ -1,4 +1,4 @@
-// RUN: sage-opt %s --convert-sage-to-nvvm | FileCheck %s
+// RUN: sage-opt %s --convert-sage-to-nvvm --canonicalize | FileCheck %s
 
 // convert-sage-to-nvvm (L5): sage.matrix_descriptor becomes its 64 bits:
 // (address & 0x3ffff) >> 4 | leading / 16 << 16 | stride / 16 << 32, and
@@ -24,4 +24,31 @@ func.func @descriptors(%address: i64) -> (i64, i64) {
   %d0 = sage.matrix_descriptor %address {leading = 1024 : i64, mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>, stride = 128 : i64}
   %d1 = sage.matrix_descriptor %address {leading = 2048 : i64, mma = #sage.mma<scope = tcgen05, m = 128, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>, stride = 128 : i64}
   return %d0, %d1 : i64, i64
+}
+
+// A sage.tile_descriptor of a workgroup tile of core matrices
+// ([4, 64, 16] bytes) is the descriptor of the address of element (row,
+// column): 16-byte column column / 16 (1024 bytes apart: the leading
+// offset), row row (16 bytes apart; 8 rows the stride).
+// CHECK-LABEL: func @tile
+//  CHECK-SAME: (%[[TILE:.*]]: memref<4x64x16xi8, #gpu.address_space<workgroup>>, %[[ROW:.*]]: index, %[[COLUMN:.*]]: index)
+//   CHECK-DAG:   %[[C16:.*]] = arith.constant 16 : index
+//   CHECK-DAG:   %[[C1024:.*]] = arith.constant 1024 : index
+//   CHECK-DAG:   %[[WGMMA:.*]] = arith.constant 34363932672 : i64
+//       CHECK:   %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[TILE]]
+//       CHECK:   %[[CHUNK:.*]] = arith.divui %[[COLUMN]], %[[C16]] : index
+//       CHECK:   %[[CHUNK_START:.*]] = arith.muli %[[CHUNK]], %[[C1024]] : index
+//       CHECK:   %[[ROW_START:.*]] = arith.muli %[[ROW]], %[[C16]] : index
+//       CHECK:   %[[OFFSET:.*]] = arith.addi %[[CHUNK_START]], %[[ROW_START]] : index
+//       CHECK:   %[[ADDRESS:.*]] = arith.addi %[[BASE]], %[[OFFSET]] : index
+//       CHECK:   %[[ADDRESS64:.*]] = arith.index_castui %[[ADDRESS]] : index to i64
+//       CHECK:   %[[MASKED:.*]] = arith.andi %[[ADDRESS64]], %{{.*}} : i64
+//       CHECK:   %[[START:.*]] = arith.shrui %[[MASKED]], %{{.*}} : i64
+//       CHECK:   %[[D:.*]] = arith.ori %[[START]], %[[WGMMA]] : i64
+//       CHECK:   return %[[D]]
+func.func @tile(%tile: memref<4x64x16xi8, #gpu.address_space<workgroup>>, %row: index,
+                %column: index) -> i64 {
+  %d = sage.tile_descriptor %tile[%row, %column] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+      : memref<4x64x16xi8, #gpu.address_space<workgroup>> -> i64
+  return %d : i64
 }

@@ -902,6 +902,58 @@ def Sage_WarpLoadMatricesOp : Sage_Op<"warp_load_matrices", [
   let hasVerifier = 1;
 }
 
+def Sage_TileDescriptorOp : Sage_Op<"tile_descriptor", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "bufferize"]>]> {
+  let summary = "the shared-memory descriptor of an operand's rows in a tile "
+                "of core matrices";
+  let description = [{
+    The fragment level (docs/Levels.md, distribute) for MMAs that read an
+    operand from shared memory (wgmma, tcgen05): the 64-bit descriptor
+    through which `mma` reads the `[rows, k]` operand that starts at row
+    `row`, element `column` of a `[R, K]` operand held in `tile` as
+    K-major core matrices without swizzle (docs/Layouts.md): `tile` is
+    `[K / c, R, c]`, `c` elements making 16 bytes, and operand element
+    `(r, x)` is `tile[x / c, r, x % c]`, so that a core matrix (8 rows of
+    16 bytes) is 128 contiguous bytes. `column` must be a multiple of `c`.
+    Every thread of the warpgroup computes the same descriptor.
+
+    On a tensor it names a tile the CTA shares, which `sage-promote-tiles`
+    stages in workgroup memory; on a buffer there (static strides, rows
+    of 16 bytes) `convert-sage-to-nvvm` makes it the descriptor of the
+    address of element `(row, column)`, with the leading byte offset one
+    16-byte column (`R * 16`) and the stride byte offset 8 rows (128),
+    as `sage.matrix_descriptor`.
+
+    Example (the second k32 chunk of an int8 K tile of 64 rows):
+
+    ```mlir
+    %d = sage.tile_descriptor %k[%c0, %c32] {mma = #sage.mma<scope = warpgroup,
+        m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8,
+        b_source = shared, acc = i32, scales = none>}
+        : tensor<4x64x16xi8> -> i64
+    ```
+  }];
+  let arguments = (ins Sage_TileOrBuffer:$tile, Index:$row, Index:$column,
+                       Sage_MmaAttr:$mma);
+  let results = (outs I64:$descriptor);
+  let assemblyFormat = [{
+    $tile `[` $row `,` $column `]` attr-dict `:` type($tile) `->`
+    type($descriptor)
+  }];
+  let extraClassDeclaration = [{
+    /// The elements of a core matrix's 16-byte row.
+    int64_t getElementsPerRow() {
+      return 128 / cast<::mlir::ShapedType>(getTile().getType())
+                       .getElementTypeBitWidth();
+    }
+  }];
+  let hasVerifier = 1;
+}
+
 def Sage_MaskScoresOp : Sage_Op<"mask_scores",
     [Pure, AllTypesMatch<["scores", "result"]>,
      AllTypesMatch<["query_offset", "key_offset", "queries", "keys"]>]> {
