@@ -430,6 +430,16 @@ LogicalResult mlir::sage::checkDistributableQMma(QMmaOp op) {
   // A wgmma reads its shared operands as tiles of core matrices: static,
   // whole 16-byte rows (DistributeWarpgroupMma.cpp).
   if (mma.getScope() == MmaScope::Warpgroup) {
+    // A comes from the lanes (P, as a warp MMA's m16n8 accumulators: the
+    // only encoding of those) exactly where the row reads it from
+    // registers.
+    auto pAcc = dyn_cast_or_null<AccFragmentAttr>(encodingOf(op.getA()));
+    bool aInRegisters = mma.getASource() == OperandSource::Registers;
+    if (bool(pAcc) != aInRegisters)
+      return op.emitOpError()
+             << "cannot be distributed: its wgmma reads A from "
+             << stringifyOperandSource(mma.getASource()) << ", but A is "
+             << (pAcc ? "held by the lanes" : "a tile the CTA shares");
     for (Value tile : {op.getA(), op.getB()}) {
       auto type = cast<RankedTensorType>(tile.getType());
       if (isa_and_nonnull<AccFragmentAttr>(type.getEncoding()))

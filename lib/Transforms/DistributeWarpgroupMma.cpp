@@ -153,9 +153,8 @@ struct QMmaToWarpgroupMmas : OpConversionPattern<QMmaOp> {
     Value group = WarpgroupCommitOp::create(
         rewriter, loc, WgmmaGroupType::get(rewriter.getContext()), sums);
     SmallVector<Value> waited = sums;
-    llvm::append_range(waited, aOperands.front().getType().isInteger(64)
-                                   ? ValueRange{}
-                                   : ValueRange(aOperands));
+    if (keyOrder)
+      llvm::append_range(waited, aOperands);
     auto wait =
         WarpgroupWaitOp::create(rewriter, loc, ValueRange(waited).getTypes(),
                                 /*pending=*/0, group, waited);

@@ -376,11 +376,31 @@ static bool stagesCoreMatrices(StageTileOp op) {
                      3, 0, {row, column * dest.getDimSize(2) + inRow}, context);
 }
 
+/// Whether the rows of `window` ([rows, width]) are provably whole
+/// `c`-element columns: a static width, or one collapsed from dimensions
+/// whose static inner sizes multiply to a multiple of `c` (a stored V's
+/// groups of 32 keys).
+static bool hasWholeColumns(Value window, int64_t c) {
+  auto type = cast<MemRefType>(window.getType());
+  if (!type.isDynamicDim(1))
+    return type.getDimSize(1) % c == 0;
+  auto collapse = window.getDefiningOp<memref::CollapseShapeOp>();
+  if (!collapse)
+    return false;
+  int64_t inner = 1;
+  for (int64_t dim : llvm::reverse(collapse.getReassociationIndices()[1])) {
+    int64_t size = collapse.getSrcType().getDimSize(dim);
+    if (ShapedType::isDynamic(size))
+      break;
+    inner *= size;
+  }
+  return inner % c == 0;
+}
+
 /// `op`, staging core matrices, as a plain copy of its window split into
 /// 16-byte columns ([rows, K / c, c]) into the tile's transposed view
 /// ([rows, K / c, c] at strides [c, rows c, 1]). The window's rows must be
-/// whole 16-byte columns (checked where static: a stored V's rows are whole
-/// groups of 32 keys).
+/// provably whole 16-byte columns (hasWholeColumns).
 static FailureOr<StageTileOp> stageAsPlainCopy(RewriterBase &rewriter,
                                                StageTileOp op) {
   Location loc = op.getLoc();
@@ -395,10 +415,11 @@ static FailureOr<StageTileOp> stageAsPlainCopy(RewriterBase &rewriter,
       source.isDynamicDim(1) ? ShapedType::kDynamic : source.getDimSize(1) / c;
   FailureOr<MemRefType> type = memref::ExpandShapeOp::computeExpandedType(
       source, {source.getDimSize(0), windowColumns, c}, groups);
-  if (failed(type) ||
-      (!source.isDynamicDim(1) && source.getDimSize(1) % c != 0))
+  if (failed(type) || !hasWholeColumns(op.getSource(), c))
     return op.emitOpError() << "cannot view " << source << " as rows of " << c
-                            << "-element columns";
+                            << "-element columns: the width must be "
+                               "provably a multiple of "
+                            << c;
   OpFoldResult rows = memref::getMixedSize(rewriter, loc, op.getSource(), 0);
   OpFoldResult sixteenByteColumns = rewriter.getIndexAttr(windowColumns);
   if (source.isDynamicDim(1)) {

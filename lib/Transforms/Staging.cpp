@@ -159,11 +159,14 @@ static int64_t getViewStrideDivisor(Value buffer, int64_t dim) {
       if (!llvm::is_contained(group, dim))
         continue;
       int64_t inner = 1;
-      for (int64_t expanded : group)
-        if (expanded > dim)
-          inner *= view.getResultType().getDimSize(expanded);
-      if (ShapedType::isDynamic(inner))
-        return 0;
+      for (int64_t expanded : group) {
+        if (expanded <= dim)
+          continue;
+        int64_t size = view.getResultType().getDimSize(expanded);
+        if (ShapedType::isDynamic(size))
+          return 0;
+        inner *= size;
+      }
       return getStrideDivisor(view.getSrc(), source) * inner;
     }
   }
@@ -223,8 +226,9 @@ bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
 }
 
 bool mlir::sage::isLayoutFreeTileUser(Operation *user) {
-  // A descriptor takes the tile's strides from its type (its verifier
-  // checks that they are still core matrices').
+  // A descriptor takes the tile's outer stride and offset from its type;
+  // its verifier requires the 16-byte rows to stay contiguous (a padded
+  // view would fail it, not give a wrong descriptor).
   return isa<StageTileOp, WarpLoadMatricesOp, TileDescriptorOp, memref::LoadOp,
              memref::StoreOp, vector::LoadOp, vector::StoreOp,
              vector::TransferReadOp, vector::TransferWriteOp, linalg::LinalgOp,

@@ -12,9 +12,9 @@
 // RUN: grep -oE 'ld[a-z0-9.]*shared[a-z0-9.]*' %t.ptx | sort | uniq -c | FileCheck %s --check-prefix=READS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.stored.ptx
-// RUN: grep -oE '(cp.async|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
+// RUN: grep -oE '(cp.async|fence.proxy|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention-f16.mlir --sage-levels="chip=sm_89 store-values=1" | sage-translate --sage-export-ptx --sage-kernel-module=attention_f16_kernel -o %t.f16-stored.ptx
-// RUN: grep -oE '(cp.async|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.f16-stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
+// RUN: grep -oE '(cp.async|fence.proxy|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.f16-stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
 // RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
@@ -171,7 +171,8 @@
 //      WG-IR:   sage.online_softmax
 //      WG-IR:   sage.warpgroup_fence({{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>)
 //      WG-IR:   sage.warpgroup_mma {{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers{{.*}}>} : vector<16xf8E4M3FN> -> vector<32xf32>
-// WG-STAGES: error: --sage-levels stages=2 with mma-scope=warpgroup: only mma.sync kernels (mma-scope=warp) stage the next K/V block ahead yet; the wgmma kernel takes stages=1
+// WG-STAGES: error: --sage-levels stages=2 with wgmma (chip=sm_90a mma-scope=warpgroup): only mma.sync kernels stage the next K/V block ahead yet; the wgmma kernel takes stages=1
+// WG-STAGES-NOT: builtin.module
 //      WGMMA: {{^ *}}6 cp.async.cg.shared.global
 // WGMMA-NEXT: {{^ *}}2 cp.async.commit_group
 // WGMMA-NEXT: {{^ *}}2 cp.async.wait_group

@@ -521,3 +521,37 @@ func.func @negative_warpgroup_dynamic_tile(%q: tensor<64x32xi8>, %qs: tensor<32x
     : tensor<64x32xi8>, tensor<32x1xf32>, tensor<?x32xi8>, tensor<4x1xf32> -> tensor<64x64xf32, #S>
   return %s : tensor<64x64xf32, #S>
 }
+
+// -----
+
+// A wgmma row reading A from shared memory, given P held by the lanes.
+#wpv = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared,
+                 b = i8, b_source = shared, acc = i32, scales = none>
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+func.func @negative_warpgroup_held_a(%p: tensor<64x32xi8, #S>, %k: tensor<64x32xi8>,
+    %acc: tensor<64x64xf32, #S>) -> tensor<64x64xf32, #S> {
+  %one = arith.constant dense<1.0> : tensor<1x1xf32>
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: its wgmma reads A from shared, but A is held by the lanes}}
+  %o = sage.qmma %p scaled %one, %k scaled %one, %acc {accumulator = i32, mma = #wpv}
+    : tensor<64x32xi8, #S>, tensor<1x1xf32>, tensor<64x32xi8>, tensor<1x1xf32> -> tensor<64x64xf32, #S>
+  return %o : tensor<64x64xf32, #S>
+}
+
+// -----
+
+// A wgmma row reading A from registers, given a tile the CTA shares.
+#wpv = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers,
+                 b = f8E4M3FN, b_source = shared, acc = f32, scales = none>
+#pv = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
+#O = #sage.acc_fragment<mma = #pv, warps = 4>
+func.func @negative_warpgroup_shared_p(%p: tensor<64x32xf8E4M3FN>, %vt: tensor<64x32xf8E4M3FN>,
+    %acc: tensor<64x64xf32, #O>) -> tensor<64x64xf32, #O> {
+  %one = arith.constant dense<1.0> : tensor<1x1xf32>
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: its wgmma reads A from registers, but A is a tile the CTA shares}}
+  %o = sage.qmma %p scaled %one, %vt scaled %one, %acc {accumulator = f32, mma = #wpv}
+    : tensor<64x32xf8E4M3FN>, tensor<1x1xf32>, tensor<64x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32, #O>
+  return %o : tensor<64x64xf32, #O>
+}

@@ -690,8 +690,23 @@ gpu.module @kernels {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %i0 = arith.constant 0 : i8
     %kt = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
-    // expected-error @below {{cannot view 'memref<?x40xi8>' as rows of 16-element columns}}
+    // expected-error @below {{cannot view 'memref<?x40xi8>' as rows of 16-element columns: the width must be provably a multiple of 16}}
     sage.stage_tile %k pad(%i0 : i8) into %kt {indexing_map = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>} : memref<?x40xi8> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A dynamic width that nothing proves a multiple of 16 (a stored V's
+// would be collapsed from groups of 32).
+gpu.module @kernels {
+  gpu.func @negative_core_matrix_width(%v: memref<64x?xf8E4M3FN>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %f0 = arith.constant 0.0 : f8E4M3FN
+    %vt = memref.alloc() : memref<4x64x16xf8E4M3FN, #gpu.address_space<workgroup>>
+    // expected-error @below {{cannot view 'memref<64x?xf8E4M3FN>' as rows of 16-element columns: the width must be provably a multiple of 16}}
+    sage.stage_tile %v pad(%f0 : f8E4M3FN) into %vt {indexing_map = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>} : memref<64x?xf8E4M3FN> into memref<4x64x16xf8E4M3FN, #gpu.address_space<workgroup>>
     gpu.return
   }
 }

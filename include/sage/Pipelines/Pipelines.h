@@ -128,7 +128,8 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       *this, "mma-scope",
       llvm::cl::desc("The MMAs' scope (sage-select-mma scope): warp "
                      "(mma.sync), warpgroup (wgmma, sm_90a) or auto (the "
-                     "chip's); warp until the wgmma path is measured"),
+                     "chip's); warp by default: the first wgmma kernel is "
+                     "no faster yet (docs/Levels.md)"),
       llvm::cl::init("warp")};
   PassOptions::Option<int64_t> blockQ{*this, "block-q",
                                       llvm::cl::desc("Query rows per Q block"),

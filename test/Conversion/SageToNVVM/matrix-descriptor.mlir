@@ -52,3 +52,24 @@ func.func @tile(%tile: memref<4x64x16xi8, #gpu.address_space<workgroup>>, %row: 
       : memref<4x64x16xi8, #gpu.address_space<workgroup>> -> i64
   return %d : i64
 }
+
+// A stage of a multi-buffered tile is a view at a dynamic offset: the
+// view's offset is added to the allocation's address (column 32: the
+// third 16-byte column, 2048 bytes in).
+// CHECK-LABEL: func @stage
+//  CHECK-SAME: (%[[STAGE:.*]]: memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>>, %[[ROW:.*]]: index)
+//   CHECK-DAG:   %[[C16:.*]] = arith.constant 16 : index
+//   CHECK-DAG:   %[[C2048:.*]] = arith.constant 2048 : index
+//       CHECK:   %{{.*}}, %[[OFFSET:.*]], %{{.*}}:3, %{{.*}}:3 = memref.extract_strided_metadata %[[STAGE]]
+//       CHECK:   %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[STAGE]]
+//       CHECK:   %[[ROW_START:.*]] = arith.muli %[[ROW]], %[[C16]] : index
+//       CHECK:   %[[COLUMN_START:.*]] = arith.addi %[[OFFSET]], %[[C2048]] : index
+//       CHECK:   %[[ELEMENT:.*]] = arith.addi %[[COLUMN_START]], %[[ROW_START]] : index
+//       CHECK:   arith.addi %[[BASE]], %[[ELEMENT]] : index
+func.func @stage(%stage: memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                 %row: index) -> i64 {
+  %c32 = arith.constant 32 : index
+  %d = sage.tile_descriptor %stage[%row, %c32] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+      : memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>, #gpu.address_space<workgroup>> -> i64
+  return %d : i64
+}

@@ -65,3 +65,24 @@ func.func @negative_global_buffer(%t: memref<4x64x16xi8>, %i: index) -> i64 {
       : memref<4x64x16xi8> -> i64
   return %d : i64
 }
+
+// -----
+
+func.func @negative_sub_byte(%t: tensor<2x64x32xf4E2M1FN>, %i: index) -> i64 {
+  // expected-error@+1 {{'sage.tile_descriptor' op describes tiles of whole bytes; 'f4E2M1FN' elements (stored 2 a byte) are not supported yet}}
+  %d = sage.tile_descriptor %t[%i, %i] {mma = #sage.mma<scope = tcgen05, m = 128, n = 64, k = 64,
+      a = f4E2M1FN, a_source = shared, b = f4E2M1FN, b_source = shared, acc = f32, scales = ue4m3_block16>}
+      : tensor<2x64x32xf4E2M1FN> -> i64
+  return %d : i64
+}
+
+// -----
+
+func.func @negative_column(%t: tensor<4x64x16xi8>, %i: index) -> i64 {
+  %c8 = arith.constant 8 : index
+  // expected-error@+1 {{'sage.tile_descriptor' op starts at column 8, which is not on a core matrix's 16-byte column (a multiple of 16)}}
+  %d = sage.tile_descriptor %t[%i, %c8] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32,
+      a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+      : tensor<4x64x16xi8> -> i64
+  return %d : i64
+}

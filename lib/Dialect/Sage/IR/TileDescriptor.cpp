@@ -10,6 +10,7 @@
 #include "sage/Dialect/Sage/IR/SageOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::sage;
@@ -44,12 +45,24 @@ LogicalResult TileDescriptorOp::verify() {
     return diag << "), got " << element;
   }
   unsigned bits = element.getIntOrFloatBitWidth();
+  // Sub-byte elements are stored two or more a byte: their addresses are
+  // not element offsets times a byte count, which the lowering computes.
+  if (bits < 8)
+    return emitOpError() << "describes tiles of whole bytes; " << element
+                         << " elements (stored " << 8 / bits
+                         << " a byte) are not supported yet";
   if (tile.getRank() != 3 || tile.isDynamicDim(1) || tile.isDynamicDim(2) ||
       tile.getDimSize(2) * bits != 128)
     return emitOpError() << "expected a tile of core matrices [K / "
                          << 128 / bits << ", rows, " << 128 / bits
                          << "] (16-byte rows of " << element
                          << ", static), got " << tile;
+  std::optional<int64_t> column = getConstantIntValue(getColumn());
+  if (column && *column % tile.getDimSize(2) != 0)
+    return emitOpError() << "starts at column " << *column
+                         << ", which is not on a core matrix's 16-byte "
+                            "column (a multiple of "
+                         << tile.getDimSize(2) << ")";
   auto buffer = dyn_cast<MemRefType>(tile);
   if (!buffer)
     return success();
