@@ -387,8 +387,10 @@ static bool hasWholeColumns(Value window, int64_t c) {
   auto collapse = window.getDefiningOp<memref::CollapseShapeOp>();
   if (!collapse)
     return false;
+  // getReassociationIndices() returns its groups by value: keep them.
+  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
   int64_t inner = 1;
-  for (int64_t dim : llvm::reverse(collapse.getReassociationIndices()[1])) {
+  for (int64_t dim : llvm::reverse(groups[1])) {
     int64_t size = collapse.getSrcType().getDimSize(dim);
     if (ShapedType::isDynamic(size))
       break;

@@ -154,8 +154,8 @@ static int64_t getViewStrideDivisor(Value buffer, int64_t dim) {
   // An expanded dimension steps as its group's source dimension times the
   // sizes inside it in the group.
   if (auto view = buffer.getDefiningOp<memref::ExpandShapeOp>()) {
-    for (auto [source, group] :
-         llvm::enumerate(view.getReassociationIndices())) {
+    SmallVector<ReassociationIndices> groups = view.getReassociationIndices();
+    for (auto [source, group] : llvm::enumerate(groups)) {
       if (!llvm::is_contained(group, dim))
         continue;
       int64_t inner = 1;
