@@ -45,7 +45,7 @@ if [[ $what == check || $what == all ]]; then
     # sage-check-levels-pipelined): the bars of the program under test.
     grep "^# RUN: ${PROGRAM:-sage-check-levels} " \
       "$root/test/Integration/GPU/levels-attention.test" |
-      sed 's/^# RUN: [a-z-]* //; s/ | FileCheck.*//' |
+      sed 's/^# RUN: [a-z0-9-]* //; s/ | FileCheck.*//' |
       while read -r args; do
         echo "-- $args"
         # shellcheck disable=SC2086

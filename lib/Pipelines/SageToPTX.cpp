@@ -61,35 +61,6 @@ struct CheckVariantPass
 
   std::string variant;
 };
-/// Fails on --sage-levels options the levels cannot honour together, rather
-/// than quietly giving another kernel: sage-pipeline-tiles leaves a loop of
-/// wgmmas (ops with effects it cannot see past) with one stage.
-struct CheckLevelsOptionsPass
-    : public PassWrapper<CheckLevelsOptionsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckLevelsOptionsPass)
-
-  CheckLevelsOptionsPass(std::string chip, std::string mmaScope, int64_t stages)
-      : chip(std::move(chip)), mmaScope(std::move(mmaScope)), stages(stages) {}
-  StringRef getArgument() const final { return "sage-check-levels-options"; }
-
-  void runOnOperation() override {
-    // auto takes wgmma on sm_90a (sage-select-mma).
-    bool wgmma = mmaScope == "warpgroup" ||
-                 (mmaScope == "auto" && StringRef(chip).starts_with("sm_90a"));
-    if (wgmma && stages != 1) {
-      emitError(UnknownLoc::get(&getContext()))
-          << "--sage-levels stages=" << stages << " with wgmma (chip=" << chip
-          << " mma-scope=" << mmaScope
-          << "): only mma.sync kernels stage the next K/V block ahead yet; "
-             "the wgmma kernel takes stages=1";
-      signalPassFailure();
-    }
-  }
-
-  std::string chip, mmaScope;
-  int64_t stages;
-};
-
 /// Fails on a binary-format that gpu-module-to-binary would refuse without
 /// saying which formats there are.
 struct CheckBinaryFormatPass
@@ -228,8 +199,6 @@ void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
 
 void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
-  pm.addPass(std::make_unique<CheckLevelsOptionsPass>(
-      options.chip, options.mmaScope, options.stages));
   pm.addPass(createSageRaiseAttention());
   // The quantization groups follow the tiles (per_thread Q groups of
   // block-q rows, K of block-k tokens).

@@ -27,6 +27,10 @@ void populateDistributeQMmaPatterns(const TypeConverter &converter,
 void populateDistributeWarpgroupMmaPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns);
 
+/// Whether a wgmma can read `type` ([rows, K]) from shared memory as core
+/// matrices: static, its rows whole 16-byte rows.
+bool isCoreMatrixOperand(RankedTensorType type);
+
 /// The order in which P, taken from its accumulator registers, feeds the
 /// MMA positions of a K chunk of `mma` (the natural one, or the
 /// accumulator order: docs/Layouts.md); fails where neither keeps P in

@@ -444,8 +444,7 @@ LogicalResult mlir::sage::checkDistributableQMma(QMmaOp op) {
       auto type = cast<RankedTensorType>(tile.getType());
       if (isa_and_nonnull<AccFragmentAttr>(type.getEncoding()))
         continue;
-      if (!type.hasStaticShape() ||
-          type.getDimSize(1) * type.getElementTypeBitWidth() % 128 != 0)
+      if (!isCoreMatrixOperand(type))
         return op.emitOpError()
                << "cannot be distributed: a wgmma reads its operands from "
                   "shared memory as static tiles of whole 16-byte rows, got "

@@ -40,10 +40,7 @@ static Value gatherCoreMatrices(OpBuilder &b, Location loc, Value tile) {
   int64_t c = 128 / type.getElementTypeBitWidth();
   int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
   MLIRContext *context = b.getContext();
-  AffineExpr column = getAffineDimExpr(0, context),
-             row = getAffineDimExpr(1, context),
-             inRow = getAffineDimExpr(2, context);
-  auto input = AffineMap::get(3, 0, {row, column * c + inRow}, context);
+  AffineMap input = TileDescriptorOp::getCoreMatrixMap(context, c);
   auto output = AffineMap::getMultiDimIdentityMap(3, context);
   Value init = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{columns / c, rows, c}, type.getElementType());
@@ -57,12 +54,39 @@ static Value gatherCoreMatrices(OpBuilder &b, Location loc, Value tile) {
   return gather.getResult(0);
 }
 
-/// Whether `tile` is a static [rows, K] tile whose rows are whole 16-byte
-/// rows of core matrices.
-static bool isCoreMatrixOperand(Value tile) {
-  auto type = cast<RankedTensorType>(tile.getType());
+bool mlir::sage::isCoreMatrixOperand(RankedTensorType type) {
   return type.getRank() == 2 && type.hasStaticShape() &&
          type.getDimSize(1) * type.getElementTypeBitWidth() % 128 == 0;
+}
+
+/// The A operands of each K chunk of `op`'s wgmmas, passed through the
+/// warpgroup's fence: P's registers, taken from the lane's accumulators
+/// in `keyOrder`, or (no `keyOrder`) the descriptors of this warpgroup's
+/// rows of A's core matrices.
+static SmallVector<Value> fenceAOperands(OpBuilder &b, LaneIndices &ix,
+                                         QMmaOp op, Value a,
+                                         MmaPackedAttr keyOrder) {
+  Location loc = op.getLoc();
+  MmaAttr mma = op.getMmaAttr();
+  int64_t k = mma.getK();
+  int64_t chunks = op.getA().getType().getDimSize(1) / k;
+  if (keyOrder) {
+    SmallVector<Value> registers;
+    for (int64_t c = 0; c < chunks; ++c)
+      registers.push_back(getProbabilityFragment(b, loc, a, mma, keyOrder, c));
+    auto fence = WarpgroupFenceOp::create(
+        b, loc, ValueRange(registers).getTypes(), registers);
+    return SmallVector<Value>(fence.getResults());
+  }
+  WarpgroupFenceOp::create(b, loc, TypeRange{}, ValueRange{});
+  Value warpgroup = ix.div(ix.warp, kWarpgroupRows / 16);
+  Value firstRow = ix.affine(warpgroup, kWarpgroupRows, 0);
+  Value aTile = gatherCoreMatrices(b, loc, a);
+  SmallVector<Value> descriptors;
+  for (int64_t c = 0; c < chunks; ++c)
+    descriptors.push_back(TileDescriptorOp::create(
+        b, loc, b.getI64Type(), aTile, firstRow, ix.constant(c * k), mma));
+  return descriptors;
 }
 
 namespace {
@@ -95,42 +119,22 @@ struct QMmaToWarpgroupMmas : OpConversionPattern<QMmaOp> {
         return rewriter.notifyMatchFailure(op, "A not in the lane");
       keyOrder = *order;
     } else if (mma.getASource() != OperandSource::Shared ||
-               !isCoreMatrixOperand(adaptor.getA())) {
+               !isCoreMatrixOperand(
+                   cast<RankedTensorType>(adaptor.getA().getType()))) {
       return rewriter.notifyMatchFailure(op, "A not a shared tile");
     }
-    if (!isCoreMatrixOperand(adaptor.getB()))
+    if (!isCoreMatrixOperand(cast<RankedTensorType>(adaptor.getB().getType())))
       return rewriter.notifyMatchFailure(op, "B not a shared tile");
 
     LaneIndices ix(rewriter, loc);
-    Value warpgroup = ix.div(ix.warp, kWarpgroupRows / 16);
-    Value firstRow = ix.affine(warpgroup, kWarpgroupRows, 0);
     // B read in P's key order where that permutes the keys: MMA position
     // p of the tile holds key getIndexAt(p).
     Value b = adaptor.getB();
     if (keyOrder && keyOrder.getOrder() == FragmentOrder::Accumulator)
       b = gatherInKeyOrder(rewriter, loc, b, keyOrder);
     Value bTile = gatherCoreMatrices(rewriter, loc, b);
-
-    // A: P's registers a chunk, passed through the fence, or the
-    // descriptors of the warpgroup's rows of each chunk.
-    SmallVector<Value> aOperands, aRegisters;
-    if (keyOrder) {
-      for (int64_t c = 0; c < chunks; ++c)
-        aRegisters.push_back(getProbabilityFragment(
-            rewriter, loc, adaptor.getA(), mma, keyOrder, c));
-      auto fence = WarpgroupFenceOp::create(
-          rewriter, loc, ValueRange(aRegisters).getTypes(), aRegisters);
-      llvm::append_range(aOperands, fence.getResults());
-    } else {
-      WarpgroupFenceOp::create(rewriter, loc, TypeRange{}, ValueRange{});
-      Value aTile = gatherCoreMatrices(rewriter, loc, adaptor.getA());
-      for (int64_t c = 0; c < chunks; ++c) {
-        Value column = ix.constant(c * k);
-        aOperands.push_back(
-            TileDescriptorOp::create(rewriter, loc, rewriter.getI64Type(),
-                                     aTile, firstRow, column, mma));
-      }
-    }
+    SmallVector<Value> aOperands =
+        fenceAOperands(rewriter, ix, op, adaptor.getA(), keyOrder);
 
     // Per N tile, the chain over the chunks; the first has no accumulator
     // (D = A B), so nothing writes accumulator registers after the fence.

@@ -368,12 +368,8 @@ static bool stagesCoreMatrices(StageTileOp op) {
   if (!map || dest.getRank() != 3 ||
       cast<MemRefType>(op.getSource().getType()).getRank() != 2)
     return false;
-  MLIRContext *context = op.getContext();
-  AffineExpr column = getAffineDimExpr(0, context),
-             row = getAffineDimExpr(1, context),
-             inRow = getAffineDimExpr(2, context);
-  return *map == AffineMap::get(
-                     3, 0, {row, column * dest.getDimSize(2) + inRow}, context);
+  return *map == TileDescriptorOp::getCoreMatrixMap(op.getContext(),
+                                                    dest.getDimSize(2));
 }
 
 /// Whether the rows of `window` ([rows, width]) are provably whole

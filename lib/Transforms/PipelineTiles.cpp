@@ -72,7 +72,7 @@ static std::optional<SmallVector<Value>> getViews(Value tile) {
 
 /// Whether anything in `body` writes memory outside workgroup tiles, or
 /// may: the stagings of the next block would then read what this block has
-/// not written yet.
+/// not written yet. The wgmma ops' queue is no memory.
 static bool writesOtherMemory(Block &body) {
   WalkResult walk = body.walk([](Operation *op) {
     std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
@@ -81,6 +81,7 @@ static bool writesOtherMemory(Block &body) {
       return WalkResult::interrupt();
     for (const MemoryEffects::EffectInstance &effect : *effects)
       if (isa<MemoryEffects::Write>(effect.getEffect()) &&
+          !isa<WgmmaQueueResource>(effect.getResource()) &&
           (!effect.getValue() || !isWorkgroupBuffer(effect.getValue())))
         return WalkResult::interrupt();
     return WalkResult::advance();

@@ -24,7 +24,10 @@
 // RUN: sage-translate %t.wgmma.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma.ptx
 // RUN: grep -oE '(wgmma|mma.sync|cp.async|fence.proxy|ldmatrix|st.shared|ld.shared)[a-z0-9_.:]*' %t.wgmma.ptx | sort | uniq -c | FileCheck %s --check-prefix=WGMMA
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
-// RUN: not sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup stages=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG-STAGES
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup stages=2" --mlir-print-ir-after=sage-pipeline-tiles -o %t.wgmma-pipe.mlir 2>&1 | FileCheck %s --check-prefix=WG-PIPE
+// RUN: sage-translate %t.wgmma-pipe.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-pipe.ptx
+// RUN: grep -oE '(wgmma|cp.async|fence.proxy|bar.sync)[a-z0-9_.:]*' %t.wgmma-pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=WG-PIPE-PTX
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma-pipe.ptx -o %t.wgmma-pipe.cubin %}
 
 // The README's example through every level of docs/Levels.md, printed
 // after each pass: the tiles of sage.qmma / sage.online_softmax /
@@ -171,8 +174,6 @@
 //      WG-IR:   sage.online_softmax
 //      WG-IR:   sage.warpgroup_fence({{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>)
 //      WG-IR:   sage.warpgroup_mma {{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers{{.*}}>} : vector<16xf8E4M3FN> -> vector<32xf32>
-// WG-STAGES: error: --sage-levels stages=2 with wgmma (chip=sm_90a mma-scope=warpgroup): only mma.sync kernels stage the next K/V block ahead yet; the wgmma kernel takes stages=1
-// WG-STAGES-NOT: builtin.module
 //      WGMMA: {{^ *}}6 cp.async.cg.shared.global
 // WGMMA-NEXT: {{^ *}}2 cp.async.commit_group
 // WGMMA-NEXT: {{^ *}}2 cp.async.wait_group
@@ -185,6 +186,33 @@
 // WGMMA-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
 // WGMMA-NEXT: {{^ *}}2 wgmma.wait_group.sync.aligned
 //  WGMMA-NOT: {{.}}
+// Two stages of the wgmma kernel (stages=2): the wgmma ops read the
+// stages through descriptors and write only their queue, so the
+// pipeline sees past them; block j + 1's cp.async into the other stage of
+// each core-matrix tile goes out before block j's wgmmas, and its wait is
+// published to the async proxy before the barrier.
+//       WG-PIPE: IR Dump After SagePipelineTiles
+//       WG-PIPE:   memref.alloc() {{.*}} : memref<2x4x64x16xi8, #gpu.address_space<workgroup>>
+//       WG-PIPE:   memref.alloc() {{.*}} : memref<2x4x64x16xf8E4M3FN, #gpu.address_space<workgroup>>
+//       WG-PIPE:   scf.for
+//       WG-PIPE:     %[[NEXT:.*]] = sage.stage_async {
+//       WG-PIPE:     sage.warpgroup_mma
+//       WG-PIPE:     sage.warpgroup_wait 0
+//       WG-PIPE:     sage.warpgroup_mma
+//       WG-PIPE:     sage.warpgroup_wait 0
+//       WG-PIPE:     sage.stage_await %[[NEXT]]
+//  WG-PIPE-NEXT:     scf.yield
+//      WG-PIPE-PTX: {{^ *}}5 bar.sync
+// WG-PIPE-PTX-NEXT: {{^ *}}10 cp.async.cg.shared.global
+// WG-PIPE-PTX-NEXT: {{^ *}}3 cp.async.commit_group
+// WG-PIPE-PTX-NEXT: {{^ *}}3 cp.async.wait_group
+// WG-PIPE-PTX-NEXT: {{^ *}}3 fence.proxy.async.shared::cta
+// WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.commit_group.sync.aligned
+// WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.fence.sync.aligned
+// WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
+// WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.wait_group.sync.aligned
+//  WG-PIPE-PTX-NOT: {{.}}
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync

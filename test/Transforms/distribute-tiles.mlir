@@ -445,10 +445,10 @@ func.func @partial_sums_in_and_out(%l: tensor<32xf32>, %one: f32)
 // CHECK-LABEL: func @warpgroup_scores
 //  CHECK-SAME: (%[[Q:[^:]*]]: tensor<64x32xi8>, %{{[^:]*}}: tensor<32x1xf32>, %[[K:[^:]*]]: tensor<64x32xi8>,
 //       CHECK:   %[[WARP:.*]] = arith.divui %{{.*}}, %c32{{.*}} : index
-//       CHECK:   %[[WARPGROUP:.*]] = arith.divui %[[WARP]], %c4{{.*}} : index
-//       CHECK:   %[[FIRST_ROW:.*]] = arith.muli %[[WARPGROUP]], %c64 : index
 //       CHECK:   %[[K_CORE:.*]] = linalg.generic {indexing_maps = [#[[$CORE]], #{{.*}}], {{.*}} ins(%[[K]] : tensor<64x32xi8>) outs(%{{.*}} : tensor<2x64x16xi8>)
 //       CHECK:   sage.warpgroup_fence
+//       CHECK:   %[[WARPGROUP:.*]] = arith.divui %[[WARP]], %c4{{.*}} : index
+//       CHECK:   %[[FIRST_ROW:.*]] = arith.muli %[[WARPGROUP]], %c64 : index
 //       CHECK:   %[[Q_CORE:.*]] = linalg.generic {indexing_maps = [#[[$CORE]], #{{.*}}], {{.*}} ins(%[[Q]] : tensor<64x32xi8>) outs(%{{.*}} : tensor<2x64x16xi8>)
 //       CHECK:   %[[A:.*]] = sage.tile_descriptor %[[Q_CORE]][%[[FIRST_ROW]], %c0{{.*}}] {mma = #sage.mma<scope = warpgroup{{.*}}>} : tensor<2x64x16xi8> -> i64
 //       CHECK:   %[[B:.*]] = sage.tile_descriptor %[[K_CORE]][%c0{{.*}}, %c0{{.*}}] {mma = #sage.mma<scope = warpgroup{{.*}}>} : tensor<2x64x16xi8> -> i64

@@ -174,6 +174,49 @@ gpu.module @carried {
 
 // -----
 
+// A loop of wgmmas on a core-matrix tile: they read it through
+// descriptors and write only the warpgroup's wgmma queue, which is no
+// memory, so the tile gets two stages and the wgmmas read stage j mod 2.
+// CHECK-LABEL: gpu.func @wgmma_loop
+//       CHECK:   %[[KT:.*]] = memref.alloc() : memref<2x4x64x16xi8, #gpu.address_space<workgroup>>
+//       CHECK:   scf.for
+//       CHECK:     %[[NEXT:.*]] = sage.stage_async {
+//       CHECK:       sage.stage_tile
+//       CHECK:     }
+//       CHECK:     %[[KTJ:.*]] = memref.subview %[[KT]][%{{.*}}, 0, 0, 0] [1, 4, 64, 16]
+//       CHECK:     sage.warpgroup_fence
+//       CHECK:     %[[D:.*]] = sage.tile_descriptor %[[KTJ]]
+//       CHECK:     sage.warpgroup_mma %{{.*}}, %[[D]]
+//       CHECK:     sage.warpgroup_commit
+//       CHECK:     sage.warpgroup_wait 0
+//       CHECK:     sage.stage_await %[[NEXT]]
+//  CHECK-NEXT:   }
+#core = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+#wqk = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>
+gpu.module @wgmma {
+  gpu.func @wgmma_loop(%k: memref<?x64xi8>, %blocks: index, %q: i64, %out: memref<32xi32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %i0 = arith.constant 0 : i8
+    scf.for %j = %c0 to %blocks step %c1 {
+      %row = arith.muli %j, %c64 : index
+      %kw = memref.subview %k[%row, 0] [64, 64] [1, 1] : memref<?x64xi8> to memref<64x64xi8, strided<[64, 1], offset: ?>>
+      %kt = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
+      sage.stage_tile %kw pad(%i0 : i8) into %kt {indexing_map = #core} : memref<64x64xi8, strided<[64, 1], offset: ?>> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+      sage.warpgroup_fence
+      %d = sage.tile_descriptor %kt[%c0, %c0] {mma = #wqk} : memref<4x64x16xi8, #gpu.address_space<workgroup>> -> i64
+      %s = sage.warpgroup_mma %q, %d {mma = #wqk} : i64 -> vector<32xi32>
+      %g = sage.warpgroup_commit(%s : vector<32xi32>)
+      %r = sage.warpgroup_wait 0 on %g, %s : vector<32xi32>
+      vector.transfer_write %r, %out[%c0] {in_bounds = [true]} : vector<32xi32>, memref<32xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // Left as it is: a tile no staging fills (its threads store into it).
 // CHECK-LABEL: gpu.func @stored_tile
 //   CHECK-NOT:   sage.stage_async

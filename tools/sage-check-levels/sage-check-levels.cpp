@@ -70,7 +70,13 @@ SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16_d128)
 
 namespace {
 
-constexpr int64_t kBlock = 64, kWarpRows = 16;
+// The Q and K/V blocks the inputs' quantization groups and Q smoothing
+// follow: block-q is the program's (SAGE_LEVELS_BLOCK_Q, set by
+// CMakeLists.txt with the --sage-levels options), block-k 64.
+#ifndef SAGE_LEVELS_BLOCK_Q
+#define SAGE_LEVELS_BLOCK_Q 64
+#endif
+constexpr int64_t kBlockQ = SAGE_LEVELS_BLOCK_Q, kBlockK = 64, kWarpRows = 16;
 /// Keys of a group of V stored for the P V MMA: the k of the inputs'
 /// v_layout (#sage.mma_ordered<along = tokens, k = 32, order =
 /// accumulator>), whose host functions take V as [B, Hkv, D, groups, 32].
@@ -157,9 +163,9 @@ Recipe getRecipe() {
   recipe.pvFormat = PVFormat::E4M3;
   recipe.pRange = 448.0f;
   recipe.vRange = kVRange;
-  recipe.blockQ = kBlock;
+  recipe.blockQ = kBlockQ;
   recipe.warpRows = kWarpRows;
-  recipe.blockK = kBlock;
+  recipe.blockK = kBlockK;
   return recipe;
 }
 
@@ -275,13 +281,13 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
                  const AttentionData &data) {
   const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
   const int64_t Nq = shape.seqQ, Nk = shape.seqK, dim = shape.headDim;
-  GroupLayout qLayout{Granularity::PerThread, OperandRole::A, kBlock,
+  GroupLayout qLayout{Granularity::PerThread, OperandRole::A, kBlockQ,
                       kWarpRows};
-  GroupLayout kLayout{Granularity::PerThread, OperandRole::B, kBlock,
+  GroupLayout kLayout{Granularity::PerThread, OperandRole::B, kBlockK,
                       kWarpRows};
   const int64_t qGroups = numGroups(qLayout, Nq, dim);
   const int64_t kGroups = numGroups(kLayout, Nk, dim);
-  const int64_t qBlocks = (Nq + kBlock - 1) / kBlock;
+  const int64_t qBlocks = (Nq + kBlockQ - 1) / kBlockQ;
 
   Tensor<int8_t> q(B, H, Nq, dim), k(B, Hkv, Nk, dim);
   Tensor<float> qScales(B, H, qGroups, 1), kScales(B, Hkv, kGroups, 1);
@@ -299,7 +305,7 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t h = 0; h < H; ++h) {
       const float *x = data.q.data() + shape.qOffset(b, h);
-      SmoothedBlocks smoothed = smoothBlocks(x, Nq, dim, kBlock);
+      SmoothedBlocks smoothed = smoothBlocks(x, Nq, dim, kBlockQ);
       IntQuantized quantized =
           quantizeInt(smoothed.values.data(), Nq, dim, kInt8Max, qLayout);
       std::memcpy(&q.at(b, h, 0, 0), quantized.values.data(), Nq * dim);

@@ -26,6 +26,14 @@ static bool isWorkgroupMemory(MemRefType type) {
   return number && number.getInt() == 3;
 }
 
+AffineMap TileDescriptorOp::getCoreMatrixMap(MLIRContext *context,
+                                             int64_t elementsPerRow) {
+  AffineExpr column = getAffineDimExpr(0, context),
+             row = getAffineDimExpr(1, context),
+             inRow = getAffineDimExpr(2, context);
+  return AffineMap::get(3, 0, {row, column * elementsPerRow + inRow}, context);
+}
+
 LogicalResult TileDescriptorOp::verify() {
   MmaAttr mma = getMma();
   if (mma.getScope() == MmaScope::Warp)

@@ -324,9 +324,13 @@ def Sage_WarpMmaOp : Sage_Op<"warp_mma",
   let hasVerifier = 1;
 }
 
+/// A warpgroup's wgmmas in flight (WgmmaQueueResource, SageOps.h).
+def Sage_WgmmaQueue : Resource<"::mlir::sage::WgmmaQueueResource">;
+
 def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
     [OptionalTypesMatchWith<"acc has the result's type", "result", "acc",
-                            "$_self">]> {
+                            "$_self">,
+     MemoryEffects<[MemRead, MemWrite<Sage_WgmmaQueue>]>]> {
   let summary = "one wgmma of a warpgroup, on its operands' descriptors and "
                 "one thread's registers";
   let description = [{
@@ -351,7 +355,9 @@ def Sage_WarpgroupMmaOp : Sage_Op<"warpgroup_mma",
     the async proxy and its register operands passed through
     `sage.warpgroup_fence` before it, and its result is read through the
     `sage.warpgroup_wait` on the token of its `sage.warpgroup_commit`. It
-    is not `Pure`, so no pass moves it across those. `convert-sage-to-nvvm`
+    reads memory and writes the warpgroup's wgmma queue (as do the fence,
+    the commit and the wait), so no pass moves it across those, merges or
+    drops it, while it writes no memory. `convert-sage-to-nvvm`
     turns it into that one instruction: `nvvm.wgmma.mma_async` for A from
     shared memory, one `wgmma.mma_async` in `llvm.inline_asm` for A from
     registers, which MLIR 22's op does not take.
@@ -546,7 +552,8 @@ def Sage_StageRingAcquireOp : Sage_StageRingBlockOp<"stage_ring_acquire"> {
 
 def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
     [RangedTypesMatchWith<"the results have the fragments' types",
-                          "fragments", "results", "$_self">]> {
+                          "fragments", "results", "$_self">,
+     MemoryEffects<[MemWrite<Sage_WgmmaQueue>]>]> {
   let summary = "orders a thread's register writes before the wgmmas that "
                 "read them";
   let description = [{
@@ -576,7 +583,8 @@ def Sage_WarpgroupFenceOp : Sage_Op<"warpgroup_fence",
   let hasVerifier = 1;
 }
 
-def Sage_WarpgroupCommitOp : Sage_Op<"warpgroup_commit"> {
+def Sage_WarpgroupCommitOp : Sage_Op<"warpgroup_commit",
+    [MemoryEffects<[MemWrite<Sage_WgmmaQueue>]>]> {
   let summary = "commits a warpgroup's issued wgmmas as one group";
   let description = [{
     Commits every wgmma the warpgroup issued since its last commit as one
@@ -605,7 +613,8 @@ def Sage_WarpgroupCommitOp : Sage_Op<"warpgroup_commit"> {
 
 def Sage_WarpgroupWaitOp : Sage_Op<"warpgroup_wait",
     [RangedTypesMatchWith<"the results have the fragments' types",
-                          "fragments", "results", "$_self">]> {
+                          "fragments", "results", "$_self">,
+     MemoryEffects<[MemWrite<Sage_WgmmaQueue>]>]> {
   let summary = "waits for a warpgroup's wgmma group; its results are read "
                 "after it";
   let description = [{
@@ -950,6 +959,11 @@ def Sage_TileDescriptorOp : Sage_Op<"tile_descriptor", [
       return 128 / cast<::mlir::ShapedType>(getTile().getType())
                        .getElementTypeBitWidth();
     }
+    /// Where each element of a tile of core matrices comes from: the map
+    /// from its position (c, r, x) in `[K / c, R, c]` (`elementsPerRow`
+    /// = c) to operand element (r, c * elementsPerRow + x).
+    static ::mlir::AffineMap getCoreMatrixMap(::mlir::MLIRContext *context,
+                                              int64_t elementsPerRow);
   }];
   let hasVerifier = 1;
 }
