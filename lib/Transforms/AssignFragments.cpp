@@ -208,7 +208,7 @@ public:
   }
 
   static bool isPartialSums(Attribute encoding) {
-    auto rows = dyn_cast<RowFragmentAttr>(encoding);
+    auto rows = dyn_cast_or_null<RowFragmentAttr>(encoding);
     return rows && rows.getPartialSums();
   }
 
@@ -236,17 +236,35 @@ private:
   }
 
   /// Gives all of `values` the encoding one of them has, as `user`
-  /// requires.
-  LogicalResult tie(Operation *user, ValueRange values) {
+  /// requires. With `readsWholeSums`, `user` reads partial row sums among
+  /// its operands as the rows' sums (apply() reduces them over the quad
+  /// first), which is the encoding they are tied by.
+  LogicalResult tie(Operation *user, ValueRange values,
+                    bool readsWholeSums = false) {
+    auto readsSums = [&](Value value) {
+      return readsWholeSums && value.getDefiningOp() != user &&
+             isPartialSums(encodingOf(value));
+    };
+    auto seenByUser = [&](Value value) -> Attribute {
+      if (readsSums(value))
+        return cast<RowFragmentAttr>(encodingOf(value)).withPartialSums(false);
+      return encodingOf(value);
+    };
     Attribute known;
     for (Value value : values)
-      if ((known = encodingOf(value)))
+      if ((known = seenByUser(value)))
         break;
     if (!known)
       return success();
-    for (Value value : values)
-      if (failed(assign(value, known, user)))
-        return failure();
+    for (Value value : values) {
+      if (!readsSums(value)) {
+        if (failed(assign(value, known, user)))
+          return failure();
+      } else if (seenByUser(value) != known) {
+        return user->emitOpError() << "cannot distribute a tile held two ways: "
+                                   << seenByUser(value) << " and " << known;
+      }
+    }
     return success();
   }
 
@@ -260,7 +278,7 @@ private:
         if (isReadInPlace(generic, operand))
           values.push_back(operand.get());
       llvm::append_range(values, generic->getResults());
-      return tie(op, values);
+      return tie(op, values, /*readsWholeSums=*/true);
     }
     if (auto fill = dyn_cast<linalg::FillOp>(op))
       return tie(op, {fill.getOutputs()[0], fill.getResult(0)});

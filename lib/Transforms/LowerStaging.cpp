@@ -72,7 +72,29 @@ using namespace mlir::sage;
 struct CopyPlan {
   int64_t elements; // a copy's elements, 4, 8 or 16 bytes of them
   int64_t copies;   // the copies of the whole tile
+  // Copies are numbered row-major over the tile, or, for a tile of core
+  // matrices seen as [rows, K / c, c] (rows 16 bytes apart, a row one
+  // copy), a core matrix's 8 rows first (kCoreMatrixRows, nonzero): 8
+  // consecutive threads then fill 128 contiguous bytes, all 32 banks once,
+  // and a warp reads 8 whole window rows (at D = 64). Row-major, they
+  // would write 16 bytes `rows * 16` apart, in the same banks.
+  int64_t groupRows = 0;
 };
+
+/// The rows of a core matrix (8 rows of 16 bytes).
+static constexpr int64_t kCoreMatrixRows = 8;
+
+/// Whether `dest` is a tile of core matrices viewed as [rows, K / c, c]
+/// (memref.transpose of [K / c, rows, c]; stageAsPlainCopy) that copies of
+/// `elements` elements fill a row at a time.
+static bool isCoreMatrixView(MemRefType dest, int64_t elements) {
+  if (dest.getRank() != 3 || !dest.hasStaticShape())
+    return false;
+  ArrayRef<int64_t> shape = dest.getShape();
+  auto [strides, offset] = dest.getStridesAndOffset();
+  return shape[2] == elements && shape[0] % kCoreMatrixRows == 0 &&
+         strides[0] == shape[2] && strides[1] == shape[0] * shape[2];
+}
 
 /// The widest copies (16, 8 or 4 bytes) that tile `op`'s rows, read from
 /// a source whose rows start at such a boundary; a diagnostic where none
@@ -109,9 +131,12 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
     }
     fits = fits && startsAligned(op.getSource(), pieceBits / 8) &&
            startsAligned(op.getDest(), pieceBits / 8);
-    if (fits)
-      return CopyPlan{pieceBits / bits,
-                      dest.getNumElements() * bits / pieceBits};
+    if (fits) {
+      CopyPlan plan{pieceBits / bits, dest.getNumElements() * bits / pieceBits};
+      if (isCoreMatrixView(dest, plan.elements))
+        plan.groupRows = kCoreMatrixRows;
+      return plan;
+    }
   }
   return op.emitOpError() << "copies rows of " << rowBits << " bits from "
                           << source << " into " << dest
@@ -132,18 +157,31 @@ static Value copyPiece(OpBuilder &b, Location loc, StageTileOp op,
   };
   ArrayRef<int64_t> shape = dest.getShape();
   int64_t rank = dest.getRank();
-  int64_t perRow = shape.back() / plan.elements;
   SmallVector<Value> tileIndices(rank);
   // One op a statement: the order of ops built in one call's arguments
   // differs between compilers.
-  Value perRowValue = index(perRow);
   Value elements = index(plan.elements);
-  Value inRow = arith::RemUIOp::create(b, loc, piece, perRowValue);
-  tileIndices[rank - 1] = arith::MulIOp::create(b, loc, inRow, elements);
-  Value row = arith::DivUIOp::create(b, loc, piece, perRowValue);
-  for (int64_t dim = rank - 2; dim >= 0; --dim) {
-    tileIndices[dim] = arith::RemUIOp::create(b, loc, row, index(shape[dim]));
-    row = arith::DivUIOp::create(b, loc, row, index(shape[dim]));
+  if (plan.groupRows) {
+    // [rows, K / c, c], a row one copy: the row within its group of
+    // groupRows, then the column, then the group.
+    Value groupRows = index(plan.groupRows);
+    Value inGroup = arith::RemUIOp::create(b, loc, piece, groupRows);
+    Value rest = arith::DivUIOp::create(b, loc, piece, groupRows);
+    Value columns = index(shape[1]);
+    tileIndices[1] = arith::RemUIOp::create(b, loc, rest, columns);
+    Value group = arith::DivUIOp::create(b, loc, rest, columns);
+    Value firstRow = arith::MulIOp::create(b, loc, group, groupRows);
+    tileIndices[0] = arith::AddIOp::create(b, loc, firstRow, inGroup);
+    tileIndices[2] = index(0);
+  } else {
+    Value perRow = index(shape.back() / plan.elements);
+    Value inRow = arith::RemUIOp::create(b, loc, piece, perRow);
+    tileIndices[rank - 1] = arith::MulIOp::create(b, loc, inRow, elements);
+    Value row = arith::DivUIOp::create(b, loc, piece, perRow);
+    for (int64_t dim = rank - 2; dim >= 0; --dim) {
+      tileIndices[dim] = arith::RemUIOp::create(b, loc, row, index(shape[dim]));
+      row = arith::DivUIOp::create(b, loc, row, index(shape[dim]));
+    }
   }
   SmallVector<Value> sourceIndices = tileIndices;
   Value sourceElements;

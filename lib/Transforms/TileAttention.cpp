@@ -323,7 +323,10 @@ struct TileBuilder {
 /// The LSE of the Q block's `queryCount` rows from the loop's running max
 /// (log2 units) and sum: m ln 2 + ln l, -inf for a row that saw no key (m =
 /// -inf, l = 0), plus, with K smoothed, the shift smoothing left in every
-/// score of the row, scale * (q - qbar) . mean K (sage.quantized_attention).
+/// score of the row, scale * (q - qbar) . mean K (sage.quantized_attention),
+/// computed as q . mean K - qbar . mean K: two matrix-vector products of
+/// windows, which sage-promote-tiles computes into workgroup memory like
+/// dS.
 static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
                             Value sum, Value queryMean, Value batch, Value head,
                             Value kvHead, Value firstQuery, Value queryCount) {
@@ -333,7 +336,8 @@ static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
   int64_t blockQ = cast<RankedTensorType>(max.getType()).getDimSize(0);
   auto rowType = RankedTensorType::get({blockQ}, f32);
   SmallVector<Value> inputs = {max, sum};
-  Value shift;
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(1));
+  Value shift, meanShift;
   if (Value keyMean = op.getKMean()) {
     int64_t dim = op.getQValues().getType().getDimSize(3);
     Value queries = tb.paddedTile(op.getQuery(), batch, head, firstQuery,
@@ -343,32 +347,28 @@ static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
     Value meanK = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({dim}, f32), meanTile,
         ArrayRef<ReassociationIndices>{{0, 1}});
-    // q - qbar in f32.
-    AffineExpr r, c;
-    bindDims(b.getContext(), r, c);
-    SmallVector<Value> centerInputs = {queries};
-    SmallVector<AffineMap> centerMaps = {tb.tileMap({r, c})};
-    if (queryMean) {
-      centerInputs.push_back(queryMean);
-      centerMaps.push_back(tb.tileMap({c}));
-    }
-    Value centered = tb.elementwise(
-        centerInputs, centerMaps,
-        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, dim}, f32),
-        [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-          Value q = args[0];
-          if (q.getType() != f32)
-            q = arith::ExtFOp::create(nb, nl, f32, q);
-          return queryMean ? arith::SubFOp::create(nb, nl, q, args[1]) : q;
-        });
     shift = linalg::MatvecOp::create(b, loc, TypeRange{rowType},
-                                     ValueRange{centered, meanK},
+                                     ValueRange{queries, meanK},
                                      ValueRange{tb.filled({blockQ}, f32, 0)})
                 .getResult(0);
     inputs.push_back(shift);
+    maps.push_back(b.getMultiDimIdentityMap(1));
+    if (queryMean) {
+      // qbar . mean K, one value every row reads.
+      Value meanRow = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({1, dim}, f32), queryMean,
+          ArrayRef<ReassociationIndices>{{0, 1}});
+      meanShift =
+          linalg::MatvecOp::create(
+              b, loc, TypeRange{RankedTensorType::get({1}, f32)},
+              ValueRange{meanRow, meanK}, ValueRange{tb.filled({1}, f32, 0)})
+              .getResult(0);
+      inputs.push_back(meanShift);
+      maps.push_back(AffineMap::get(1, 0, b.getAffineConstantExpr(0)));
+    }
   }
   double scale = op.getScale().convertToDouble();
-  SmallVector<AffineMap> maps(inputs.size() + 1, b.getMultiDimIdentityMap(1));
+  maps.push_back(b.getMultiDimIdentityMap(1));
   Value lse =
       linalg::GenericOp::create(
           b, loc, rowType, inputs,
@@ -384,11 +384,14 @@ static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
             Value naturalMax =
                 arith::MulFOp::create(nb, nl, args[0], eb.constant(f32, M_LN2));
             Value value = arith::AddFOp::create(nb, nl, naturalMax, logSum);
-            if (shift)
-              value = arith::AddFOp::create(
-                  nb, nl, value,
-                  arith::MulFOp::create(nb, nl, args[2],
-                                        eb.constant(f32, scale)));
+            if (shift) {
+              Value rowShift = args[2];
+              if (meanShift)
+                rowShift = arith::SubFOp::create(nb, nl, rowShift, args[3]);
+              Value scaled = arith::MulFOp::create(nb, nl, rowShift,
+                                                   eb.constant(f32, scale));
+              value = arith::AddFOp::create(nb, nl, value, scaled);
+            }
             Value empty =
                 arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
                                       args[1], eb.constant(f32, 0));

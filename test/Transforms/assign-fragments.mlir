@@ -28,16 +28,21 @@
 //       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {{.*}} : tensor<64x64xf32, #[[PV]]>, tensor<64xf32, #[[ROWS]]> -> tensor<64x64xf32, #[[PV]]>
 //       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]]
 // The return pins its operands' types: it reads them through casts. The
-// lanes' partial row sums are first reduced to the rows' sums.
+// lanes' partial row sums are first reduced to the rows' sums, which is
+// how a generic reads them too (the LSE, m ln 2 + ln l): it ties the max
+// and the reduced sums, not the partial ones.
 //   CHECK-DAG:   %[[L_ROWS:.*]] = tensor.cast %[[LOOP]]#2 : tensor<64xf32, #[[SUMS]]> to tensor<64xf32, #[[ROWS]]>
 //   CHECK-DAG:   %[[L_PLAIN:.*]] = tensor.cast %[[L_ROWS]] : tensor<64xf32, #[[ROWS]]> to tensor<64xf32>
 //   CHECK-DAG:   %[[O_PLAIN:.*]] = tensor.cast %[[LOOP]]#0 : tensor<64x64xf32, #[[PV]]> to tensor<64x64xf32>
-//       CHECK:   return %[[O_PLAIN]], %[[L_PLAIN]] : tensor<64x64xf32>, tensor<64xf32>
+//       CHECK:   %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#1, %[[L_ROWS]] : tensor<64xf32, #[[ROWS]]>, tensor<64xf32, #[[ROWS]]>) outs(%{{.*}} : tensor<64xf32, #[[ROWS]]>)
+//       CHECK:   %[[LSE_PLAIN:.*]] = tensor.cast %[[LSE]] : tensor<64xf32, #[[ROWS]]> to tensor<64xf32>
+//       CHECK:   return %[[O_PLAIN]], %[[L_PLAIN]], %[[LSE_PLAIN]] : tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>
 #id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0) -> (d0)>
 func.func @loop(%q: tensor<64x64xi8>, %qs: tensor<32x1xf32>, %k: tensor<64x64xi8>,
                 %ks: tensor<4x1xf32>, %vt: tensor<64x64xf8E4M3FN>, %one: tensor<1x1xf32>,
                 %blocks: index, %q0: index, %n: index)
-    -> (tensor<64x64xf32>, tensor<64xf32>) {
+    -> (tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
@@ -72,7 +77,14 @@ func.func @loop(%q: tensor<64x64xi8>, %qs: tensor<32x1xf32>, %k: tensor<64x64xi8
       : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf32>
     scf.yield %o1, %m1, %l1 : tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>
   }
-  return %r#0, %r#2 : tensor<64x64xf32>, tensor<64xf32>
+  %lse = linalg.generic {indexing_maps = [#row, #row, #row], iterator_types = ["parallel"]}
+      ins(%r#1, %r#2 : tensor<64xf32>, tensor<64xf32>) outs(%er : tensor<64xf32>) {
+  ^bb0(%max: f32, %sum: f32, %unused: f32):
+    %log = math.log %sum : f32
+    %y = arith.addf %max, %log : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %r#0, %r#2, %lse : tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>
 }
 
 // -----

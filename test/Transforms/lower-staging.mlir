@@ -641,9 +641,10 @@ gpu.module @kernels {
 // wgmma reads through descriptors: sage-distribute-tiles): each becomes a
 // plain copy of the window split into 16-byte columns (an expand_shape;
 // V's stored keys are whole groups of 32, so its dynamic width splits too)
-// into the tile's transposed view, 16 bytes a copy. The MMA reads the
-// tiles through the async proxy: the wait is followed by a proxy fence
-// before the barrier.
+// into the tile's transposed view, 16 bytes a copy, a core matrix's 8
+// rows to 8 consecutive threads (128 contiguous bytes: no bank conflict).
+// The MMA reads the tiles through the async proxy: the wait is followed
+// by a proxy fence before the barrier.
 // CHECK-LABEL: gpu.func @core_matrices
 //  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %{{[^:]*}}: memref<64x?x32xf8E4M3FN>)
 //  CHECK-SAME: workgroup(%[[KT:.*]] : memref<4x64x16xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[VT:.*]] : memref<4x64x16xf8E4M3FN, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
@@ -651,7 +652,14 @@ gpu.module @kernels {
 //       CHECK:   %[[K_COLUMNS:.*]] = memref.expand_shape %[[K]] {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 4, 16] : memref<?x64xi8> into memref<?x4x16xi8>
 //       CHECK:   %[[K_VIEW:.*]] = memref.transpose %[[KT]] (d0, d1, d2) -> (d1, d0, d2) : memref<4x64x16xi8, #gpu.address_space<workgroup>> to memref<64x4x16xi8, strided<[16, 1024, 1]>, #gpu.address_space<workgroup>>
 //       CHECK:   gpu.barrier
-//       CHECK:   %[[C0:.*]] = nvgpu.device_async_copy %[[K_COLUMNS]][{{.*}}], %[[K_VIEW]][{{.*}}], 16, %{{.*}} {bypassL1}
+//       CHECK:   %[[PIECE:.*]] = arith.addi %{{.*}}, %c0{{.*}} : index
+//       CHECK:   %[[IN_GROUP:.*]] = arith.remui %[[PIECE]], %c8 : index
+//       CHECK:   %[[REST:.*]] = arith.divui %[[PIECE]], %c8 : index
+//       CHECK:   %[[COLUMN:.*]] = arith.remui %[[REST]], %c4 : index
+//       CHECK:   %[[GROUP:.*]] = arith.divui %[[REST]], %c4 : index
+//       CHECK:   %[[FIRST_ROW:.*]] = arith.muli %[[GROUP]], %c8 : index
+//       CHECK:   %[[ROW:.*]] = arith.addi %[[FIRST_ROW]], %[[IN_GROUP]] : index
+//       CHECK:   %[[C0:.*]] = nvgpu.device_async_copy %[[K_COLUMNS]][{{.*}}], %[[K_VIEW]][%[[ROW]], %[[COLUMN]], %{{.*}}], 16, %{{.*}} {bypassL1}
 //       CHECK:   %[[C1:.*]] = nvgpu.device_async_copy %[[K_COLUMNS]][{{.*}}], %[[K_VIEW]][{{.*}}], 16, %{{.*}} {bypassL1}
 //       CHECK:   %[[WIDTH:.*]] = memref.dim %[[WINDOW]], %c1{{.*}} : memref<64x?xf8E4M3FN>
 //       CHECK:   %[[V_16:.*]] = arith.divui %[[WIDTH]], %c16{{.*}} : index

@@ -376,7 +376,8 @@ func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
 
 // The LSE: each row's m ln 2 + ln l from the loop (m in log2 units), -inf
 // for a row that saw no key, plus the shift K smoothing leaves in its
-// scores, scale * (q - qbar) . mean K, from the unquantized query; the Q
+// scores, scale * (q - qbar) . mean K, from the unquantized query, as
+// two products of windows (q . mean K a row, qbar . mean K once); the Q
 // block's rows are inserted into the [B, H, Nq] result beside the
 // output's.
 // CHECK-LABEL: func @lse
@@ -389,19 +390,19 @@ func.func @masks(%qv: tensor<2x4x100x64xi8>, %qs: tensor<2x4x64x1xf32>,
 //       CHECK: %[[GRID:.*]]:2 = scf.forall (%[[B:.*]], %[[H:.*]], %[[I:.*]]) in ({{.*}}) shared_outs(%[[O_OUT:.*]] = %[[O_EMPTY]], %[[LSE_OUT:.*]] = %[[LSE_EMPTY]])
 //       CHECK:   %[[LOOP:.*]]:3 = scf.for
 //       CHECK:   tensor.extract_slice %[[Q]][%[[B]], %[[H]], %[[Q0:.*]], 0]
+//       CHECK:   %[[QW:.*]] = tensor.pad
 //       CHECK:   tensor.extract_slice %[[KM]][%[[B]], %[[HKV:.*]], 0, 0] [1, 1, 1, 64]
 //       CHECK:   %[[MEAN_K:.*]] = tensor.collapse_shape
-//       CHECK:   %[[CENTERED:.*]] = linalg.generic
-//       CHECK:     arith.extf
-//       CHECK:     arith.subf
-//       CHECK:   %[[SHIFT:.*]] = linalg.matvec ins(%[[CENTERED]], %[[MEAN_K]] : tensor<64x64xf32>, tensor<64xf32>)
-//       CHECK:   %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#1, %[[LOOP]]#2, %[[SHIFT]] : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
-//       CHECK:   ^bb0(%[[M:.*]]: f32, %[[L:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
+//       CHECK:   %[[SHIFT:.*]] = linalg.matvec ins(%[[QW]], %[[MEAN_K]] : tensor<64x64xf16>, tensor<64xf32>)
+//       CHECK:   %[[MEAN_SHIFT:.*]] = linalg.matvec ins(%{{.*}}, %[[MEAN_K]] : tensor<1x64xf32>, tensor<64xf32>) outs(%{{.*}} : tensor<1xf32>)
+//       CHECK:   %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[LOOP]]#1, %[[LOOP]]#2, %[[SHIFT]], %[[MEAN_SHIFT]] : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<1xf32>)
+//       CHECK:   ^bb0(%[[M:.*]]: f32, %[[L:.*]]: f32, %[[S:.*]]: f32, %[[S0:.*]]: f32, %{{.*}}: f32):
 // m is in log2 units: m ln 2 + ln l.
 //       CHECK:     %[[LOG:.*]] = math.log %[[L]] : f32
 //       CHECK:     %[[M_NAT:.*]] = arith.mulf %[[M]], %[[LN2]] : f32
 //       CHECK:     %[[MLOG:.*]] = arith.addf %[[M_NAT]], %[[LOG]] : f32
-//       CHECK:     %[[SCALED:.*]] = arith.mulf %[[S]], %[[SCALE]] : f32
+//       CHECK:     %[[CENTERED:.*]] = arith.subf %[[S]], %[[S0]] : f32
+//       CHECK:     %[[SCALED:.*]] = arith.mulf %[[CENTERED]], %[[SCALE]] : f32
 //       CHECK:     %[[SUM:.*]] = arith.addf %[[MLOG]], %[[SCALED]] : f32
 //       CHECK:     %[[EMPTY_ROW:.*]] = arith.cmpf oeq, %[[L]]
 //       CHECK:     arith.select %[[EMPTY_ROW]], %[[NEG_INF]], %[[SUM]] : f32

@@ -35,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,15 @@ SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16)
 SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16_d128)
 #undef SAGE_LEVELS_ATTENTION_F16
 
+// The host function of levels-attention-f16-masked.mlir (causal, an
+// additive mask [1, H, Nq, Nk], the LSE): f16 Q, K, V, the mask, then the
+// output and the LSE.
+extern "C" void
+_mlir_ciface_attention_f16_masked(Memref4<uint16_t> *q, Memref4<uint16_t> *k,
+                                  Memref4<uint16_t> *v, Memref4<float> *mask,
+                                  Memref4<uint16_t> *out,
+                                  StridedMemRefType<float, 3> *lse);
+
 namespace {
 
 // The Q and K/V blocks the inputs' quantization groups and Q smoothing
@@ -92,6 +102,10 @@ struct Options {
   /// --quantizers levels: f16 Q, K, V through the levels' statistics and
   /// quantizers (levels-attention-f16.mlir); cpu: the CPU model's.
   bool levelsQuantize = false;
+  /// --variant masked: levels-attention-f16-masked.mlir (causal, an
+  /// additive mask, the LSE; from f16, D = 64).
+  bool masked = false;
+  double maxLseError = 1e9, maxModelLseError = 1e9;
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -142,12 +156,23 @@ Options parse(int argc, char **argv) {
       options.shape.headDim = count();
     else if (flag == "--quantizers" && (value == "cpu" || value == "levels"))
       options.levelsQuantize = value == "levels";
+    else if (flag == "--variant" && (value == "plain" || value == "masked"))
+      options.masked = value == "masked";
+    else if (flag == "--max-lse-error" && numeric)
+      options.maxLseError = number;
+    else if (flag == "--max-model-lse-error" && numeric)
+      options.maxModelLseError = number;
     else
       fail("unknown option or value: " + flag + " " + value +
            " (--B --H --Hkv --Nq --Nk --D 64|128 --quantizers cpu|levels "
-           "--seed --dist randn|outliers --min-cossim --max-rel-l1 "
-           "--max-model-rel-l1 --bench N)");
+           "--variant plain|masked --seed --dist randn|outliers --min-cossim "
+           "--max-rel-l1 --max-model-rel-l1 --max-lse-error "
+           "--max-model-lse-error --bench N)");
   }
+  if (options.masked &&
+      (options.shape.headDim != 64 || !options.levelsQuantize))
+    fail("--variant masked takes --D 64 and --quantizers levels "
+         "(levels-attention-f16-masked.mlir)");
   if (!options.shape.isValid())
     fail("--H must be a multiple of --Hkv");
   return options;
@@ -402,6 +427,88 @@ std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
   };
 }
 
+/// The operands of levels-attention-f16-masked.mlir's host function.
+struct MaskedOperands {
+  Tensor<uint16_t> q, k, v;
+  Tensor<float> mask;
+  Tensor<float, 3> lse;
+};
+
+/// An additive mask for `data` ([1, H, Nq, Nk], natural-log units):
+/// uniform biases in [-2, 2], and one key in ten dropped (-inf).
+void addMask(AttentionData &data, uint64_t seed) {
+  const AttentionShape &s = data.shape;
+  Rng rng(seed ^ 0x6d61736bULL);
+  data.mask.batch = 1;
+  data.mask.heads = s.headsQ;
+  data.mask.bias.resize(static_cast<size_t>(s.headsQ * s.seqQ * s.seqK));
+  for (float &bias : data.mask.bias)
+    bias = rng.uniform() < 0.1 ? -std::numeric_limits<float>::infinity()
+                               : static_cast<float>(4.0 * rng.uniform() - 2.0);
+}
+
+/// The statistics, quantizers and kernel of the levels from f16 Q, K, V
+/// with `data`'s mask: uploads them and returns the call of
+/// levels-attention-f16-masked.mlir's host function, whose LSE lands in
+/// `operands->lse`.
+std::function<void(Memref4<uint16_t> *)>
+prepareMasked(const CudaDriver &api, const AttentionShape &shape,
+              const AttentionData &data,
+              std::shared_ptr<MaskedOperands> &operands) {
+  operands = std::make_shared<MaskedOperands>(MaskedOperands{
+      Tensor<uint16_t>(shape.batch, shape.headsQ, shape.seqQ, shape.headDim),
+      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
+      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
+      Tensor<float>(int64_t(1), shape.headsQ, shape.seqQ, shape.seqK),
+      Tensor<float, 3>(shape.batch, shape.headsQ, shape.seqQ)});
+  MaskedOperands &o = *operands;
+  for (auto [tensor, values] :
+       {std::pair{&o.q, &data.q}, {&o.k, &data.k}, {&o.v, &data.v}}) {
+    for (size_t i = 0; i < values->size(); ++i)
+      tensor->host[i] = encodeF16((*values)[i]);
+    upload(api, *tensor);
+  }
+  o.mask.host = data.mask.bias;
+  upload(api, o.mask);
+  // Poisoned like the output.
+  std::fill(o.lse.host.begin(), o.lse.host.end(),
+            std::numeric_limits<float>::quiet_NaN());
+  upload(api, o.lse);
+  return [operands](Memref4<uint16_t> *out) {
+    MaskedOperands &o = *operands;
+    auto dq = o.q.descriptor();
+    auto dk = o.k.descriptor();
+    auto dv = o.v.descriptor();
+    auto dmask = o.mask.descriptor();
+    auto dlse = o.lse.descriptor();
+    _mlir_ciface_attention_f16_masked(&dq, &dk, &dv, &dmask, out, &dlse);
+  };
+}
+
+/// The largest difference between the kernel's LSE and `reference`'s over
+/// the rows where both are finite, and the rows where they disagree on
+/// being finite (a row that sees no key is -inf) or the kernel's is NaN.
+struct LseError {
+  double maxAbs = 0.0;
+  int64_t mismatched = 0;
+};
+template <typename T>
+LseError compareLse(const std::vector<float> &lse,
+                    const std::vector<T> &reference) {
+  LseError error;
+  for (size_t i = 0; i < lse.size(); ++i) {
+    double ref = static_cast<double>(reference[i]);
+    if (std::isnan(lse[i]) || std::isinf(lse[i]) != std::isinf(ref) ||
+        (std::isinf(ref) && lse[i] != ref)) {
+      ++error.mismatched;
+      continue;
+    }
+    if (!std::isinf(ref))
+      error.maxAbs = std::max(error.maxAbs, std::fabs(lse[i] - ref));
+  }
+  return error;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -409,6 +516,11 @@ int main(int argc, char **argv) {
   const AttentionShape &shape = options.shape;
   AttentionData data = makeAttentionData(shape, options.dist, options.seed);
   Recipe recipe = getRecipe();
+  Causal causal = Causal::None;
+  if (options.masked) {
+    addMask(data, options.seed);
+    causal = recipe.causal = Causal::BottomRight;
+  }
   const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
   const int64_t Nq = shape.seqQ, Nk = shape.seqK, dim = shape.headDim;
 
@@ -422,8 +534,11 @@ int main(int argc, char **argv) {
   check(*api, api->devicePrimaryCtxRetain(&context, device),
         "cuDevicePrimaryCtxRetain");
   check(*api, api->ctxSetCurrent(context), "cuCtxSetCurrent");
-  auto attention = options.levelsQuantize ? prepareF16(*api, shape, data)
-                                          : prepareQuantized(*api, shape, data);
+  std::shared_ptr<MaskedOperands> masked;
+  auto attention = options.masked ? prepareMasked(*api, shape, data, masked)
+                   : options.levelsQuantize
+                       ? prepareF16(*api, shape, data)
+                       : prepareQuantized(*api, shape, data);
   // Poison the output: a NaN wherever the kernel does not write.
   Tensor<uint16_t> out(B, H, Nq, dim);
   std::fill(out.host.begin(), out.host.end(), uint16_t(0x7e00));
@@ -440,17 +555,21 @@ int main(int argc, char **argv) {
   std::vector<float> output(out.host.size());
   for (size_t i = 0; i < output.size(); ++i)
     output[i] = decodeF16(out.host[i]);
-  std::vector<double> exact = exactAttention(data.view(), Causal::None);
-  std::vector<float> model = sageAttention(data.view(), recipe);
+  std::vector<double> exactLse;
+  std::vector<float> modelLse;
+  std::vector<double> exact =
+      exactAttention(data.view(), causal, 0.0, masked ? &exactLse : nullptr);
+  std::vector<float> model =
+      sageAttention(data.view(), recipe, masked ? &modelLse : nullptr);
   AccuracyMetrics vsExact = compareOutputs(output, exact);
   AccuracyMetrics vsModel = compareOutputs(
       output.data(), std::vector<double>(model.begin(), model.end()).data(),
       output.size());
   std::printf("kernel: --sage-levels " SAGE_LEVELS_OPTIONS
-              " (levels-attention%s%s.mlir), "
+              " (levels-attention%s%s%s.mlir), "
               "int8-fp8 per_thread, D=%lld, quantizers: %s\n",
               options.levelsQuantize ? "-f16" : "", dim == 64 ? "" : "-d128",
-              static_cast<long long>(dim),
+              masked ? "-masked" : "", static_cast<long long>(dim),
               options.levelsQuantize ? "the levels'" : "the CPU model's");
   std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "
               "seed=%llu\n",
@@ -463,6 +582,21 @@ int main(int argc, char **argv) {
   bool ok = vsExact.nonFinite == 0 && vsExact.cosSim >= options.minCosSim &&
             vsExact.relL1 <= options.maxRelL1 &&
             vsModel.relL1 <= options.maxModelRelL1;
+  if (masked) {
+    check(*api,
+          api->memcpyDtoH(masked->lse.host.data(), masked->lse.device,
+                          masked->lse.bytes()),
+          "cuMemcpyDtoH of the LSE");
+    LseError lseExact = compareLse(masked->lse.host, exactLse);
+    LseError lseModel = compareLse(masked->lse.host, modelLse);
+    std::printf("lse vs fp64: max_abs=%.1e mismatched=%lld; vs model: "
+                "max_abs=%.1e mismatched=%lld\n",
+                lseExact.maxAbs, static_cast<long long>(lseExact.mismatched),
+                lseModel.maxAbs, static_cast<long long>(lseModel.mismatched));
+    ok = ok && lseExact.mismatched == 0 && lseModel.mismatched == 0 &&
+         lseExact.maxAbs <= options.maxLseError &&
+         lseModel.maxAbs <= options.maxModelLseError;
+  }
   std::printf("%s\n", ok ? "PASS" : "FAIL: a bar is not met");
   return ok ? 0 : 1;
 }
