@@ -9,8 +9,11 @@
 // model's smoothing and quantizers (lib/Reference), V stored as the
 // inputs' v_layout says (include/sage/Reference/Layouts.h), calls the host
 // function through its C interface, and compares the output with the CPU
-// model of the same recipe and with FP64 attention. Bars are options: a
-// failed one exits 1.
+// model of the same recipe and with FP64 attention. With --quantizers
+// levels the f16 inputs (levels-attention-f16{,-d128}.mlir) go through the
+// levels' statistics and quantizers too; --variant masked adds causal, an
+// additive mask and the LSE (levels-attention-f16-masked.mlir). Bars are
+// options: a failed one exits 1.
 //
 //   sage-check-levels --B 1 --H 4 --Hkv 2 --Nq 333 --Nk 1029 --dist outliers
 //
