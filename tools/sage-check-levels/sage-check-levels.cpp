@@ -402,23 +402,30 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
   };
 }
 
-/// The statistics, quantizers and kernel of the levels from f16 Q, K, V:
-/// uploads them and returns the call of levels-attention-f16{,-d128}.mlir's
-/// host function.
-std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
-                                                    const AttentionShape &shape,
-                                                    const AttentionData &data) {
-  auto operands = std::make_shared<F16Operands>(F16Operands{
+/// `data`'s Q, K, V in f16, uploaded.
+F16Operands uploadF16Inputs(const CudaDriver &api, const AttentionShape &shape,
+                            const AttentionData &data) {
+  F16Operands o{
       Tensor<uint16_t>(shape.batch, shape.headsQ, shape.seqQ, shape.headDim),
       Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
-      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim)});
-  F16Operands &o = *operands;
+      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim)};
   for (auto [tensor, values] :
        {std::pair{&o.q, &data.q}, {&o.k, &data.k}, {&o.v, &data.v}}) {
     for (size_t i = 0; i < values->size(); ++i)
       tensor->host[i] = encodeF16((*values)[i]);
     upload(api, *tensor);
   }
+  return o;
+}
+
+/// The statistics, quantizers and kernel of the levels from f16 Q, K, V:
+/// uploads them and returns the call of levels-attention-f16{,-d128}.mlir's
+/// host function.
+std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
+                                                    const AttentionShape &shape,
+                                                    const AttentionData &data) {
+  auto operands =
+      std::make_shared<F16Operands>(uploadF16Inputs(api, shape, data));
   auto *attention = shape.headDim == 64 ? _mlir_ciface_attention_f16
                                         : _mlir_ciface_attention_f16_d128;
   return [operands, attention](Memref4<uint16_t> *out) {
@@ -432,7 +439,7 @@ std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
 
 /// The operands of levels-attention-f16-masked.mlir's host function.
 struct MaskedOperands {
-  Tensor<uint16_t> q, k, v;
+  F16Operands inputs;
   Tensor<float> mask;
   Tensor<float, 3> lse;
 };
@@ -459,18 +466,10 @@ prepareMasked(const CudaDriver &api, const AttentionShape &shape,
               const AttentionData &data,
               std::shared_ptr<MaskedOperands> &operands) {
   operands = std::make_shared<MaskedOperands>(MaskedOperands{
-      Tensor<uint16_t>(shape.batch, shape.headsQ, shape.seqQ, shape.headDim),
-      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
-      Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
+      uploadF16Inputs(api, shape, data),
       Tensor<float>(int64_t(1), shape.headsQ, shape.seqQ, shape.seqK),
       Tensor<float, 3>(shape.batch, shape.headsQ, shape.seqQ)});
   MaskedOperands &o = *operands;
-  for (auto [tensor, values] :
-       {std::pair{&o.q, &data.q}, {&o.k, &data.k}, {&o.v, &data.v}}) {
-    for (size_t i = 0; i < values->size(); ++i)
-      tensor->host[i] = encodeF16((*values)[i]);
-    upload(api, *tensor);
-  }
   o.mask.host = data.mask.bias;
   upload(api, o.mask);
   // Poisoned like the output.
@@ -479,9 +478,9 @@ prepareMasked(const CudaDriver &api, const AttentionShape &shape,
   upload(api, o.lse);
   return [operands](Memref4<uint16_t> *out) {
     MaskedOperands &o = *operands;
-    auto dq = o.q.descriptor();
-    auto dk = o.k.descriptor();
-    auto dv = o.v.descriptor();
+    auto dq = o.inputs.q.descriptor();
+    auto dk = o.inputs.k.descriptor();
+    auto dv = o.inputs.v.descriptor();
     auto dmask = o.mask.descriptor();
     auto dlse = o.lse.descriptor();
     _mlir_ciface_attention_f16_masked(&dq, &dk, &dv, &dmask, out, &dlse);
