@@ -200,19 +200,27 @@ void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
 void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
   pm.addPass(createSageRaiseAttention());
+  // The wgmma kernel's defaults (docs/Levels.md, measured on an H100): two
+  // warpgroups a CTA and two stages.
+  bool warpgroup =
+      isWarpgroupScope(options.mmaScope, options.chip).value_or(false);
   // The quantization groups follow the tiles (per_thread Q groups of
   // block-q rows, K of block-k tokens).
   SageDecomposeAttentionOptions decompose;
-  decompose.blockQ = options.blockQ;
+  decompose.blockQ =
+      options.blockQ ? int64_t(options.blockQ) : (warpgroup ? 128 : 64);
   decompose.blockK = options.blockK;
   // V quantized into the order the P V MMA reads (docs/Layouts.md), which
-  // the kernel stages by plain copies.
-  decompose.storeValues = options.storeValues;
+  // the kernel stages by plain copies; the wgmma reads V^T's tile through
+  // descriptors, as a stage's core matrices, only from V stored so.
+  decompose.storeValues = options.storeValues || warpgroup;
   pm.addPass(createSageDecomposeAttention(decompose));
   pm.addPass(createCanonicalizerPass());
   // The statistics and quantizers become linalg (the host side's level),
   // the attention a grid of tiles.
   pm.addPass(createSageLowerQuantizers());
+  // Block-q 0: the rows of each op's Q groups, which decomposition made
+  // decompose.blockQ, or an input's quantized attention its own.
   SageTileAttentionOptions tile;
   tile.blockQ = options.blockQ;
   tile.blockK = options.blockK;
@@ -259,7 +267,9 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   target.ctasPerSm = options.ctasPerSm;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages);
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages
+                                                     ? unsigned(options.stages)
+                                                     : (warpgroup ? 2u : 1u));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -61,9 +61,28 @@ static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
       .str();
 }
 
-/// Why `op` cannot be tiled with `tiles`, or an empty string.
+/// The Q block `tiles` asks for `op`: block-q, or with block-q 0 the
+/// tokens of the op's Q groups (its Q smoothing block too), else 64.
+static int64_t getBlockQ(QuantizedAttentionOp op, AttentionTileSizes tiles) {
+  if (tiles.blockQ != 0)
+    return tiles.blockQ;
+  QuantAttr quant = op.getQQuant();
+  Granularity granularity = quant.getGranularity();
+  if (granularity == Granularity::PerThread ||
+      granularity == Granularity::PerBlock)
+    return quant.getBlock();
+  return 64;
+}
+
+/// Why `op` cannot be tiled with `tiles` (block-q resolved), or an empty
+/// string.
 static std::string getTilingBlocker(QuantizedAttentionOp op,
                                     AttentionTileSizes tiles) {
+  // Checked by the pass where block-q is given; from Q's groups, here.
+  if (tiles.blockQ % 16 != 0)
+    return (Twine("block-q = ") + Twine(tiles.blockQ) +
+            " (the tokens of Q's groups) is not a multiple of 16, the MMA's M")
+        .str();
   int64_t dim = op.getQValues().getType().getDimSize(3);
   int64_t valueDim = op.getValueDim();
   if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
@@ -416,6 +435,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
 
   LogicalResult matchAndRewrite(QuantizedAttentionOp op,
                                 PatternRewriter &rewriter) const override {
+    AttentionTileSizes tiles = this->tiles;
+    tiles.blockQ = getBlockQ(op, tiles);
     std::string blocker = getTilingBlocker(op, tiles);
     if (!blocker.empty())
       return rewriter.notifyMatchFailure(op, blocker);
@@ -736,11 +757,11 @@ struct SageTileAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockQ <= 0 || blockQ % 16 != 0 || blockK <= 0 || blockK % 32 != 0) {
+    if (blockQ < 0 || blockQ % 16 != 0 || blockK <= 0 || blockK % 32 != 0) {
       getOperation()->emitError()
-          << "expected block-q a positive multiple of 16 (the MMA's M) and "
-             "block-k a positive multiple of 32 (the K of the FP8 P V MMA), "
-             "got block-q = "
+          << "expected block-q 0 (each op's Q groups) or a positive multiple "
+             "of 16 (the MMA's M) and block-k a positive multiple of 32 (the "
+             "K of the FP8 P V MMA), got block-q = "
           << int64_t(blockQ) << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
@@ -751,7 +772,9 @@ struct SageTileAttentionPass
       return signalPassFailure();
     // Whatever is left could not be tiled: say why.
     WalkResult result = getOperation()->walk([&](QuantizedAttentionOp op) {
-      op.emitOpError("cannot be tiled: ") << getTilingBlocker(op, tiles);
+      AttentionTileSizes opTiles = tiles;
+      opTiles.blockQ = getBlockQ(op, tiles);
+      op.emitOpError("cannot be tiled: ") << getTilingBlocker(op, opTiles);
       return WalkResult::interrupt();
     });
     if (result.wasInterrupted())

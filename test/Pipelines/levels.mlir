@@ -20,7 +20,7 @@
 // RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.pipe.ptx -o %t.pipe.cubin %}
-// RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup" --mlir-print-ir-after=sage-distribute-tiles -o %t.wgmma.mlir 2>&1 | FileCheck %s --check-prefix=WG-IR
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup stages=1" --mlir-print-ir-after=sage-distribute-tiles -o %t.wgmma.mlir 2>&1 | FileCheck %s --check-prefix=WG-IR
 // RUN: sage-translate %t.wgmma.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma.ptx
 // RUN: grep -oE '(wgmma|mma.sync|cp.async|fence.proxy|ldmatrix|st.shared|ld.shared)[a-z0-9_.:]*' %t.wgmma.ptx | sort | uniq -c | FileCheck %s --check-prefix=WGMMA
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
@@ -28,6 +28,9 @@
 // RUN: sage-translate %t.wgmma-pipe.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-pipe.ptx
 // RUN: grep -oE '(wgmma|cp.async|fence.proxy|bar.sync)[a-z0-9_.:]*' %t.wgmma-pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=WG-PIPE-PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma-pipe.ptx -o %t.wgmma-pipe.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_90a" --mlir-print-ir-after=sage-decompose-attention --mlir-print-ir-after=sage-pipeline-tiles -o %t.wgmma-default.mlir 2>&1 | FileCheck %s --check-prefix=WG-DEFAULT
+// RUN: sage-translate %t.wgmma-default.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-default.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma-default.ptx -o %t.wgmma-default.cubin %}
 
 // The README's example through every level of docs/Levels.md, printed
 // after each pass: the tiles of sage.qmma / sage.online_softmax /
@@ -213,6 +216,20 @@
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.wait_group.sync.aligned
 //  WG-PIPE-PTX-NOT: {{.}}
+// sm_90a's defaults (mma-scope=auto: wgmma; block-q 0: 128; stages 0:
+// 2): sage.attention decomposed into Q groups of 128 tokens and V stored
+// for the P V MMA, a CTA of two warpgroups, block j + 1 staged while
+// block j's wgmmas run.
+//      WG-DEFAULT: IR Dump After SageDecomposeAttention
+//      WG-DEFAULT:   sage.quantized_attention {{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 16>{{.*}}v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
+//      WG-DEFAULT: IR Dump After SagePipelineTiles
+// WG-DEFAULT-NEXT: gpu.module @attention_kernel
+// WG-DEFAULT-NEXT:   gpu.func @attention_kernel({{.*}}known_block_size = array<i32: 256, 1, 1>
+//      WG-DEFAULT:     scf.for
+//      WG-DEFAULT:       sage.stage_async {
+//      WG-DEFAULT:       sage.warpgroup_mma
+//      WG-DEFAULT:       sage.stage_await
+//  WG-DEFAULT-NEXT:       scf.yield
 //       MMAS: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 //  MMAS-NEXT: {{^ *}}16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 //   MMAS-NOT: mma.sync

@@ -1,4 +1,4 @@
-// RUN: sage-opt %s --sage-tile-attention -split-input-file -verify-diagnostics
+// RUN: sage-opt %s --sage-tile-attention="block-q=64" -split-input-file -verify-diagnostics
 
 // The blockers of --sage-tile-attention that tile-attention.mlir leaves out,
 // one case per diagnostic (scripts/check-diagnostics.py).

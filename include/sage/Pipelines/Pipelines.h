@@ -128,12 +128,15 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       *this, "mma-scope",
       llvm::cl::desc("The MMAs' scope (sage-select-mma scope): warp "
                      "(mma.sync), warpgroup (wgmma, sm_90a) or auto (the "
-                     "chip's); warp by default; wgmma is faster than "
-                     "mma.sync with block-q=128 stages=2 (docs/Levels.md)"),
-      llvm::cl::init("warp")};
-  PassOptions::Option<int64_t> blockQ{*this, "block-q",
-                                      llvm::cl::desc("Query rows per Q block"),
-                                      llvm::cl::init(64)};
+                     "chip's: wgmma on sm_90a, mma.sync elsewhere)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> blockQ{
+      *this, "block-q",
+      llvm::cl::desc("Query rows per Q block; 0: 128 for wgmma (two "
+                     "warpgroups a CTA), 64 for mma.sync, or the rows of "
+                     "the Q groups of a sage.quantized_attention given "
+                     "quantized"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> blockK{*this, "block-k",
                                       llvm::cl::desc("Keys per K/V block"),
                                       llvm::cl::init(64)};
@@ -141,14 +144,15 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       *this, "stages",
       llvm::cl::desc("Stages of the K/V loop's workgroup tiles: 1 stages "
                      "one block at a time; 2 stages block j + 1 while "
-                     "block j computes (sage-pipeline-tiles; measured in "
-                     "docs/Levels.md: faster for wgmma, not for mma.sync)"),
-      llvm::cl::init(1)};
+                     "block j computes (sage-pipeline-tiles); 0: 2 for "
+                     "wgmma, 1 for mma.sync (measured in docs/Levels.md)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> storeValues{
       *this, "store-values",
       llvm::cl::desc("Quantize V into the order the P V MMA reads "
                      "(sage-decompose-attention store-values; "
-                     "docs/Layouts.md), staged by plain copies"),
+                     "docs/Layouts.md), staged by plain copies; always "
+                     "for wgmma"),
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> ctasPerSm{
       *this, "ctas-per-sm",

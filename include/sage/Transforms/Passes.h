@@ -94,7 +94,9 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns,
                                         AttentionTiles tiles);
 
 /// Tile sizes of the tile level: a Q block per workgroup, a K/V block per
-/// loop iteration.
+/// loop iteration. `blockQ` 0 takes each op's own: the tokens of its
+/// per_thread or per_block Q groups (which its Q smoothing block is), else
+/// 64.
 struct AttentionTileSizes {
   int64_t blockQ = 64;
   int64_t blockK = 64;

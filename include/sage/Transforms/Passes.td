@@ -231,8 +231,9 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
     "::mlir::tensor::TensorDialect"
   ];
   let options = [
-    Option<"blockQ", "block-q", "int64_t", /*default=*/"64",
-           "Query rows per Q block (one workgroup)">,
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
+           "Query rows per Q block (one workgroup); 0: the tokens of each "
+           "op's per_thread or per_block Q groups, else 64">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"64",
            "Key/value tokens per K/V block (one loop iteration); a "
            "multiple of 32">
