@@ -240,7 +240,8 @@ void mlir::sage::replaceWithScaledSum(ConversionPatternRewriter &rewriter,
                                       Value aScales, Value bScales, Value sum,
                                       VectorType resultType) {
   // result = acc + sum * delta_a(row) * delta_b(column), in the result's
-  // element type.
+  // element type, contractible into one FMA an element (the scores' dS
+  // correction is their product's acc, docs/Levels.md).
   Type resultElement = resultType.getElementType();
   auto wideType = VectorType::get(cast<VectorType>(sum.getType()).getShape(),
                                   resultElement);
@@ -249,9 +250,10 @@ void mlir::sage::replaceWithScaledSum(ConversionPatternRewriter &rewriter,
     sum = arith::SIToFPOp::create(rewriter, ix.loc, wideType, sum);
   else if (sumElement != resultElement)
     sum = arith::ExtFOp::create(rewriter, ix.loc, wideType, sum);
+  auto contract = arith::FastMathFlags::contract;
   if (Value factors = getFactors(ix, op, aScales, bScales, wideType))
-    sum = arith::MulFOp::create(rewriter, ix.loc, sum, factors);
-  rewriter.replaceOpWithNewOp<arith::AddFOp>(op, acc, sum);
+    sum = arith::MulFOp::create(rewriter, ix.loc, sum, factors, contract);
+  rewriter.replaceOpWithNewOp<arith::AddFOp>(op, acc, sum, contract);
 }
 
 Value mlir::sage::getProbabilityFragment(OpBuilder &b, Location loc, Value p,

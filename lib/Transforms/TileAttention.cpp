@@ -541,23 +541,15 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           Value keyScales = lb.scaleTile(op.getKScales(), keyQuant, batch,
                                          kvHead, keyBlock, blockK, dim);
 
-          // S = Q_hat K_hat^T with exact i32 sums, then the scales.
-          Value scores =
-              QMmaOp::create(
-                  b, loc, RankedTensorType::get({blockQ, blockK}, f32),
-                  queryTile, queryScales, keyTile, keyScales,
-                  lb.filled({blockQ, blockK}, f32, 0),
-                  TypeAttr::get(b.getI32Type()), queryQuant, keyQuant,
-                  /*mma=*/MmaAttr())
-                  .getResult();
-          // S = (S + dS) * scale, dS_j = qbar_i . K_j (section 1; the
-          // row-constant qbar_i . mean K is softmax-invariant and dropped),
-          // in log2 units (times log2 e): the softmax is base2, one
-          // subtraction and one ex2 a score.
+          // S = (Q_hat K_hat^T * scales + dS) * scale, dS_j = qbar_i . K_j
+          // (section 1; the row-constant qbar_i . mean K is
+          // softmax-invariant and dropped), in log2 units (times log2 e):
+          // the softmax is base2, one subtraction and one ex2 a score. dS
+          // is the product's initial value, so that a score's scaling and
+          // correction lower to one FMA (sage-distribute-tiles).
           AffineExpr r, c;
           bindDims(b.getContext(), r, c);
-          double log2Scale = op.getScale().convertToDouble() * M_LOG2E;
-          Value scaled;
+          Value scoresInit = lb.filled({blockQ, blockK}, f32, 0);
           if (queryMean) {
             Value rawKeys = lb.paddedTile(op.getKey(), batch, kvHead, firstKey,
                                           keyCount, blockK, dim);
@@ -567,27 +559,29 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                     ValueRange{rawKeys, queryMean},
                     ValueRange{lb.filled({blockK}, f32, 0)})
                     .getResult(0);
-            scaled = lb.elementwise(
-                {scores, correction}, {lb.tileMap({r, c}), lb.tileMap({c})},
+            scoresInit = lb.elementwise(
+                {correction}, {lb.tileMap({c})},
                 tensor::EmptyOp::create(b, loc,
                                         ArrayRef<int64_t>{blockQ, blockK}, f32),
-                [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-                  Value sum = arith::AddFOp::create(nb, nl, args[0], args[1]);
-                  return arith::MulFOp::create(
-                      nb, nl, sum,
-                      TileBuilder{nb, nl}.constant(f32, log2Scale));
-                });
-          } else {
-            scaled = lb.elementwise(
-                {scores}, {lb.tileMap({r, c})},
-                tensor::EmptyOp::create(b, loc,
-                                        ArrayRef<int64_t>{blockQ, blockK}, f32),
-                [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-                  return arith::MulFOp::create(
-                      nb, nl, args[0],
-                      TileBuilder{nb, nl}.constant(f32, log2Scale));
-                });
+                [](OpBuilder &, Location, ValueRange args) { return args[0]; });
           }
+          Value scores =
+              QMmaOp::create(
+                  b, loc, RankedTensorType::get({blockQ, blockK}, f32),
+                  queryTile, queryScales, keyTile, keyScales, scoresInit,
+                  TypeAttr::get(b.getI32Type()), queryQuant, keyQuant,
+                  /*mma=*/MmaAttr())
+                  .getResult();
+          double log2Scale = op.getScale().convertToDouble() * M_LOG2E;
+          Value scaled = lb.elementwise(
+              {scores}, {lb.tileMap({r, c})},
+              tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
+                                      f32),
+              [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+                return arith::MulFOp::create(
+                    nb, nl, args[0],
+                    TileBuilder{nb, nl}.constant(f32, log2Scale));
+              });
           // The mask, in the units of the scaled scores (log2: times
           // log2 e): added, or -inf where an i1 mask drops the key (as the
           // kernels do, before sage.mask_scores hides padded and causal

@@ -60,8 +60,8 @@
 //       CHECK:   sage.online_softmax {{.*}} : tensor<64x64xf32, #acc_fragment{{.*}}>, tensor<64xf32, #row_fragment>
 //       CHECK: IR Dump After SageDistributeTiles
 //       CHECK:   tensor.pad
-//       CHECK:   sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       CHECK:   linalg.matvec
+//       CHECK:   sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       CHECK:   sage.online_softmax {{.*}} : vector<32xf32>, vector<2xf32>
 //       CHECK:   linalg.transpose
 //       CHECK:   sage.accumulate {{.*}} : vector<32xf32>, vector<2xf32> -> vector<32xf32>

@@ -191,8 +191,8 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 //       CHECK:   %[[DQ1:.*]] = tensor.extract %[[QS]]
 //       CHECK:   %[[F2:.*]] = arith.mulf %[[DQ1]], %[[DK0]] : f32
 //       CHECK:   %[[FACTORS:.*]] = vector.from_elements %[[F0]], %[[F1]], %[[F2]], %{{.*}} : vector<8xf32>
-//       CHECK:   %[[SCALED:.*]] = arith.mulf %[[FLOATS]], %[[FACTORS]] : vector<8xf32>
-//       CHECK:   %[[S:.*]] = arith.addf %[[ACC]], %[[SCALED]] : vector<8xf32>
+//       CHECK:   %[[SCALED:.*]] = arith.mulf %[[FLOATS]], %[[FACTORS]] fastmath<contract> : vector<8xf32>
+//       CHECK:   %[[S:.*]] = arith.addf %[[ACC]], %[[SCALED]] fastmath<contract> : vector<8xf32>
 //       CHECK:   builtin.unrealized_conversion_cast %[[S]] : vector<8xf32> to tensor<16x16xf32, #{{.*}}>
 func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi8>,
     %ks: tensor<4x1xf32>, %acc: tensor<16x16xf32, #S>) -> tensor<16x16xf32, #S> {
@@ -230,7 +230,7 @@ func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi
 //       CHECK:   %[[B:.*]] = sage.warp_load_matrices %[[VK]][%c0{{.*}}, %c0{{.*}}] rows [0, 0] columns [0, 16] : tensor<8x32xf8E4M3FN> -> vector<8xf8E4M3FN>
 //       CHECK:   %[[R:.*]] = sage.warp_mma %[[A]], %[[B]], %{{.*}} {mma = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //   CHECK-NOT:   arith.mulf
-//       CHECK:   %[[O:.*]] = arith.addf %[[ACC]], %[[R]] : vector<4xf32>
+//       CHECK:   %[[O:.*]] = arith.addf %[[ACC]], %[[R]] fastmath<contract> : vector<4xf32>
 func.func @probs_from_registers(%p: tensor<16x32xf8E4M3FN, #S>, %vt: tensor<8x32xf8E4M3FN>,
     %acc: tensor<16x8xf32, #O>) -> tensor<16x8xf32, #O> {
   %one = arith.constant dense<1.0> : tensor<1x1xf32>
@@ -496,7 +496,7 @@ func.func @warpgroup_scores(%q: tensor<64x32xi8>, %qs: tensor<32x1xf32>, %k: ten
 //       CHECK:   %[[GROUP:.*]] = sage.warpgroup_commit(%[[R]] : vector<32xf32>)
 //       CHECK:   %[[DONE:.*]]:2 = sage.warpgroup_wait 0 on %[[GROUP]], %[[R]], %[[FENCED]] : vector<32xf32>, vector<16xf8E4M3FN>
 //   CHECK-NOT:   arith.mulf
-//       CHECK:   arith.addf %[[ACC]], %[[DONE]]#0 : vector<32xf32>
+//       CHECK:   arith.addf %[[ACC]], %[[DONE]]#0 fastmath<contract> : vector<32xf32>
 func.func @warpgroup_probs_from_registers(%p: tensor<64x32xf8E4M3FN, #S>, %vt: tensor<64x32xf8E4M3FN>,
     %acc: tensor<64x64xf32, #O>) -> tensor<64x64xf32, #O> {
   %one = arith.constant dense<1.0> : tensor<1x1xf32>

@@ -57,14 +57,15 @@
 //       CHECK:     } : tensor<?x64xi8> to tensor<64x64xi8>
 //       CHECK:     %[[KGROUP:.*]] = arith.muli %[[J]], %[[C4]] : index
 //       CHECK:     %[[KSTILE:.*]] = tensor.extract_slice %[[KS]][%[[B]], %[[HKV]], %[[KGROUP]], 0] [1, 1, 4, 1] {{.*}} to tensor<4x1xf32>
-//       CHECK:     %[[S:.*]] = sage.qmma %[[QTILE]] scaled %[[QSTILE]], %[[KTILE]] scaled %[[KSTILE]], %{{.*}} {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+// dS is the product's initial value: one FMA a score after distribution.
 //       CHECK:     tensor.extract_slice %[[K]][%[[B]], %[[HKV]], %[[K0]], 0]
 //       CHECK:     %[[RAWK:.*]] = tensor.pad
 //       CHECK:     %[[DS:.*]] = linalg.matvec ins(%[[RAWK]], %[[QBAR]] : tensor<64x64xf16>, tensor<64xf32>)
-//       CHECK:     %[[SCALED:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[S]], %[[DS]] : tensor<64x64xf32>, tensor<64xf32>)
-//       CHECK:     ^bb0(%[[S_IN:.*]]: f32, %[[DS_IN:.*]]: f32, %{{.*}}: f32):
-//       CHECK:       %[[SUM:.*]] = arith.addf %[[S_IN]], %[[DS_IN]] : f32
-//       CHECK:       %[[PROD:.*]] = arith.mulf %[[SUM]], %[[SCALE]] : f32
+//       CHECK:     %[[DS_ROWS:.*]] = linalg.generic {indexing_maps = [#[[COL]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[DS]] : tensor<64xf32>)
+//       CHECK:     %[[S:.*]] = sage.qmma %[[QTILE]] scaled %[[QSTILE]], %[[KTILE]] scaled %[[KSTILE]], %[[DS_ROWS]] {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
+//       CHECK:     %[[SCALED:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[S]] : tensor<64x64xf32>)
+//       CHECK:     ^bb0(%[[S_IN:.*]]: f32, %{{.*}}: f32):
+//       CHECK:       %[[PROD:.*]] = arith.mulf %[[S_IN]], %[[SCALE]] : f32
 //       CHECK:       linalg.yield %[[PROD]]
 //       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[Q0]], %[[K0]]] of [%[[C100]], %[[C70]]] {causal} : tensor<64x64xf32>
 // Base 2, P_r folded into the exponent: P comes out as P_r P~, in the

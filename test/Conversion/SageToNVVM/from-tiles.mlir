@@ -9,8 +9,8 @@
 // Q K^T and 8 x 2 for P V; no sage op is left in the K/V loop.
 // L4-LABEL: func @default_recipe
 //       L4:   scf.for {{.*}} -> (vector<32xf32>, vector<2xf32>, vector<2xf32>)
-// L4-COUNT-16:     sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       L4:     linalg.matvec
+// L4-COUNT-16:     sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
 //       L4:     sage.mask_scores {{.*}} {causal, fragment = {{.*}}} : vector<32xf32>
 //       L4:     sage.online_softmax {{.*}} : vector<32xf32>, vector<2xf32>
 //       L4:     sage.quantize {{.*}} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
