@@ -201,7 +201,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
   pm.addPass(createSageRaiseAttention());
   // The wgmma kernel's defaults (docs/Levels.md, measured on an H100): two
-  // warpgroups a CTA and two stages.
+  // warpgroups a CTA (and two stages: sage-pipeline-tiles).
   bool warpgroup =
       isWarpgroupScope(options.mmaScope, options.chip).value_or(false);
   // The quantization groups follow the tiles (per_thread Q groups of
@@ -267,9 +267,8 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   target.ctasPerSm = options.ctasPerSm;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages
-                                                     ? unsigned(options.stages)
-                                                     : (warpgroup ? 2u : 1u));
+  // Stages 0: sage-pipeline-tiles picks them per loop.
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -17,6 +17,12 @@
 // is also the barrier that lets the next iteration overwrite the stage
 // this one read.
 //
+// With `stages=0` each loop gets what measured faster (docs/Levels.md,
+// H100): two stages for a loop of wgmmas, and for mma.sync where a block's
+// tiles hold at least 16 KiB (D = 128: 166 against 149 TOPS); smaller
+// blocks (D = 64) keep one, as the second stage's workgroup memory costs
+// an SM a CTA (157 against 176 TOPS).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Staging.h"
@@ -258,6 +264,18 @@ static StageAsyncOp issueBlock(OpBuilder &b, scf::ForOp loop,
   return group;
 }
 
+/// Whether `stages=0` gives `loop` two stages (the header's measurements).
+static bool isWorthTwoStages(scf::ForOp loop, const Stagings &stagings) {
+  constexpr int64_t kTwoStageBytes = 16 * 1024;
+  bool issuesWgmma = false;
+  loop.getBody()->walk([&](WarpgroupMmaOp) { issuesWgmma = true; });
+  int64_t bytes = 0;
+  for (memref::AllocOp tile : stagings.tiles)
+    bytes += tile.getType().getNumElements() *
+             tile.getType().getElementTypeBitWidth() / 8;
+  return issuesWgmma || bytes >= kTwoStageBytes;
+}
+
 /// Two stages of `loop`'s tiles, block j + 1 staged while block j computes.
 static void pipeline(RewriterBase &rewriter, scf::ForOp loop,
                      const Stagings &stagings) {
@@ -329,18 +347,20 @@ struct PipelineTilesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (stages != 1 && stages != 2) {
+    if (stages > 2) {
       getOperation()->emitError()
           << "sage-pipeline-tiles asked for " << stages.getValue()
-          << " stages; it makes 1 or 2 (more would wait for all but the "
-             "newest groups, which it does not count yet)";
+          << " stages; it makes 1 or 2, or picks one of them with 0 (more "
+             "would wait for all but the newest groups, which it does not "
+             "count yet)";
       return signalPassFailure();
     }
     if (stages == 1)
       return;
     SmallVector<std::pair<scf::ForOp, Stagings>> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (std::optional<Stagings> stagings = matchStagings(loop))
+      std::optional<Stagings> stagings = matchStagings(loop);
+      if (stagings && (stages == 2 || isWorthTwoStages(loop, *stagings)))
         loops.push_back({loop, std::move(*stagings)});
     });
     IRRewriter rewriter(&getContext());

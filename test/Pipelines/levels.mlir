@@ -223,8 +223,7 @@
 //      WG-DEFAULT: IR Dump After SageDecomposeAttention
 //      WG-DEFAULT:   sage.quantized_attention {{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 16>{{.*}}v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
 //      WG-DEFAULT: IR Dump After SagePipelineTiles
-// WG-DEFAULT-NEXT: gpu.module @attention_kernel
-// WG-DEFAULT-NEXT:   gpu.func @attention_kernel({{.*}}known_block_size = array<i32: 256, 1, 1>
+//      WG-DEFAULT:   gpu.func @attention_kernel({{.*}}known_block_size = array<i32: 256, 1, 1>
 //      WG-DEFAULT:     scf.for
 //      WG-DEFAULT:       sage.stage_async {
 //      WG-DEFAULT:       sage.warpgroup_mma

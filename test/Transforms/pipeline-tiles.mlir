@@ -1,12 +1,13 @@
 // RUN: sage-opt %s --sage-pipeline-tiles -split-input-file | FileCheck %s
 // RUN: sage-opt %s --sage-pipeline-tiles=stages=1 -split-input-file | FileCheck %s --check-prefix=ONE
 // RUN: not sage-opt %s --sage-pipeline-tiles=stages=3 -split-input-file 2>&1 | FileCheck %s --check-prefix=THREE
+// RUN: sage-opt %s --sage-pipeline-tiles=stages=0 -split-input-file | FileCheck %s --check-prefix=AUTO
 
 // One stage: every loop as it is.
 //   ONE-NOT: sage.stage_async
 //   ONE-NOT: memref<2x
 
-// THREE: error: sage-pipeline-tiles asked for 3 stages; it makes 1 or 2 (more would wait for all but the newest groups, which it does not count yet)
+// THREE: error: sage-pipeline-tiles asked for 3 stages; it makes 1 or 2, or picks one of them with 0 (more would wait for all but the newest groups, which it does not count yet)
 
 // A kernel's K/V loop after outlining (docs/Levels.md, L3): each block
 // allocates its K tile, V^T tile (staged in P's key order) and dS, fills
@@ -14,6 +15,10 @@
 // (where it runs), block j + 1 (j itself on the last iteration) issued
 // into the other stage first thing in iteration j, awaited last; block j
 // read from stage j mod 2.
+// stages=0 keeps one stage of a block of 8.25 KiB (mma.sync at D = 64).
+// AUTO-LABEL: gpu.func @kv_loop
+//   AUTO-NOT:   sage.stage_async
+//       AUTO:   gpu.return
 // CHECK-LABEL: gpu.func @kv_loop
 //  CHECK-SAME: (%[[K:[^:]*]]: memref<?x64xi8>, %[[V:[^:]*]]: memref<?x64xf8E4M3FN>, %[[KRAW:[^:]*]]: memref<?x64xf16>, %[[MEAN:[^:]*]]: memref<64xf32>, %[[BLOCKS:[^:]*]]: index, %[[OUT:[^:]*]]: memref<64xi8, #gpu.address_space<workgroup>>)
 //       CHECK:   %[[KT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
@@ -177,6 +182,9 @@ gpu.module @carried {
 // A loop of wgmmas on a core-matrix tile: they read it through
 // descriptors and write only the warpgroup's wgmma queue, which is no
 // memory, so the tile gets two stages and the wgmmas read stage j mod 2.
+// stages=0 gives a loop of wgmmas two stages whatever its size.
+// AUTO-LABEL: gpu.func @wgmma_loop
+//       AUTO:   memref.alloc() : memref<2x4x64x16xi8, #gpu.address_space<workgroup>>
 // CHECK-LABEL: gpu.func @wgmma_loop
 //       CHECK:   %[[KT:.*]] = memref.alloc() : memref<2x4x64x16xi8, #gpu.address_space<workgroup>>
 //       CHECK:   scf.for
@@ -323,6 +331,35 @@ gpu.module @kernels {
         scf.yield %new : vector<4xi8>
       }
       vector.store %sum, %out[%c0] : memref<4xi8>, vector<4xi8>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// stages=0 gives two stages to a block of 16 KiB (mma.sync at D = 128:
+// K and V^T tiles of 64 x 128 bytes).
+// AUTO-LABEL: gpu.func @d128_block
+//       AUTO:   memref.alloc() : memref<2x64x128xi8, #gpu.address_space<workgroup>>
+//       AUTO:   memref.alloc() : memref<2x128x64xf8E4M3FN, #gpu.address_space<workgroup>>
+//       AUTO:   scf.for
+//       AUTO:     sage.stage_async
+// CHECK-LABEL: gpu.func @d128_block
+//       CHECK:     sage.stage_async
+gpu.module @d128 {
+  gpu.func @d128_block(%k: memref<?x128xi8>, %v: memref<128x?xf8E4M3FN>, %blocks: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    scf.for %j = %c0 to %blocks step %c1 {
+      %row = arith.muli %j, %c64 : index
+      %kw = memref.subview %k[%row, 0] [64, 128] [1, 1] : memref<?x128xi8> to memref<64x128xi8, strided<[128, 1], offset: ?>>
+      %kt = memref.alloc() : memref<64x128xi8, #gpu.address_space<workgroup>>
+      sage.stage_tile %kw into %kt : memref<64x128xi8, strided<[128, 1], offset: ?>> into memref<64x128xi8, #gpu.address_space<workgroup>>
+      %vw = memref.subview %v[0, %row] [128, 64] [1, 1] : memref<128x?xf8E4M3FN> to memref<128x64xf8E4M3FN, strided<[?, 1], offset: ?>>
+      %vt = memref.alloc() : memref<128x64xf8E4M3FN, #gpu.address_space<workgroup>>
+      sage.stage_tile %vw into %vt : memref<128x64xf8E4M3FN, strided<[?, 1], offset: ?>> into memref<128x64xf8E4M3FN, #gpu.address_space<workgroup>>
     }
     gpu.return
   }

@@ -145,7 +145,8 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       llvm::cl::desc("Stages of the K/V loop's workgroup tiles: 1 stages "
                      "one block at a time; 2 stages block j + 1 while "
                      "block j computes (sage-pipeline-tiles); 0: 2 for "
-                     "wgmma, 1 for mma.sync (measured in docs/Levels.md)"),
+                     "wgmma and for mma.sync blocks of 16 KiB or more "
+                     "(D = 128), else 1 (measured in docs/Levels.md)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> storeValues{
       *this, "store-values",
