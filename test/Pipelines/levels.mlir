@@ -1,7 +1,7 @@
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 store-values=0" --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 block-q=128 block-k=128" --mlir-print-ir-after=convert-sage-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
 // RUN: not sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89" -o %t.levels.mlir
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 store-values=0" -o %t.levels.mlir
 // RUN: sage-translate %t.levels.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.ptx
 // RUN: sage-translate %t.levels.mlir --sage-export-ptx --sage-kernel-module=attention_loops -o %t.loops.ptx
 // RUN: FileCheck %s --check-prefix=LOOPS < %t.loops.ptx
@@ -13,10 +13,10 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.ptx -o %t.cubin %}
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.stored.ptx
 // RUN: grep -oE '(cp.async|fence.proxy|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
-// RUN: sage-opt %S/../Integration/Inputs/levels-attention-f16.mlir --sage-levels="chip=sm_89 store-values=1" | sage-translate --sage-export-ptx --sage-kernel-module=attention_f16_kernel -o %t.f16-stored.ptx
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention-f16.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_f16_kernel -o %t.f16-stored.ptx
 // RUN: grep -oE '(cp.async|fence.proxy|st.shared|ld.shared|ldmatrix)[a-z0-9_.]*' %t.f16-stored.ptx | sort | uniq -c | FileCheck %s --check-prefix=STORED
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 store-values=0" --mlir-print-ir-after=sage-pipeline-tiles --mlir-print-ir-after=sage-lower-staging -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_89 stages=2 ctas-per-sm=3 store-values=0" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.pipe.ptx
 // RUN: FileCheck %s --check-prefix=PIPE-PTX < %t.pipe.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=MMAS
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.pipe.ptx -o %t.pipe.cubin %}
@@ -38,6 +38,8 @@
 // encodings, the lanes' fragment ops, the lanes reading the operands, the
 // tiles the CTA shares staged in workgroup memory, the grid bufferized and
 // launched, the kernel outlined, the staging split among its threads, NVVM.
+// With store-values=0, so that V comes row-major and each CTA transposes
+// its V^T tile (the default stores V for the MMA: STORED, below).
 //       CHECK: IR Dump After SageRaiseAttention
 //       CHECK:   sage.attention
 //       CHECK: IR Dump After SageDecomposeAttention
@@ -154,8 +156,8 @@
 // V stored for the P V MMA (v_layout, the kernel sage-check-levels runs):
 // Q's two 16-byte copies a thread before the loop, K's two and V's two a
 // block; V^T's fragments by ldmatrix from the copied tile, with none of
-// the transposed word stores above (one st.shared is dS's). From f16 with
-// store-values, V's quantizer writes that form: the same counts.
+// the transposed word stores above (one st.shared is dS's). From f16 by
+// default (store-values), V's quantizer writes that form: the same counts.
 //      STORED: {{^ *}}6 cp.async.cg.shared.global
 // STORED-NEXT: {{^ *}}2 cp.async.commit_group
 // STORED-NEXT: {{^ *}}2 cp.async.wait_group

@@ -152,9 +152,10 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       *this, "store-values",
       llvm::cl::desc("Quantize V into the order the P V MMA reads "
                      "(sage-decompose-attention store-values; "
-                     "docs/Layouts.md), staged by plain copies; always "
-                     "for wgmma"),
-      llvm::cl::init(false)};
+                     "docs/Layouts.md), staged by plain copies; 0 keeps V "
+                     "row-major, transposed by each CTA (mma.sync only: "
+                     "wgmma always stores it)"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> ctasPerSm{
       *this, "ctas-per-sm",
       llvm::cl::desc("The CTAs of the kernel an SM must hold "
