@@ -28,6 +28,7 @@
 #include "sage/Reference/Smoothing.h"
 #include "sage/Runtime/CudaDriver.h"
 #include "sage/Runtime/LauncherRuntime.h"
+#include "sage/Runtime/Parallel.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
@@ -301,6 +302,24 @@ struct F16Operands {
   Tensor<uint16_t> q, k, v;
 };
 
+/// The host loops that make a large problem's operands (gigabytes at
+/// N = 16k, minutes on one core) split over every core; the values do not
+/// depend on the split.
+ForRanges onEveryCore() {
+  return sage::rt::forRangesOn(sage::rt::defaultThreads());
+}
+
+/// `work(b, h)` for every batch `b` < `batches` and head `h` < `heads`, on
+/// every core.
+void forEachHead(int64_t batches, int64_t heads,
+                 const std::function<void(int64_t, int64_t)> &work) {
+  sage::rt::parallelFor(static_cast<size_t>(batches * heads),
+                        sage::rt::defaultThreads(), [&](size_t i) {
+                          work(static_cast<int64_t>(i) / heads,
+                               static_cast<int64_t>(i) % heads);
+                        });
+}
+
 /// The kernel alone, on operands the CPU model's quantizers made (as the
 /// decomposition's sage.smooth / sage.quantize define them): uploads them
 /// and returns the call of levels-attention{,-d128}.mlir's host function.
@@ -329,51 +348,50 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
   Tensor<float> kMean(B, Hkv, 1, dim);
 
   // The operands as the decomposition's sage.smooth / sage.quantize define
-  // them, with the CPU model's quantizers.
-  for (int64_t b = 0; b < B; ++b) {
-    for (int64_t h = 0; h < H; ++h) {
-      const float *x = data.q.data() + shape.qOffset(b, h);
-      SmoothedBlocks smoothed = smoothBlocks(x, Nq, dim, kBlockQ);
-      IntQuantized quantized =
-          quantizeInt(smoothed.values.data(), Nq, dim, kInt8Max, qLayout);
-      std::memcpy(&q.at(b, h, 0, 0), quantized.values.data(), Nq * dim);
-      std::memcpy(&qScales.at(b, h, 0, 0), quantized.scales.data(),
-                  qGroups * sizeof(float));
-      std::memcpy(&qMeans.at(b, h, 0, 0), smoothed.blockMeans.data(),
-                  qBlocks * dim * sizeof(float));
-    }
-    for (int64_t h = 0; h < Hkv; ++h) {
-      const float *x = data.k.data() + shape.kvOffset(b, h);
-      SmoothedTokens smoothed = smoothTokens(x, Nk, dim);
-      IntQuantized quantized =
-          quantizeInt(smoothed.values.data(), Nk, dim, kInt8Max, kLayout);
-      std::memcpy(&k.at(b, h, 0, 0), quantized.values.data(), Nk * dim);
-      std::memcpy(&kScales.at(b, h, 0, 0), quantized.scales.data(),
-                  kGroups * sizeof(float));
-      std::memcpy(&kMean.at(b, h, 0, 0), smoothed.mean.data(),
-                  dim * sizeof(float));
+  // them, with the CPU model's quantizers; a (batch, head) a task, each
+  // writing its own slices.
+  forEachHead(B, H, [&](int64_t b, int64_t h) {
+    const float *x = data.q.data() + shape.qOffset(b, h);
+    SmoothedBlocks smoothed = smoothBlocks(x, Nq, dim, kBlockQ);
+    IntQuantized quantized =
+        quantizeInt(smoothed.values.data(), Nq, dim, kInt8Max, qLayout);
+    std::memcpy(&q.at(b, h, 0, 0), quantized.values.data(), Nq * dim);
+    std::memcpy(&qScales.at(b, h, 0, 0), quantized.scales.data(),
+                qGroups * sizeof(float));
+    std::memcpy(&qMeans.at(b, h, 0, 0), smoothed.blockMeans.data(),
+                qBlocks * dim * sizeof(float));
+  });
+  forEachHead(B, Hkv, [&](int64_t b, int64_t h) {
+    const float *x = data.k.data() + shape.kvOffset(b, h);
+    SmoothedTokens smoothed = smoothTokens(x, Nk, dim);
+    IntQuantized quantized =
+        quantizeInt(smoothed.values.data(), Nk, dim, kInt8Max, kLayout);
+    std::memcpy(&k.at(b, h, 0, 0), quantized.values.data(), Nk * dim);
+    std::memcpy(&kScales.at(b, h, 0, 0), quantized.scales.data(),
+                kGroups * sizeof(float));
+    std::memcpy(&kMean.at(b, h, 0, 0), smoothed.mean.data(),
+                dim * sizeof(float));
+    for (int64_t t = 0; t < Nk; ++t)
+      for (int64_t d = 0; d < dim; ++d)
+        kRaw.at(b, h, t, d) = encodeF16(x[t * dim + d]);
+    // V per channel into E4M3's range: delta = max |V[:, d]| / V_r.
+    const float *y = data.v.data() + shape.kvOffset(b, h);
+    for (int64_t d = 0; d < dim; ++d) {
+      float absMax = 0.0f;
       for (int64_t t = 0; t < Nk; ++t)
-        for (int64_t d = 0; d < dim; ++d)
-          kRaw.at(b, h, t, d) = encodeF16(x[t * dim + d]);
-      // V per channel into E4M3's range: delta = max |V[:, d]| / V_r.
-      const float *y = data.v.data() + shape.kvOffset(b, h);
-      for (int64_t d = 0; d < dim; ++d) {
-        float absMax = 0.0f;
-        for (int64_t t = 0; t < Nk; ++t)
-          absMax = absMaxStep(absMax, y[t * dim + d]);
-        float delta = absMax / kVRange;
-        vScales.at(b, h, 0, d) = delta;
-        for (int64_t g = 0; g < vGroups; ++g) {
-          for (int64_t p = 0; p < kValueGroup; ++p) {
-            int64_t t = g * kValueGroup + accumulatorOrderKey(kValueGroup, p);
-            v.at(b, h, d, g, p) = t < Nk && delta != 0.0f
-                                      ? encodeE4M3(y[t * dim + d] / delta)
-                                      : encodeE4M3(0.0f);
-          }
+        absMax = absMaxStep(absMax, y[t * dim + d]);
+      float delta = absMax / kVRange;
+      vScales.at(b, h, 0, d) = delta;
+      for (int64_t g = 0; g < vGroups; ++g) {
+        for (int64_t p = 0; p < kValueGroup; ++p) {
+          int64_t t = g * kValueGroup + accumulatorOrderKey(kValueGroup, p);
+          v.at(b, h, d, g, p) = t < Nk && delta != 0.0f
+                                    ? encodeE4M3(y[t * dim + d] / delta)
+                                    : encodeE4M3(0.0f);
         }
       }
     }
-  }
+  });
   auto operands = std::make_shared<QuantizedOperands>(
       QuantizedOperands{std::move(q), std::move(qScales), std::move(k),
                         std::move(kScales), std::move(v), std::move(vScales),
@@ -411,8 +429,11 @@ F16Operands uploadF16Inputs(const CudaDriver &api, const AttentionShape &shape,
       Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim)};
   for (auto [tensor, values] :
        {std::pair{&o.q, &data.q}, {&o.k, &data.k}, {&o.v, &data.v}}) {
-    for (size_t i = 0; i < values->size(); ++i)
-      tensor->host[i] = encodeF16((*values)[i]);
+    onEveryCore()(values->size(), [&, tensor = tensor,
+                                   values = values](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i)
+        tensor->host[i] = encodeF16((*values)[i]);
+    });
     upload(api, *tensor);
   }
   return o;
@@ -516,7 +537,8 @@ LseError compareLse(const std::vector<float> &lse,
 int main(int argc, char **argv) {
   Options options = parse(argc, argv);
   const AttentionShape &shape = options.shape;
-  AttentionData data = makeAttentionData(shape, options.dist, options.seed);
+  AttentionData data = makeAttentionData(shape, options.dist, options.seed,
+                                         ElementFormat::F16, onEveryCore());
   Recipe recipe = getRecipe();
   Causal causal = Causal::None;
   if (options.masked) {
