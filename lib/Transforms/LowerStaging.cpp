@@ -110,6 +110,10 @@ static FailureOr<CopyPlan> planCopies(StageTileOp op) {
     return op.emitOpError()
            << "pads with a value other than zero; asynchronous copies fill "
               "what lies past the window with zeros only";
+  // index has no width until the target's data layout gives it one.
+  if (!dest.getElementType().isIntOrFloat())
+    return op.emitOpError() << "copies elements of " << dest.getElementType()
+                            << ", which have no fixed width to split rows by";
   unsigned bits = dest.getElementTypeBitWidth();
   auto [strides, offset] = source.getStridesAndOffset();
   auto [destStrides, destOffset] = dest.getStridesAndOffset();

@@ -396,6 +396,21 @@ gpu.module @kernels {
 
 // -----
 
+// A tile of index elements, copied as it is: index has no fixed width
+// (found by the fuzzer, tools/sage-fuzz/regressions/sage-stage-tile-index.mlir).
+gpu.module @kernels {
+  gpu.func @negative_copied_index(%v: memref<?x64xindex>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i0 = arith.constant 0 : index
+    %vt = memref.alloc() : memref<64x64xindex, #gpu.address_space<workgroup>>
+    // expected-error @below {{copies elements of 'index', which have no fixed width to split rows by}}
+    sage.stage_tile %v pad(%i0 : index) into %vt : memref<?x64xindex> into memref<64x64xindex, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
 // A tile a view reads is left unpadded (the view's type names the tile's
 // layout); the copy and the read work on the 64-byte rows.
 // CHECK-LABEL: gpu.func @viewed_tile
