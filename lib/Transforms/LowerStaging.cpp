@@ -832,6 +832,9 @@ static void dropRepeatedBarriers(gpu::GPUFuncOp kernel) {
     barrier.erase();
 }
 
+/// The most threads a CTA holds (CUDA, every chip since sm_20).
+constexpr int32_t kMaxThreadsPerBlock = 1024;
+
 /// The CTA's threads of `kernel`, from its known block size (x only).
 static FailureOr<int64_t> getThreads(gpu::GPUFuncOp kernel, Operation *user) {
   std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
@@ -841,7 +844,15 @@ static FailureOr<int64_t> getThreads(gpu::GPUFuncOp kernel, Operation *user) {
            << kernel.getName()
            << " has no known block size of x threads only "
               "(known_block_size = array<i32: x, 1, 1>)";
-  return (*size)[0];
+  // The threads split the copies: a count no CTA has would make no split
+  // or a huge one.
+  int32_t threads = (*size)[0];
+  if (threads < 1 || threads > kMaxThreadsPerBlock)
+    return user->emitOpError()
+           << "is shared by the threads of a CTA, but its kernel @"
+           << kernel.getName() << " has a known block size of " << threads
+           << " threads; a CTA holds 1 to " << kMaxThreadsPerBlock;
+  return threads;
 }
 
 /// The warps' matrix reads in `kernel` (WarpLoadMatrices.h).

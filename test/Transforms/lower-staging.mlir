@@ -99,6 +99,22 @@ gpu.module @kernels {
 
 // -----
 
+// A block size no CTA has (found by the fuzzer,
+// tools/sage-fuzz/regressions/sage-stage-tile-block-size.mlir: the split
+// among -8388608 threads ran out of memory).
+gpu.module @kernels {
+  gpu.func @negative_block_size(%k: memref<?x64xi8>) kernel
+      attributes {known_block_size = array<i32: -8388608, 1, 1>} {
+    %i0 = arith.constant 0 : i8
+    %kt = memref.alloc() : memref<64x64xi8, #gpu.address_space<workgroup>>
+    // expected-error @below {{is shared by the threads of a CTA, but its kernel @negative_block_size has a known block size of -8388608 threads; a CTA holds 1 to 1024}}
+    sage.stage_tile %k pad(%i0 : i8) into %kt : memref<?x64xi8> into memref<64x64xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @kernels {
   gpu.func @negative_padding(%k: memref<?x64xi8>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
