@@ -84,6 +84,13 @@ struct CheckBinaryFormatPass
 };
 } // namespace
 
+/// The Q rows a CTA takes when no block-q is given: two warpgroups of
+/// wgmma make the kernel 1.2-1.3x faster than one on the H200
+/// (benchmarks/results/2026-12-02-h200-wgmma.md), while 8 warps of mma.sync
+/// gain at D = 128 only. tools/sage-check-levels/CMakeLists.txt builds
+/// sage-check-levels-wgmma-128 for this default.
+static int64_t defaultBlockQ(bool warpgroup) { return warpgroup ? 128 : 64; }
+
 /// A kernel module's lowering to NVVM, for both pipelines: the sage ops'
 /// one pattern each, then upstream conversions. Kernels the levels derive
 /// fill their workgroup tiles with the whole CTA first (L3), and read or
@@ -136,13 +143,10 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   pm.addPass(createSageOutlineAttention());
   pm.addPass(createSageSplitLaunchers());
   SageDecomposeAttentionOptions tiles;
-  // Two warpgroups a CTA make the wgmma kernel 1.2-1.3x faster than one on
-  // the H200, while 8 warps of mma.sync gain at D = 128 only
-  // (benchmarks/results/2026-12-02-h200-wgmma.md).
   std::optional<bool> warpgroup =
       isWarpgroupScope(options.mmaScope, options.chip);
   tiles.blockQ = options.blockQ ? int64_t(options.blockQ)
-                                : (warpgroup.value_or(false) ? 128 : 64);
+                                : defaultBlockQ(warpgroup.value_or(false));
   tiles.warpQ = options.warpQ;
   tiles.blockK = options.blockK ? int64_t(options.blockK) : 64;
   // Neither tile given: the measured schedule where there is one (the rows
@@ -201,14 +205,15 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
   pm.addPass(createSageRaiseAttention());
   // The wgmma kernel's defaults (docs/Levels.md, measured on an H100): two
-  // warpgroups a CTA (and two stages: sage-pipeline-tiles).
+  // warpgroups a CTA (and two stages: sage-pipeline-tiles). sage-select-mma
+  // decides the scope again per op from the same options.
   bool warpgroup =
       isWarpgroupScope(options.mmaScope, options.chip).value_or(false);
   // The quantization groups follow the tiles (per_thread Q groups of
   // block-q rows, K of block-k tokens).
   SageDecomposeAttentionOptions decompose;
   decompose.blockQ =
-      options.blockQ ? int64_t(options.blockQ) : (warpgroup ? 128 : 64);
+      options.blockQ ? int64_t(options.blockQ) : defaultBlockQ(warpgroup);
   decompose.blockK = options.blockK;
   // V quantized into the order the P V MMA reads (docs/Layouts.md), which
   // the kernel stages by plain copies; the wgmma reads V^T's tile through
