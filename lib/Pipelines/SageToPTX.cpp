@@ -237,6 +237,10 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageAssignFragments());
   pm.addPass(createSageDistributeTiles());
   pm.addPass(createSagePromoteTiles());
+  // The wgmma kernel's operands stored in its stages' order, so that a
+  // stage is one contiguous copy (docs/Levels.md).
+  if (warpgroup)
+    pm.addPass(createSageStoreStageOrder());
 
   // From the lanes to a kernel (docs/Levels.md): lanes read the operands,
   // the grid is bufferized with the statistics and quantizers, each

@@ -28,7 +28,7 @@
 // RUN: sage-translate %t.wgmma-pipe.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-pipe.ptx
 // RUN: grep -oE '(wgmma|cp.async|fence.proxy|bar.sync)[a-z0-9_.:]*' %t.wgmma-pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=WG-PIPE-PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma-pipe.ptx -o %t.wgmma-pipe.cubin %}
-// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_90a" --mlir-print-ir-after=sage-decompose-attention --mlir-print-ir-after=sage-pipeline-tiles -o %t.wgmma-default.mlir 2>&1 | FileCheck %s --check-prefix=WG-DEFAULT
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_90a" --mlir-print-ir-after=sage-decompose-attention --mlir-print-ir-after=sage-store-stage-order --mlir-print-ir-after=sage-pipeline-tiles -o %t.wgmma-default.mlir 2>&1 | FileCheck %s --check-prefix=WG-DEFAULT
 // RUN: sage-translate %t.wgmma-default.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-default.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma-default.ptx -o %t.wgmma-default.cubin %}
 
@@ -224,6 +224,20 @@
 // block j's wgmmas run.
 //      WG-DEFAULT: IR Dump After SageDecomposeAttention
 //      WG-DEFAULT:   sage.quantized_attention {{.*}}q_quant = #sage.quant<i8, per_thread, operand = a, block = 128, warp = 16>{{.*}}v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>
+// Q, K and V^T stored before the grid in the order their stages hold them
+// (a tile's core matrices after each other), each stage a plain copy.
+//      WG-DEFAULT: IR Dump After SageStoreStageOrder
+//      WG-DEFAULT:   %[[Q_STORED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1x?x4x128x16xi8>)
+//      WG-DEFAULT:   %[[K_STORED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1x?x4x64x16xi8>)
+//      WG-DEFAULT:   %[[V_STORED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x1x?x4x64x16xf8E4M3FN>)
+//      WG-DEFAULT:   scf.forall
+//      WG-DEFAULT:     %[[Q_TILE:.*]] = tensor.extract_slice %[[Q_STORED]]
+//      WG-DEFAULT:     sage.stage_tile %[[Q_TILE]] pad({{.*}}) into %{{.*}} : tensor<4x128x16xi8> into
+//      WG-DEFAULT:     scf.for
+//      WG-DEFAULT:       %[[K_TILE:.*]] = tensor.extract_slice %[[K_STORED]]
+//      WG-DEFAULT:       sage.stage_tile %[[K_TILE]] pad({{.*}}) into %{{.*}} : tensor<4x64x16xi8> into
+//      WG-DEFAULT:       %[[V_TILE:.*]] = tensor.extract_slice %[[V_STORED]]
+//      WG-DEFAULT:       sage.stage_tile %[[V_TILE]] pad({{.*}}) into %{{.*}} : tensor<4x64x16xf8E4M3FN> into
 //      WG-DEFAULT: IR Dump After SagePipelineTiles
 //      WG-DEFAULT:   gpu.func @attention_kernel({{.*}}known_block_size = array<i32: 256, 1, 1>
 //      WG-DEFAULT:     scf.for

@@ -357,6 +357,31 @@ def SagePromoteTiles : Pass<"sage-promote-tiles"> {
   ];
 }
 
+def SageStoreStageOrder : Pass<"sage-store-stage-order"> {
+  let summary = "Store the operands a CTA stages rearranged in their stages' order";
+  let description = [{
+    After `sage-promote-tiles` (docs/Levels.md, "Operands stored in stage
+    order"): a `sage.stage_tile` with an `indexing_map` (the K-major core
+    matrices a wgmma reads) whose window is block `j` of an operand
+    defined before the grid (an `extract_slice` that keeps whole
+    dimensions but one, which it cuts into blocks of `c` elements from
+    `j x c`, up to the operand's end, and drops the batch and head
+    dimensions; possibly collapsed) reads instead block `j` of a copy of
+    the operand made once before the grid, `[dropped dimensions...,
+    blocks, tile...]`, each block the staged tile's bytes in order, the
+    padding past the operand's end. The staging becomes a plain copy of
+    a contiguous tile (one bulk copy can move it); the copy is a
+    `linalg.generic` the host side launches with the quantizers. Stagings
+    of other windows are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SageFoldLaneReads : Pass<"sage-fold-lane-reads"> {
   let summary = "Make each lane read the operands instead of the tiles built from them";
   let description = [{
