@@ -1,6 +1,7 @@
 # Device call 1 of the sixth session of 2026-12-06. so-* are the wgmma
 # programs with the operands stored in stage order (sage-store-stage-order:
-# Q, K and V^T relaid before the grid, each stage one contiguous copy);
+# Q, K and V^T relaid before the grid, each stage one bulk copy on an
+# mbarrier: sage-lower-staging bulk-copies);
 # final-* the programs of 2606f35 (before it). Checks: the RUN lines of
 # test/Integration/GPU/levels-attention.test for the new wgmma programs
 # and for final-levels (mma.sync, V stored by default from f16: not yet run
@@ -23,6 +24,12 @@ checks sage-check-levels-wgmma $B/so/so-wgmma
 checks sage-check-levels-wgmma-128 $B/so/so-wgmma-128
 checks sage-check-levels $B/wg/final-levels
 stamp check
+args=$(grep -E "^# RUN: sage-check-levels-wgmma-128 " test/Integration/GPU/levels-attention.test | head -1 | sed 's/^# RUN: sage-check-levels-wgmma-128 //; s/ | FileCheck.*//')
+for tool in memcheck racecheck synccheck; do
+  echo "-- compute-sanitizer $tool so-wgmma-128 $args"
+  timeout 120 compute-sanitizer --tool $tool $B/so/so-wgmma-128 $args 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASS|FAIL" | head -5
+done
+stamp sanitizers
 } > $OUT/check.log 2>&1
 {
 echo "== hand-written kernels and SDPA, same call"

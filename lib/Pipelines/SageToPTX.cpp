@@ -95,12 +95,16 @@ static int64_t defaultBlockQ(bool warpgroup) { return warpgroup ? 128 : 64; }
 /// one pattern each, then upstream conversions. Kernels the levels derive
 /// fill their workgroup tiles with the whole CTA first (L3), and read or
 /// write windows that may overrun: convert-vector-to-scf (unrolled) guards
-/// each row of those transfers; their K/V loops stage `stages` blocks.
-static void addKernelLowering(OpPassManager &kernels, unsigned stages) {
+/// each row of those transfers; their K/V loops stage `stages` blocks,
+/// with bulk copies where `bulkCopies` (sm_90a) and the tiles allow.
+static void addKernelLowering(OpPassManager &kernels, unsigned stages,
+                              bool bulkCopies) {
   SagePipelineTilesOptions pipeline;
   pipeline.stages = stages;
   kernels.addPass(createSagePipelineTiles(pipeline));
-  kernels.addPass(createSageLowerStaging());
+  SageLowerStagingOptions staging;
+  staging.bulkCopies = bulkCopies;
+  kernels.addPass(createSageLowerStaging(staging));
   kernels.addPass(createConvertSageToNVVM());
   VectorTransferToSCFOptions unrolled;
   unrolled.unroll = true;
@@ -178,7 +182,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   pm.addPass(createSageAttachNVVMTarget(target));
 
   // The hand-written kernels stage no tiles of their own.
-  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), /*stages=*/1);
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), /*stages=*/1,
+                    /*bulkCopies=*/false);
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.binaryFormat;
@@ -277,7 +282,10 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageAttachNVVMTarget(target));
 
   // Stages 0: sage-pipeline-tiles picks them per loop.
-  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages);
+  // The wgmma kernel's stages are contiguous (sage-store-stage-order):
+  // bulk copies move them.
+  addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages,
+                    /*bulkCopies=*/warpgroup);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

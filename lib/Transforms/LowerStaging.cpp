@@ -38,6 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkCopies.h"
 #include "RowDots.h"
 #include "Staging.h"
 #include "WarpLoadMatrices.h"
@@ -497,6 +498,10 @@ struct IssuedRun {
   SmallVector<std::pair<StageTileOp, CopyPlan>> partial;
   // Rearranged blocks loaded at the issue and stored at the completion.
   SmallVector<std::pair<StageTileOp, GatherBlock>> stores;
+  // The bulk copies, the staging mbarrier and the phase this thread
+  // arrived on (null without bulk copies).
+  SmallVector<StageTileOp> bulk;
+  Value bulkBarrier, bulkState;
 };
 
 /// Issues `run` (sage.stage_tile ops with nothing touching memory between
@@ -504,16 +509,22 @@ struct IssuedRun {
 /// each thread's copies, the rearranged tiles' loads (and their stores,
 /// unless `deferStores`, where the completion makes them so that the
 /// loads overlap what lies between), then the `riders` (row dots that
-/// read no workgroup memory) while the copies are in flight.
+/// read no workgroup memory) while the copies are in flight. With a
+/// `bulkBarrier`, copies one bulk copy can move complete on it.
 static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
                                           ArrayRef<StageTileOp> run,
                                           ArrayRef<RowDots> riders,
-                                          int64_t threads, bool deferStores) {
-  // Copies first, then the rearranged tiles, whose loads and stores
-  // overlap the copies in flight.
-  SmallVector<StageTileOp> copies, gathers;
-  for (StageTileOp op : run)
-    (op.isPlainCopy() ? copies : gathers).push_back(op);
+                                          int64_t threads, bool deferStores,
+                                          Value bulkBarrier) {
+  // Bulk copies first, then the threads' copies, then the rearranged
+  // tiles, whose loads and stores overlap the copies in flight.
+  SmallVector<StageTileOp> bulk, copies, gathers;
+  for (StageTileOp op : run) {
+    if (bulkBarrier && isBulkCopy(op))
+      bulk.push_back(op);
+    else
+      (op.isPlainCopy() ? copies : gathers).push_back(op);
+  }
   SmallVector<CopyPlan> plans;
   for (StageTileOp op : copies) {
     FailureOr<CopyPlan> plan = planCopies(op);
@@ -533,7 +544,14 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
   rewriter.setInsertionPoint(first);
   gpu::BarrierOp::create(rewriter, loc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  IssuedRun issued{loc, thread, threads, llvm::to_vector(run), {}, {}, {}};
+  IssuedRun issued{loc, thread, threads, llvm::to_vector(run), {}, {}, {},
+                   {},  {},     {}};
+  if (!bulk.empty()) {
+    issued.bulk = bulk;
+    issued.bulkBarrier = bulkBarrier;
+    issued.bulkState =
+        issueBulkCopies(rewriter, loc, bulkBarrier, thread, bulk);
+  }
   SmallVector<Value> tokens;
   for (auto [index, op] : llvm::enumerate(copies)) {
     const CopyPlan &plan = plans[index];
@@ -580,6 +598,8 @@ static gpu::BarrierOp completeStageRun(RewriterBase &rewriter,
   Location loc = issued.loc;
   for (auto &[op, block] : issued.stores)
     storeGatherBlock(rewriter, loc, op, block);
+  if (issued.bulkState)
+    waitForBulkCopies(rewriter, loc, issued.bulkBarrier, issued.bulkState);
   if (issued.group)
     nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, issued.group,
                                      rewriter.getI32IntegerAttr(0));
@@ -598,8 +618,12 @@ static gpu::BarrierOp completeStageRun(RewriterBase &rewriter,
     waitForCopies(rewriter, loc, {copyPiece(rewriter, loc, op, plan, piece)});
   }
   // An MMA reading a tile through descriptors reads it through the async
-  // proxy: the copies' writes are published to it before the barrier.
-  if (llvm::any_of(issued.ops, isReadThroughDescriptors))
+  // proxy: the threads' copies' writes are published to it before the
+  // barrier (bulk copies write through it).
+  if (llvm::any_of(issued.ops, [&](StageTileOp op) {
+        return !llvm::is_contained(issued.bulk, op) &&
+               isReadThroughDescriptors(op);
+      }))
     NVVM::FenceProxyOp::create(
         rewriter, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(rewriter.getContext(),
@@ -615,7 +639,7 @@ static gpu::BarrierOp completeStageRun(RewriterBase &rewriter,
 /// run whose rearranged tiles are stored at the await, so that their loads
 /// overlap the work between.
 static LogicalResult lowerStageGroup(RewriterBase &rewriter, StageAsyncOp group,
-                                     int64_t threads) {
+                                     int64_t threads, Value bulkBarrier) {
   Operation *await = *group.getGroup().getUsers().begin();
   SmallVector<StageTileOp> run;
   SmallVector<RowDots> riders;
@@ -650,8 +674,8 @@ static LogicalResult lowerStageGroup(RewriterBase &rewriter, StageAsyncOp group,
               "row dots with a group's copies only";
   // Issued in the region (planning fails before anything is built), then
   // inlined where the group stands.
-  FailureOr<IssuedRun> issued =
-      issueStageRun(rewriter, run, riders, threads, /*deferStores=*/true);
+  FailureOr<IssuedRun> issued = issueStageRun(
+      rewriter, run, riders, threads, /*deferStores=*/true, bulkBarrier);
   if (failed(issued))
     return failure();
   rewriter.inlineBlockBefore(&group.getBody().front(), group);
@@ -863,7 +887,7 @@ static void lowerMatrixReads(RewriterBase &rewriter, gpu::GPUFuncOp kernel) {
     lowerWarpLoadMatrices(rewriter, op);
 }
 
-static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
+static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
   SmallVector<memref::AllocOp> allocs;
   SmallVector<StageTileOp> stages;
   SmallVector<linalg::LinalgOp> products;
@@ -922,6 +946,10 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
       return failure();
     stage = *copy;
   }
+  // One mbarrier for the bulk copies, where there are any.
+  Value bulkBarrier;
+  if (bulkCopies && llvm::any_of(stages, isBulkCopy))
+    bulkBarrier = createStagingBarrier(rewriter, kernel, *threads);
   // The groups' stagings are lowered with them.
   llvm::erase_if(stages, [](StageTileOp stage) {
     return isa<StageAsyncOp>(stage->getParentOp());
@@ -930,7 +958,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
     return isa<StageAsyncOp>(product->getParentOp());
   });
   for (StageAsyncOp group : groups)
-    if (failed(lowerStageGroup(rewriter, group, *threads)))
+    if (failed(lowerStageGroup(rewriter, group, *threads, bulkBarrier)))
       return failure();
   // Runs of copies nothing touching memory separates.
   SmallVector<SmallVector<StageTileOp>> runs;
@@ -987,8 +1015,9 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
   SmallVector<linalg::LinalgOp> cooperative =
       llvm::filter_to_vector(products, std::not_fn(isRowDot));
   for (auto [run, runRiders] : llvm::zip(runs, riders)) {
-    FailureOr<IssuedRun> issued = issueStageRun(
-        rewriter, run, runRiders, *threads, /*deferStores=*/false);
+    FailureOr<IssuedRun> issued =
+        issueStageRun(rewriter, run, runRiders, *threads,
+                      /*deferStores=*/false, bulkBarrier);
     if (failed(issued))
       return failure();
     completeStageRun(rewriter, *issued);
@@ -1011,6 +1040,7 @@ namespace {
 
 struct LowerStagingPass
     : public sage::impl::SageLowerStagingBase<LowerStagingPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<gpu::GPUFuncOp> kernels;
     getOperation()->walk([&](gpu::GPUFuncOp kernel) {
@@ -1018,7 +1048,7 @@ struct LowerStagingPass
         kernels.push_back(kernel);
     });
     for (gpu::GPUFuncOp kernel : kernels)
-      if (failed(lowerKernel(kernel)))
+      if (failed(lowerKernel(kernel, bulkCopies)))
         return signalPassFailure();
   }
 };

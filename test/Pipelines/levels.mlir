@@ -22,11 +22,11 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.pipe.ptx -o %t.pipe.cubin %}
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup stages=1" --mlir-print-ir-after=sage-distribute-tiles -o %t.wgmma.mlir 2>&1 | FileCheck %s --check-prefix=WG-IR
 // RUN: sage-translate %t.wgmma.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma.ptx
-// RUN: grep -oE '(wgmma|mma.sync|cp.async|fence.proxy|ldmatrix|st.shared|ld.shared)[a-z0-9_.:]*' %t.wgmma.ptx | sort | uniq -c | FileCheck %s --check-prefix=WGMMA
+// RUN: grep -oE '(wgmma|mma.sync|cp.async|mbarrier|fence|ldmatrix|st.shared|ld.shared)[a-z0-9_.:]*' %t.wgmma.ptx | sort | uniq -c | FileCheck %s --check-prefix=WGMMA
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma.ptx -o %t.wgmma.cubin %}
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention.mlir --sage-levels="chip=sm_90a mma-scope=warpgroup stages=2" --mlir-print-ir-after=sage-pipeline-tiles -o %t.wgmma-pipe.mlir 2>&1 | FileCheck %s --check-prefix=WG-PIPE
 // RUN: sage-translate %t.wgmma-pipe.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-pipe.ptx
-// RUN: grep -oE '(wgmma|cp.async|fence.proxy|bar.sync)[a-z0-9_.:]*' %t.wgmma-pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=WG-PIPE-PTX
+// RUN: grep -oE '(wgmma|cp.async|mbarrier|fence|bar.sync)[a-z0-9_.:]*' %t.wgmma-pipe.ptx | sort | uniq -c | FileCheck %s --check-prefix=WG-PIPE-PTX
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wgmma-pipe.ptx -o %t.wgmma-pipe.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-levels="chip=sm_90a" --mlir-print-ir-after=sage-decompose-attention --mlir-print-ir-after=sage-store-stage-order --mlir-print-ir-after=sage-pipeline-tiles -o %t.wgmma-default.mlir 2>&1 | FileCheck %s --check-prefix=WG-DEFAULT
 // RUN: sage-translate %t.wgmma-default.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.wgmma-default.ptx
@@ -168,9 +168,9 @@
 // The wgmma rows (chip=sm_90a mma-scope=warpgroup, V stored): each
 // sage.qmma is one warpgroup's chain of two k32 wgmmas on descriptors of
 // core-matrix tiles (P V's A from registers), fenced, committed and
-// waited for; the tiles are copied 16 bytes a thread by cp.async and
-// published to the async proxy; no mma.sync, no ldmatrix (dS's reads and
-// store stay).
+// waited for; Q, K and V^T stored in stage order arrive by one bulk copy
+// each, completing on the staging mbarrier every thread arrives on and
+// waits for; no mma.sync, no ldmatrix (dS's reads and store stay).
 //      WG-IR: IR Dump After SageDistributeTiles
 //      WG-IR:   sage.tile_descriptor {{.*}} : tensor<4x64x16xi8> -> i64
 //      WG-IR:   sage.warpgroup_mma {{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8, a_source = shared{{.*}}>} : i64 -> vector<32xi32>
@@ -179,11 +179,14 @@
 //      WG-IR:   sage.online_softmax
 //      WG-IR:   sage.warpgroup_fence({{.*}} : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>)
 //      WG-IR:   sage.warpgroup_mma {{.*}} {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers{{.*}}>} : vector<16xf8E4M3FN> -> vector<32xf32>
-//      WGMMA: {{^ *}}6 cp.async.cg.shared.global
-// WGMMA-NEXT: {{^ *}}2 cp.async.commit_group
-// WGMMA-NEXT: {{^ *}}2 cp.async.wait_group
+//      WGMMA: {{^ *}}3 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// WGMMA-NEXT: {{^ *}}1 fence.mbarrier_init.release.cluster
 // WGMMA-NEXT: {{^ *}}2 fence.proxy.async.shared::cta
 // WGMMA-NEXT: {{^ *}}8 ld.shared.v2.b32
+// WGMMA-NEXT: {{^ *}}2 mbarrier.arrive.expect_tx.shared.b64
+// WGMMA-NEXT: {{^ *}}2 mbarrier.arrive.shared.b64
+// WGMMA-NEXT: {{^ *}}1 mbarrier.init.shared.b64
+// WGMMA-NEXT: {{^ *}}2 mbarrier.try_wait.shared.b64
 // WGMMA-NEXT: {{^ *}}1 st.shared.b32
 // WGMMA-NEXT: {{^ *}}2 wgmma.commit_group.sync.aligned
 // WGMMA-NEXT: {{^ *}}2 wgmma.fence.sync.aligned
@@ -208,10 +211,13 @@
 //       WG-PIPE:     sage.stage_await %[[NEXT]]
 //  WG-PIPE-NEXT:     scf.yield
 //      WG-PIPE-PTX: {{^ *}}5 bar.sync
-// WG-PIPE-PTX-NEXT: {{^ *}}10 cp.async.cg.shared.global
-// WG-PIPE-PTX-NEXT: {{^ *}}3 cp.async.commit_group
-// WG-PIPE-PTX-NEXT: {{^ *}}3 cp.async.wait_group
+// WG-PIPE-PTX-NEXT: {{^ *}}5 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// WG-PIPE-PTX-NEXT: {{^ *}}1 fence.mbarrier_init.release.cluster
 // WG-PIPE-PTX-NEXT: {{^ *}}3 fence.proxy.async.shared::cta
+// WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.arrive.expect_tx.shared.b64
+// WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.arrive.shared.b64
+// WG-PIPE-PTX-NEXT: {{^ *}}1 mbarrier.init.shared.b64
+// WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.try_wait.shared.b64
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.commit_group.sync.aligned
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.fence.sync.aligned
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3

@@ -527,7 +527,19 @@ def SageLowerStaging : Pass<"sage-lower-staging"> {
     whose matrix rows are 16-byte aligned is one `nvvm.ldmatrix` (`x1`,
     `x2` or `x4`); elsewhere each lane reads its words. The CTA's size is
     the kernel's `known_block_size`.
+
+    With `bulk-copies` (sm_90 and later), a plain copy of a contiguous,
+    16-byte aligned tile (an operand stored in stage order,
+    `sage-store-stage-order`) is one `cp.async.bulk` that thread 0 issues
+    and that completes on the CTA's staging mbarrier: each thread arrives
+    on it where the run is issued (thread 0 expecting the bytes) and waits
+    for the phase it arrived on where the run completes
+    (docs/Levels.md, "Bulk copies").
   }];
+  let options = [
+    Option<"bulkCopies", "bulk-copies", "bool", /*default=*/"false",
+           "stage contiguous tiles by bulk copies on an mbarrier (sm_90+)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",

@@ -1,0 +1,46 @@
+//===- BulkCopies.h - stagings by the TMA unit's bulk copies ----*- C++ -*-===//
+//
+// sage-lower-staging's bulk-copies option (docs/Levels.md, "Bulk copies"):
+// a plain copy of a contiguous tile into a contiguous workgroup tile is one
+// cp.async.bulk, issued by thread 0, that completes on the CTA's staging
+// mbarrier; every thread arrives on that barrier when the copies are
+// issued and waits for the phase it arrived on when they must be complete.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAGE_LIB_TRANSFORMS_BULKCOPIES_H
+#define SAGE_LIB_TRANSFORMS_BULKCOPIES_H
+
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::sage {
+
+/// Whether `op` (on buffers) can be one bulk copy: a plain copy of a static
+/// window of the tile's shape, both contiguous and 16-byte aligned, a
+/// multiple of 16 bytes.
+bool isBulkCopy(StageTileOp op);
+
+/// The CTA's staging mbarrier: a workgroup attribution of `kernel` that
+/// thread 0 initializes for `threads` arrivals at the kernel's start, before
+/// a barrier.
+Value createStagingBarrier(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                           int64_t threads);
+
+/// Issues `copies` (isBulkCopy) on `barrier`: at the rewriter's insertion
+/// point every thread arrives on it, thread 0 expecting the copies' bytes;
+/// thread 0 then issues each copy where the op stands. Returns the phase
+/// each thread arrived on (its mbarrier state); the ops stay.
+Value issueBulkCopies(RewriterBase &rewriter, Location loc, Value barrier,
+                      Value thread, ArrayRef<StageTileOp> copies);
+
+/// Waits at the rewriter's insertion point until the phase `state` of
+/// `barrier` has completed: the copies issued with it have landed.
+void waitForBulkCopies(RewriterBase &rewriter, Location loc, Value barrier,
+                       Value state);
+
+} // namespace mlir::sage
+
+#endif // SAGE_LIB_TRANSFORMS_BULKCOPIES_H
