@@ -271,7 +271,10 @@ struct SageStoreStageOrder
           grid = outer;
         else
           break;
-      if (!grid)
+      // The stored copy is made before the grid from the operand, the map
+      // and the padding alone.
+      if (!grid || op.getIndexingMap()->getNumSymbols() != 0 ||
+          !dominance.properlyDominates(op.getPadding(), grid))
         continue;
       std::optional<BlockWindow> window =
           matchBlockWindow(op.getSource(), grid, dominance);
