@@ -123,15 +123,40 @@ static void carryAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.eraseOp(store);
 }
 
-/// `loop` run by one thread of a grid of its points each.
+/// The most points of a static innermost dimension one thread runs.
+static constexpr int64_t kPointsPerThread = 16;
+
+/// Whether `loop`'s innermost dimension is short and static (at most
+/// kPointsPerThread points from 0, step 1) in a nest of more, without
+/// reductions: one thread then runs its points, which share the other
+/// dimensions' index computations (the grid's divisions by dynamic
+/// extents) and are contiguous in a row-major output.
+static bool isThreadLoop(scf::ParallelOp loop) {
+  int64_t last = loop.getNumLoops() - 1;
+  std::optional<int64_t> upper =
+      getConstantIntValue(loop.getUpperBound()[last]);
+  bool reduces = false;
+  loop.getBody()->walk([&](scf::ForOp) { reduces = true; });
+  return last > 0 && !reduces &&
+         getConstantIntValue(loop.getLowerBound()[last]) == 0 &&
+         getConstantIntValue(loop.getStep()[last]) == 1 && upper &&
+         *upper <= kPointsPerThread;
+}
+
+/// `loop` run by one thread of a grid of its points each (of the others,
+/// where the innermost dimension is a thread's loop: isThreadLoop).
 static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
                            int64_t blockSize, KernelNames &names) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
+  bool threadLoop = isThreadLoop(loop);
+  int64_t gridLoops = loop.getNumLoops() - (threadLoop ? 1 : 0);
   SmallVector<Value> counts;
   Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
   for (auto [lower, upper, step] :
-       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+       llvm::zip(loop.getLowerBound().take_front(gridLoops),
+                 loop.getUpperBound().take_front(gridLoops),
+                 loop.getStep().take_front(gridLoops))) {
     Value extent = arith::SubIOp::create(rewriter, loc, upper, lower);
     Value count = arith::CeilDivUIOp::create(rewriter, loc, extent, step);
     counts.push_back(count);
@@ -154,7 +179,7 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.setInsertionPointToStart(guard.thenBlock());
   IRMapping mapping;
   Value rest = point;
-  for (int64_t i = loop.getNumLoops() - 1; i >= 0; --i) {
+  for (int64_t i = gridLoops - 1; i >= 0; --i) {
     Value index = arith::RemUIOp::create(rewriter, loc, rest, counts[i]);
     if (i > 0)
       rest = arith::DivUIOp::create(rewriter, loc, rest, counts[i]);
@@ -163,6 +188,13 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
     Value iv =
         arith::AddIOp::create(rewriter, loc, loop.getLowerBound()[i], offset);
     mapping.map(loop.getInductionVars()[i], iv);
+  }
+  if (threadLoop) {
+    auto points =
+        scf::ForOp::create(rewriter, loc, loop.getLowerBound().back(),
+                           loop.getUpperBound().back(), loop.getStep().back());
+    rewriter.setInsertionPointToStart(points.getBody());
+    mapping.map(loop.getInductionVars().back(), points.getInductionVar());
   }
   for (Operation &op : loop.getBody()->without_terminator())
     rewriter.clone(op, mapping);

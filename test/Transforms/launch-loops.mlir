@@ -128,3 +128,44 @@ func.func @negative_no_loops(%x: memref<f32>) {
 }
 
 // SIZE: error: block-size must be in [1, 1024], got 0
+
+// -----
+
+// A short static innermost dimension (16 points) is each thread's loop:
+// the grid has a thread per row of 16, whose points share the row's index
+// computations and write 16 contiguous bytes.
+// CHECK-LABEL: func.func @thread_loop
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x4x16xi8>, %[[Y:.+]]: memref<?x4x16xi8>)
+//       CHECK:   gpu.launch
+//       CHECK:       %[[POINT:.+]] = arith.addi
+//       CHECK:       scf.if
+//       CHECK:         %[[C:.+]] = arith.remui %[[POINT]], %{{.+}}
+//       CHECK:         %[[REST:.+]] = arith.divui %[[POINT]], %{{.+}}
+//       CHECK:         arith.remui %[[REST]]
+//   CHECK-NOT:         arith.divui
+//       CHECK:         scf.for %[[X16:.+]] = %{{.+}} to %c16 step
+//       CHECK:           %[[AT:.+]] = affine.apply #{{.+}}(%[[X16]])
+//       CHECK:           %[[VALUE:.+]] = memref.load %[[X]][%{{.+}}, %{{.+}}, %[[AT]]]
+//       CHECK:           memref.store %[[VALUE]], %[[Y]][%{{.+}}, %{{.+}}, %[[AT]]]
+// A longer innermost dimension stays a thread a point.
+// CHECK-LABEL: func.func @long_rows
+//       CHECK:   gpu.launch
+//   CHECK-NOT:   scf.for
+//       CHECK:   gpu.terminator
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @thread_loop(%x: memref<?x4x16xi8>, %y: memref<?x4x16xi8>) {
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<?x4x16xi8>) outs(%y : memref<?x4x16xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    linalg.yield %in : i8
+  }
+  return
+}
+func.func @long_rows(%x: memref<?x32xi8>, %y: memref<?x32xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x32xi8>) outs(%y : memref<?x32xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    linalg.yield %in : i8
+  }
+  return
+}
