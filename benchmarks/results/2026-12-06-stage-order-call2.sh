@@ -5,12 +5,19 @@
 # stored copies): the host function (what --bench times: for the
 # quantized inputs the attention kernel plus, in so2, the three
 # stage-order copies), then ncu's duration of each kernel of one call, then
-# end to end from f16 (--quantizers levels).
+# end to end from f16 (--quantizers levels). First the RUN lines of
+# sage-check-levels-wgmma-natural (V's keys stored in natural order, put in
+# P's order by the stage-order copy) from levels-attention.test.
 set -u
 B=$PWD/build/gpu-levels
 t0=$(date +%s)
 stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+grep -E "^# RUN: sage-check-levels-wgmma-natural " test/Integration/GPU/levels-attention.test | sed 's/^# RUN: //; s/ | FileCheck.*//' |
+  while read -r prog args; do
+    echo "-- so2-wgmma-natural $args"; timeout 60 $B/so2/so2-wgmma-natural $args | grep -E "kernel:|vs |PASS|FAIL|rror"
+  done
+stamp natural
 {
 for d in 64 128; do
   for p in wg/final-wgmma-128 so2/so2-wgmma-128; do

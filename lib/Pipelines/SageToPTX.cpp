@@ -224,6 +224,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   // the kernel stages by plain copies; the wgmma reads V^T's tile through
   // descriptors, as a stage's core matrices, only from V stored so.
   decompose.storeValues = options.storeValues || warpgroup;
+  decompose.valueOrder = options.valueOrder;
   pm.addPass(createSageDecomposeAttention(decompose));
   pm.addPass(createCanonicalizerPass());
   // The statistics and quantizers become linalg (the host side's level),
@@ -243,8 +244,9 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageDistributeTiles());
   pm.addPass(createSagePromoteTiles());
   // The wgmma kernel's operands stored in its stages' order, so that a
-  // stage is one contiguous copy (docs/Levels.md).
-  if (warpgroup)
+  // stage is one contiguous copy (docs/Levels.md); V stored in its natural
+  // key order is put in P's there.
+  if (warpgroup || options.valueOrder != "accumulator")
     pm.addPass(createSageStoreStageOrder());
 
   // From the lanes to a kernel (docs/Levels.md): lanes read the operands,

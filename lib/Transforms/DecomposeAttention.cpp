@@ -203,7 +203,7 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
         recipe.getValueQuant().getElementType().getIntOrFloatBitWidth() == 8) {
       valueLayout =
           MmaOrderedAttr::get(rewriter.getContext(), DimRole::Tokens, 32,
-                              FragmentOrder::Accumulator, OperandTiling::Rows);
+                              tiles.valueOrder, OperandTiling::Rows);
       values = storeForMma(rewriter, loc, values, valueLayout);
     }
 
@@ -284,7 +284,15 @@ struct SageDecomposeAttentionPass
           << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
-    AttentionTiles tiles{blockQ, warpQ, blockK, chip, nullptr, storeValues};
+    std::optional<FragmentOrder> order = symbolizeFragmentOrder(valueOrder);
+    if (!order) {
+      getOperation()->emitError()
+          << "expected value-order accumulator or natural, got '" << valueOrder
+          << "'";
+      return signalPassFailure();
+    }
+    AttentionTiles tiles{blockQ,  warpQ,       blockK, chip,
+                         nullptr, storeValues, *order};
     if (!chip.empty())
       tiles.schedules = table ? &*table : &ScheduleTable::getBuiltin();
     RewritePatternSet patterns(&getContext());

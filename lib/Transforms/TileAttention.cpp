@@ -87,16 +87,16 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
   int64_t valueDim = op.getValueDim();
   if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(valueDim))
     return "tiles need static feature dimensions";
-  // V stored for the MMA: the keys in P's key order, as 8-bit P takes
-  // them (k = 32 groups, which block-k, a multiple of 32, tiles).
+  // V stored for the MMA in groups of 32 8-bit keys (which block-k, a
+  // multiple of 32, tiles), in P's key order or ascending (put in P's order
+  // where the kernel stages it: sage-store-stage-order).
   if (MmaOrderedAttr layout = op.getVLayoutAttr();
-      layout && (layout.getOrder() != FragmentOrder::Accumulator ||
-                 layout.getK() != 32)) {
+      layout && layout.getK() != 32) {
     std::string reason;
     llvm::raw_string_ostream(reason)
         << "V stored in " << layout
-        << " is not tiled yet; the tile level reads 8-bit V stored in P's "
-           "key order (k = 32, order = accumulator)";
+        << " is not tiled yet; the tile level reads 8-bit V stored in "
+           "groups of k = 32";
     return reason;
   }
   std::string mismatch =

@@ -156,6 +156,13 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
                      "row-major, transposed by each CTA (mma.sync only: "
                      "wgmma always stores it)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> valueOrder{
+      *this, "value-order",
+      llvm::cl::desc("The order of V's stored key groups "
+                     "(sage-decompose-attention value-order): accumulator, "
+                     "P's; natural, ascending, put in P's order by the "
+                     "stage-order copy (sage-store-stage-order)"),
+      llvm::cl::init("accumulator")};
   PassOptions::Option<unsigned> ctasPerSm{
       *this, "ctas-per-sm",
       llvm::cl::desc("The CTAs of the kernel an SM must hold "

@@ -84,8 +84,10 @@ struct AttentionTiles {
   int64_t blockK = 64;
   std::string chip;
   const ScheduleTable *schedules = nullptr;
-  /// Store 8-bit V for the P V MMA (v_layout, docs/Layouts.md).
+  /// Store 8-bit V for the P V MMA (v_layout, docs/Layouts.md), each key
+  /// group in `valueOrder`.
   bool storeValues = false;
+  FragmentOrder valueOrder = FragmentOrder::Accumulator;
 };
 
 /// Adds the pattern that decomposes sage.attention into smoothing,

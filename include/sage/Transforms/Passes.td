@@ -162,7 +162,12 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
            "Store 8-bit V as the P V MMA reads it: [batch, heads, features, "
            "groups, 32], each group's keys in P's accumulator order "
            "(v_layout = #sage.mma_ordered<along = tokens, k = 32, order = "
-           "accumulator>, docs/Layouts.md)">
+           "accumulator>, docs/Layouts.md)">,
+    Option<"valueOrder", "value-order", "std::string",
+           /*default=*/"\"accumulator\"",
+           "The order of each stored group's keys: accumulator (P's, which "
+           "the kernels read as they are) or natural (ascending, which a "
+           "wgmma kernel's stage-order copy puts in P's order)">
   ];
 }
 
