@@ -544,8 +544,7 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
   rewriter.setInsertionPoint(first);
   gpu::BarrierOp::create(rewriter, loc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  IssuedRun issued{loc, thread, threads, llvm::to_vector(run), {}, {}, {},
-                   {},  {},     {}};
+  IssuedRun issued{loc, thread, threads, llvm::to_vector(run)};
   if (!bulk.empty()) {
     issued.bulk = bulk;
     issued.bulkBarrier = bulkBarrier;
