@@ -281,6 +281,10 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   SageAttachNVVMTargetOptions target;
   target.chip = options.chip;
   target.ctasPerSm = options.ctasPerSm;
+  // The wgmma kernel at D = 64 (its wgmmas 64 columns wide): two CTAs an
+  // SM, at 128 registers, beat one at the 160 it takes unbounded (H100,
+  // benchmarks/results/2026-12-06-stage-order.md).
+  target.narrowWgmmaCtasPerSm = 2;
   pm.addPass(createSageAttachNVVMTarget(target));
 
   // Stages 0: sage-pipeline-tiles picks them per loop.

@@ -191,7 +191,11 @@ def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
     SageAttention2++ needs PTX ISA 8.7, which LLVM does not check. Runs
     while the sage ops are still there (before `convert-sage-to-nvvm`).
     An instruction the chip cannot run is an error naming both. With
-    `ctas-per-sm`, each kernel without an `nvvm.minctasm` gets that one.
+    `ctas-per-sm`, each kernel without an `nvvm.minctasm` gets that one;
+    with `narrow-wgmma-ctas-per-sm`, each kernel left without one whose
+    wgmmas are all at most 64 columns wide gets that one (the levels'
+    wgmma kernel at D = 64: two CTAs of 256 threads an SM at 128
+    registers each, docs/Levels.md).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_89\"",
@@ -201,7 +205,11 @@ def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
     Option<"ctasPerSm", "ctas-per-sm", "unsigned", /*default=*/"0",
            "The CTAs of each kernel an SM must hold: nvvm.minctasm on "
            "every kernel without one, which bounds its registers; 0 asks "
-           "nothing">
+           "nothing">,
+    Option<"narrowWgmmaCtasPerSm", "narrow-wgmma-ctas-per-sm", "unsigned",
+           /*default=*/"0",
+           "nvvm.minctasm for a kernel whose wgmmas are all at most 64 "
+           "columns wide, where ctas-per-sm sets none; 0 asks nothing">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",

@@ -166,8 +166,9 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
   PassOptions::Option<unsigned> ctasPerSm{
       *this, "ctas-per-sm",
       llvm::cl::desc("The CTAs of the kernel an SM must hold "
-                     "(nvvm.minctasm, which bounds its registers); 0 asks "
-                     "nothing"),
+                     "(nvvm.minctasm, which bounds its registers); 0: 2 for "
+                     "a wgmma kernel whose wgmmas are at most 64 columns "
+                     "wide (D = 64), else nothing"),
       llvm::cl::init(0)};
 };
 

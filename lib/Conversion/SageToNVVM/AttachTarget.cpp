@@ -46,6 +46,16 @@ struct SageAttachNVVMTargetPass
         return signalPassFailure();
   }
 
+  /// Whether `kernel` issues wgmmas, all at most 64 columns wide.
+  static bool isNarrowWgmmaKernel(gpu::GPUFuncOp kernel) {
+    bool any = false, narrow = true;
+    kernel.walk([&](WarpgroupMmaOp op) {
+      any = true;
+      narrow &= op.getMma().getN() <= 64;
+    });
+    return any && narrow;
+  }
+
   LogicalResult attach(gpu::GPUModuleOp module, Chip target) {
     int ptxIsa = getDefaultPtxIsa(target);
     WalkResult walk = module.walk([&](Operation *op) {
@@ -68,14 +78,17 @@ struct SageAttachNVVMTargetPass
     });
     if (walk.wasInterrupted())
       return failure();
-    if (ctasPerSm > 0)
-      for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
-        StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
-        if (kernel.isKernel() && !kernel->hasAttr(name))
-          kernel->setAttr(
-              name,
-              IntegerAttr::get(IntegerType::get(&getContext(), 32), ctasPerSm));
-      }
+    for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+      StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
+      if (!kernel.isKernel() || kernel->hasAttr(name))
+        continue;
+      unsigned ctas = ctasPerSm;
+      if (ctas == 0 && isNarrowWgmmaKernel(kernel))
+        ctas = narrowWgmmaCtasPerSm;
+      if (ctas > 0)
+        kernel->setAttr(name, IntegerAttr::get(
+                                  IntegerType::get(&getContext(), 32), ctas));
+    }
     std::string features = "+ptx" + std::to_string(ptxIsa);
     module.setTargetsAttr(ArrayAttr::get(
         &getContext(),
