@@ -86,8 +86,8 @@ struct SageAttachNVVMTargetPass
       if (ctas == 0 && isNarrowWgmmaKernel(kernel))
         ctas = narrowWgmmaCtasPerSm;
       if (ctas > 0)
-        kernel->setAttr(name, IntegerAttr::get(
-                                  IntegerType::get(&getContext(), 32), ctas));
+        kernel->setAttr(
+            name, IntegerAttr::get(IntegerType::get(&getContext(), 32), ctas));
     }
     std::string features = "+ptx" + std::to_string(ptxIsa);
     module.setTargetsAttr(ArrayAttr::get(
