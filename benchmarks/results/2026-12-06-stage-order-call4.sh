@@ -2,14 +2,16 @@
 # 2026-12-06-stage-order.md): so4-* are the final programs: stage-order
 # copies 16 bytes a thread, bulk copies, and nvvm.minctasm = 2 for the
 # wgmma kernel at D = 64 (sage-attach-nvvm-target narrow-wgmma-ctas-per-sm).
-# The RUN lines of levels-attention.test for both wgmma programs, then
+# The RUN lines of levels-attention.test for the mma.sync program (so4:
+# its host kernels through the new sage-launch-loops) and both wgmma
+# programs, then
 # speed against final-wgmma-128 (2606f35) in the same call.
 set -u
 B=$PWD/build/gpu-levels
 t0=$(date +%s)
 stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for prog in sage-check-levels-wgmma sage-check-levels-wgmma-128; do
+for prog in sage-check-levels sage-check-levels-wgmma sage-check-levels-wgmma-128; do
   grep -E "^# RUN: $prog " test/Integration/GPU/levels-attention.test | sed 's/^# RUN: //; s/ | FileCheck.*//' |
     while read -r p args; do
       bin=$B/so4/so4${prog#sage-check-levels}
