@@ -245,8 +245,9 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSagePromoteTiles());
   // The wgmma kernel's operands stored in its stages' order, so that a
   // stage is one contiguous copy (docs/Levels.md); V stored in its natural
-  // key order is put in P's there.
-  if (warpgroup || options.valueOrder != "accumulator")
+  // key order is put in P's there, for mma.sync too. (With V row-major,
+  // store-values=0, the mma.sync kernel transposes V^T's blocks itself.)
+  if (warpgroup || options.storeValues || options.valueOrder != "accumulator")
     pm.addPass(createSageStoreStageOrder());
 
   // From the lanes to a kernel (docs/Levels.md): lanes read the operands,
