@@ -8,14 +8,16 @@
 // phase it arrived on (the arrive's state); at the completion it waits for
 // that phase (`mbarrier.try_wait`). A phase completes only once every
 // thread has arrived, so no thread can arrive on the next one before all
-// have passed the wait of this one: one barrier serves every run, and no
-// thread counts phases (docs/Levels.md, "Bulk copies").
+// have passed the wait of this one: one barrier serves every run that
+// completes before the next is issued (sage-lower-staging checks that),
+// and no thread counts phases (docs/Levels.md, "Bulk copies").
 //
 //===----------------------------------------------------------------------===//
 
 #include "BulkCopies.h"
 
 #include "Staging.h"
+#include "sage/Dialect/Sage/IR/WorkgroupStaging.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,13 +36,24 @@ static int64_t getBytes(MemRefType type) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
+/// Whether `type` lives in global memory: no memory space (a kernel's
+/// buffer arguments) or the global one.
+static bool isGlobal(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return !type.getMemorySpace() ||
+         (space && space.getValue() == gpu::AddressSpace::Global);
+}
+
 bool mlir::sage::isBulkCopy(StageTileOp op) {
   auto source = dyn_cast<MemRefType>(op.getSource().getType());
   auto dest = dyn_cast<MemRefType>(op.getDest().getType());
-  if (!source || !dest || !op.isPlainCopy() || !source.hasStaticShape() ||
+  // Whole bytes from global into workgroup memory.
+  if (!source || !dest || !op.isPlainCopy() || !isGlobal(source) ||
+      !isWorkgroupBuffer(op.getDest()) || !source.hasStaticShape() ||
       source.getShape() != dest.getShape() ||
       source.getElementType() != dest.getElementType() ||
       !source.getElementType().isIntOrFloat() ||
+      source.getElementTypeBitWidth() % 8 != 0 ||
       !memref::isStaticShapeAndContiguousRowMajor(source) ||
       !memref::isStaticShapeAndContiguousRowMajor(dest))
     return false;

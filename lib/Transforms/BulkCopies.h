@@ -19,8 +19,8 @@
 namespace mlir::sage {
 
 /// Whether `op` (on buffers) can be one bulk copy: a plain copy of a static
-/// window of the tile's shape, both contiguous and 16-byte aligned, a
-/// multiple of 16 bytes.
+/// window in global memory of the workgroup tile's shape, both contiguous
+/// and 16-byte aligned, of whole bytes, a multiple of 16 of them.
 bool isBulkCopy(StageTileOp op);
 
 /// The CTA's staging mbarrier: a workgroup attribution of `kernel` that

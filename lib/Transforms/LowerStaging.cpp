@@ -886,6 +886,25 @@ static void lowerMatrixReads(RewriterBase &rewriter, gpu::GPUFuncOp kernel) {
     lowerWarpLoadMatrices(rewriter, op);
 }
 
+/// Whether stagings may be in flight together: a group's issue-to-await
+/// window holds another staging. The one staging mbarrier serves runs that
+/// complete one after another only.
+static bool hasOverlappingStagings(ArrayRef<StageAsyncOp> groups) {
+  for (StageAsyncOp group : groups) {
+    Operation *await = *group.getGroup().getUsers().begin();
+    for (Operation *op = group->getNextNode(); op && op != await;
+         op = op->getNextNode()) {
+      WalkResult walk = op->walk([](Operation *inner) {
+        return isa<StageAsyncOp, StageTileOp>(inner) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return true;
+    }
+  }
+  return false;
+}
+
 static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
   SmallVector<memref::AllocOp> allocs;
   SmallVector<StageTileOp> stages;
@@ -945,9 +964,11 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
       return failure();
     stage = *copy;
   }
-  // One mbarrier for the bulk copies, where there are any.
+  // One mbarrier for the bulk copies, where there are any and their runs
+  // complete one after another (else the threads copy).
   Value bulkBarrier;
-  if (bulkCopies && llvm::any_of(stages, isBulkCopy))
+  if (bulkCopies && llvm::any_of(stages, isBulkCopy) &&
+      !hasOverlappingStagings(groups))
     bulkBarrier = createStagingBarrier(rewriter, kernel, *threads);
   // The groups' stagings are lowered with them.
   llvm::erase_if(stages, [](StageTileOp stage) {

@@ -135,3 +135,38 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Two groups in flight together (the second issued before the first is
+// awaited): one staging mbarrier cannot tell their phases apart, so the
+// threads copy both.
+// CHECK-LABEL: gpu.func @overlapping_groups
+//   CHECK-NOT:   mbarrier
+//       CHECK:   nvgpu.device_async_copy
+gpu.module @kernels {
+  gpu.func @overlapping_groups(%k: memref<?x4x64x16xi8>, %j: index, %out: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i8
+    %kt = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    %kn = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    %next = arith.addi %j, %c1 : index
+    %g1 = sage.stage_async {
+      %kw = memref.subview %k[%j, 0, 0, 0] [1, 4, 64, 16] [1, 1, 1, 1] : memref<?x4x64x16xi8> to memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>>
+      sage.stage_tile %kw pad(%i0 : i8) into %kt : memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    }
+    %g2 = sage.stage_async {
+      %kw = memref.subview %k[%next, 0, 0, 0] [1, 4, 64, 16] [1, 1, 1, 1] : memref<?x4x64x16xi8> to memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>>
+      sage.stage_tile %kw pad(%i0 : i8) into %kn : memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    }
+    sage.stage_await %g1
+    %dk = sage.tile_descriptor %kt[%c0, %c0] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32,
+        a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+        : memref<4x64x16xi8, #gpu.address_space<workgroup>> -> i64
+    memref.store %dk, %out[%c0] : memref<1xi64>
+    sage.stage_await %g2
+    gpu.return
+  }
+}

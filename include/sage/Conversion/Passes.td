@@ -193,9 +193,9 @@ def SageAttachNVVMTarget : Pass<"sage-attach-nvvm-target", "::mlir::ModuleOp"> {
     An instruction the chip cannot run is an error naming both. With
     `ctas-per-sm`, each kernel without an `nvvm.minctasm` gets that one;
     with `narrow-wgmma-ctas-per-sm`, each kernel left without one whose
-    wgmmas are all at most 64 columns wide gets that one (the levels'
-    wgmma kernel at D = 64: two CTAs of 256 threads an SM at 128
-    registers each, docs/Levels.md).
+    wgmmas are all at most 64 columns wide and whose known block size is
+    at most 256 threads gets that one (the levels' wgmma kernel at D = 64:
+    two CTAs of 256 threads an SM at 128 registers each, docs/Levels.md).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_89\"",

@@ -46,8 +46,13 @@ struct SageAttachNVVMTargetPass
         return signalPassFailure();
   }
 
-  /// Whether `kernel` issues wgmmas, all at most 64 columns wide.
+  /// Whether `kernel` issues wgmmas, all at most 64 columns wide, from at
+  /// most two warpgroups a CTA (a known block size of at most 256 threads:
+  /// two such CTAs leave each thread 128 registers).
   static bool isNarrowWgmmaKernel(gpu::GPUFuncOp kernel) {
+    std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
+    if (!size || (*size)[0] * (*size)[1] * (*size)[2] > 256)
+      return false;
     bool any = false, narrow = true;
     kernel.walk([&](WarpgroupMmaOp op) {
       any = true;
