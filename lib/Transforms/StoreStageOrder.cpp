@@ -118,13 +118,12 @@ matchBlockWindow(Value source, Operation *grid, DominanceInfo &dominance) {
       continue;
     OpFoldResult offset = window.slice.getMixedOffsets()[d];
     OpFoldResult size = window.slice.getMixedSizes()[d];
-    // The whole dimension.
-    if (isConstantIntValue(offset, 0)) {
-      std::optional<int64_t> staticSize = getConstantIntValue(size);
-      if ((staticSize && *staticSize == operandType.getDimSize(d)) ||
-          (isa<Value>(size) && isDimOf(cast<Value>(size), operand, d)))
-        continue;
-    }
+    // The whole dimension, of a static size (an element past the window
+    // reads index 0 of it, which must exist).
+    if (isConstantIntValue(offset, 0) && !operandType.isDynamicDim(d) &&
+        operandType.getDimSize(d) > 0 &&
+        getConstantIntValue(size) == operandType.getDimSize(d))
+      continue;
     // The one dimension cut into blocks.
     auto offsetValue = dyn_cast<Value>(offset);
     if (blocked || !offsetValue)

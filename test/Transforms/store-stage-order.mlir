@@ -128,19 +128,21 @@ func.func @values(%v: tensor<?x?x64x?x32xf8E4M3FN>, %batches: index, %heads: ind
 
 // Left alone: a window that starts off a block boundary (64 j + 8), one
 // whose keys are counted by another operand, one of an operand computed
-// in the grid, one padded with a value computed in the grid, and a plain
-// copy.
+// in the grid, one padded with a value computed in the grid, one of a
+// dynamic feature dimension (a padded element would read its index 0), and
+// a plain copy.
 // CHECK-LABEL: func @negative_windows
 //   CHECK-NOT:   linalg.generic
 //       CHECK:   sage.stage_tile {{.*}} {indexing_map = #{{.*}}}
 //       CHECK:   sage.stage_tile {{.*}} {indexing_map = #{{.*}}}
 //       CHECK:   sage.stage_tile {{.*}} {indexing_map = #{{.*}}}
 //       CHECK:   sage.stage_tile {{.*}} {indexing_map = #{{.*}}}
+//       CHECK:   sage.stage_tile {{.*}} {indexing_map = #{{.*}}}
 //       CHECK:   sage.stage_tile %{{.*}} pad(%{{.*}} : i8) into %{{.*}} : tensor<?x64xi8> into tensor<64x64xi8>
 #core = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
-func.func private @use(tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<64x64xi8>)
+func.func private @use(tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<64x64xi8>)
 func.func @negative_windows(%k: tensor<?x?x?x64xi8>, %other: tensor<?x64xi8>, %batches: index,
-                            %blocks: index) {
+                            %blocks: index, %wide: tensor<?x?x?x?xi8>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -181,12 +183,22 @@ func.func @negative_windows(%k: tensor<?x?x?x64xi8>, %other: tensor<?x64xi8>, %b
       %b4 = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<4x64x16xi8>
       %t4 = sage.stage_tile %window pad(%block_pad : i8) into %b4 {indexing_map = #core}
           : tensor<?x64xi8> into tensor<4x64x16xi8> -> tensor<4x64x16xi8>
+      %wide_keys = tensor.dim %wide, %c2 : tensor<?x?x?x?xi8>
+      %wide_left = arith.subi %wide_keys, %block : index
+      %wide_count = arith.minsi %wide_left, %c64 : index
+      %c3 = arith.constant 3 : index
+      %wide_features = tensor.dim %wide, %c3 : tensor<?x?x?x?xi8>
+      %wide_window = tensor.extract_slice %wide[%b, 0, %block, 0] [1, 1, %wide_count, %wide_features] [1, 1, 1, 1]
+          : tensor<?x?x?x?xi8> to tensor<?x?xi8>
+      %b5 = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<4x64x16xi8>
+      %t5 = sage.stage_tile %wide_window pad(%zero : i8) into %b5 {indexing_map = #core}
+          : tensor<?x?xi8> into tensor<4x64x16xi8> -> tensor<4x64x16xi8>
       %plain = tensor.extract_slice %k[%b, 0, %block, 0] [1, 1, %count, 64] [1, 1, 1, 1]
           : tensor<?x?x?x64xi8> to tensor<?x64xi8>
       %b3 = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x64xi8>
       %t3 = sage.stage_tile %plain pad(%zero : i8) into %b3
           : tensor<?x64xi8> into tensor<64x64xi8> -> tensor<64x64xi8>
-      func.call @use(%t0, %t1, %t2, %t4, %t3) : (tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<64x64xi8>) -> ()
+      func.call @use(%t0, %t1, %t2, %t4, %t5, %t3) : (tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<4x64x16xi8>, tensor<64x64xi8>) -> ()
     }
   } {mapping = [#gpu.block<x>]}
   return

@@ -368,7 +368,7 @@ def SageStoreStageOrder : Pass<"sage-store-stage-order"> {
     After `sage-promote-tiles` (docs/Levels.md, "Operands stored in stage
     order"): a `sage.stage_tile` with an `indexing_map` (the K-major core
     matrices a wgmma reads) whose window is block `j` of an operand
-    defined before the grid (an `extract_slice` that keeps whole
+    defined before the grid (an `extract_slice` that keeps whole static
     dimensions but one, which it cuts into blocks of `c` elements from
     `j x c`, up to the operand's end, and drops the batch and head
     dimensions; possibly collapsed) reads instead block `j` of a copy of
