@@ -69,22 +69,12 @@ static constexpr unsigned kGlobal = 1, kShared = 3, kSharedCluster = 7;
 /// aligned pointer plus the view's offset), cast there from `from`.
 static Value getAddress(OpBuilder &b, Location loc, Value buffer, unsigned from,
                         unsigned addressSpace) {
-  auto type = cast<MemRefType>(buffer.getType());
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value bytes =
-      arith::MulIOp::create(b, loc, metadata.getOffset(),
-                            arith::ConstantIndexOp::create(
-                                b, loc, type.getElementTypeBitWidth() / 8));
-  Value address = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
-  MLIRContext *ctx = b.getContext();
-  Value pointer = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, from), address);
+  Value pointer = getElementPointer(b, loc, buffer, from);
   if (from == addressSpace)
     return pointer;
   return LLVM::AddrSpaceCastOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, addressSpace), pointer);
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace),
+      pointer);
 }
 
 static Value getBarrierAddress(OpBuilder &b, Location loc, Value barrier) {

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -223,6 +224,26 @@ bool mlir::sage::startsAligned(Value buffer, int64_t bytes) {
   auto [strides, offset] = type.getStridesAndOffset();
   return !ShapedType::isDynamic(offset) &&
          offset * type.getElementTypeBitWidth() % (8 * bytes) == 0;
+}
+
+Value mlir::sage::getElementPointer(
+    OpBuilder &b, Location loc, Value buffer, unsigned addressSpace,
+    llvm::function_ref<Value(memref::ExtractStridedMetadataOp)> at) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value element = metadata.getOffset();
+  if (at)
+    element = arith::AddIOp::create(b, loc, element, at(metadata));
+  Value bytes =
+      arith::MulIOp::create(b, loc, element,
+                            arith::ConstantIndexOp::create(
+                                b, loc, type.getElementTypeBitWidth() / 8));
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), addressSpace),
+      address);
 }
 
 bool mlir::sage::isLayoutFreeTileUser(Operation *user) {

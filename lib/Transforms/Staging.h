@@ -10,6 +10,7 @@
 #ifndef SAGE_LIB_TRANSFORMS_STAGING_H
 #define SAGE_LIB_TRANSFORMS_STAGING_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -52,6 +53,14 @@ int64_t getStrideDivisor(Value buffer, int64_t dim);
 /// a tensor; a stage of a multi-buffered tile, sage-pipeline-tiles, at a
 /// dynamic index of its first dim).
 bool startsAligned(Value buffer, int64_t bytes);
+
+/// An LLVM pointer in `addressSpace` to the element of `buffer` `at`
+/// elements past its view's first (the first where `at` is null): the
+/// aligned pointer plus the view's offset, in bytes. `at` builds its
+/// element count from the buffer's strided metadata.
+Value getElementPointer(
+    OpBuilder &b, Location loc, Value buffer, unsigned addressSpace,
+    llvm::function_ref<Value(memref::ExtractStridedMetadataOp)> at = nullptr);
 
 /// Whether `user` of a workgroup tile takes a view of it at another layout
 /// as it takes the tile: sage-lower-staging pads such tiles' rows and

@@ -68,25 +68,13 @@ static Value selectOffset(OpBuilder &b, Location loc, ArrayRef<int64_t> offsets,
 /// The shared-memory address of `tile[row, column]` (unit column stride).
 static Value getSharedAddress(OpBuilder &b, Location loc, Value tile, Value row,
                               Value column) {
-  auto type = cast<MemRefType>(tile.getType());
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, tile);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile);
-  Value rowStart =
-      arith::MulIOp::create(b, loc, row, metadata.getStrides().front());
-  Value element =
-      arith::AddIOp::create(b, loc, metadata.getOffset(),
-                            arith::AddIOp::create(b, loc, rowStart, column));
-  Value bytes =
-      arith::MulIOp::create(b, loc, element,
-                            arith::ConstantIndexOp::create(
-                                b, loc, type.getElementTypeBitWidth() / 8));
-  Value address = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
-  return LLVM::IntToPtrOp::create(
-      b, loc,
-      LLVM::LLVMPointerType::get(
-          b.getContext(), nvgpu::NVGPUDialect::kSharedMemoryAddressSpace),
-      address);
+  return getElementPointer(
+      b, loc, tile, nvgpu::NVGPUDialect::kSharedMemoryAddressSpace,
+      [&](memref::ExtractStridedMetadataOp metadata) -> Value {
+        Value rowStart =
+            arith::MulIOp::create(b, loc, row, metadata.getStrides().front());
+        return arith::AddIOp::create(b, loc, rowStart, column);
+      });
 }
 
 void mlir::sage::lowerWarpLoadMatrices(RewriterBase &rewriter,
