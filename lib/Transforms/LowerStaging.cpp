@@ -16,7 +16,8 @@
 //   in P's key order) is moved in square blocks of a 32-bit word a side,
 //   each thread loading a block's words, transposing them in registers
 //   and storing them, while the copies are in flight;
-// * computes a matvec into workgroup memory (dS) a row a thread, each row
+// * computes a matvec into workgroup memory (dS) a row a thread (or lane
+//   group), each row
 //   and the vector read with 16-byte loads where their alignment allows,
 //   with the fill of its buffer just before it, and while the copies of
 //   the run it follows are in flight (RowDots.h);

@@ -1,9 +1,8 @@
-//===- RowDots.h - dS in a kernel, a row a thread -----------------*- C++
-//-*-===//
+//===- RowDots.h - dS in a kernel, a row a thread or lane group -*- C++ -*-===//
 //
 // Part of sage-lower-staging (docs/Levels.md, L3): a matrix-vector product
 // into workgroup memory (dS = K_raw mean_Q) whose rows 16-byte loads can
-// read, computed a row a thread.
+// read, computed a row a thread, or a row a group of lanes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +14,8 @@
 
 namespace mlir::sage {
 
-/// A linalg.matvec computed a row a thread, and the linalg.fill of its
-/// result's buffer it starts from, if one comes just before it (nothing
+/// A linalg.matvec computed a row a thread (or lane group), and the linalg.fill
+/// of its result's buffer it starts from, if one comes just before it (nothing
 /// touching memory between them): the pair then writes each element once.
 struct RowDots {
   linalg::MatvecOp matvec;
@@ -32,8 +31,10 @@ struct RowDots {
 FailureOr<RowDots> matchRowDots(linalg::MatvecOp matvec);
 
 /// Emits `dots` where the matvec is, without barriers: thread t computes
-/// rows t, t + threads, ..., each 16 bytes of the row and of x at a time,
-/// the products in y's type summed in order onto y's element (the fill's
+/// rows t, t + threads, ..., or, where the threads outnumber the rows of
+/// y's buffer, a group of adjacent lanes shares each row (every thread of
+/// the CTA then joins the group's shuffles). 16 bytes of the row and of x
+/// at a time, the products in y's type added onto y's element (the fill's
 /// value, where fused: rows past A's then take that value alone). Erases
 /// the ops; returns the last op it built.
 Operation *emitRowDots(RewriterBase &rewriter, RowDots dots, int64_t threads);

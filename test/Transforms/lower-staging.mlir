@@ -27,29 +27,42 @@
 //       CHECK:   %[[SECOND:.*]] = arith.addi %[[T]], %c128
 //       CHECK:   %[[C1:.*]] = nvgpu.device_async_copy %[[K]][%{{.*}}, %{{.*}}], %[[KT]][%{{.*}}, %{{.*}}], 16, %{{.*}} {bypassL1}
 //   CHECK-NOT:   nvgpu.device_async_copy
-// dS while the copies are in flight, its fill fused: element t of the 64
-// (one a thread) is the fill's zero, plus row t's dot product where K's
-// window has row t: 16-byte loads of the row and of the mean, the f16
-// products in f32 summed in order.
+// dS while the copies are in flight, its fill fused: 64 rows for 128
+// threads, so lanes 2r and 2r + 1 share row r, each every other 16-byte
+// chunk of the row and of the mean, the f16 products in f32 added into a
+// vector of sums by fma and reduced; the lanes' parts are added by a
+// shuffle that every thread joins, and lane 2r stores the fill's zero plus
+// row r's dot product where K's window has row r.
 //       CHECK:   %[[T3:.*]] = gpu.thread_id x
 //       CHECK:   %[[KROWS:.*]] = memref.dim %[[KRAW]], %{{.*}} : memref<?x64xf16>
-//       CHECK:   %[[IN_TILE:.*]] = arith.cmpi ult, %[[T3]], %c64{{.*}} : index
-//       CHECK:   scf.if %[[IN_TILE]] {
-//       CHECK:     %[[HAS_ROW:.*]] = arith.cmpi ult, %[[T3]], %[[KROWS]] : index
-//       CHECK:     %[[VALUE:.*]] = scf.if %[[HAS_ROW]] -> (f32) {
-//       CHECK:       %[[A0:.*]] = vector.load %[[KRAW]][%[[T3]], %[[COL0:.*]]] {alignment = 16 : i64} : memref<?x64xf16>, vector<8xf16>
-//       CHECK:       %[[A0F:.*]] = arith.extf %[[A0]] : vector<8xf16> to vector<8xf32>
-//       CHECK:       %[[X0:.*]] = vector.load %[[MEAN]][%[[COL0]]] {alignment = 16 : i64} : memref<64xf32>, vector<8xf32>
-//       CHECK:       %[[P0:.*]] = arith.mulf %[[A0F]], %[[X0]] : vector<8xf32>
-//       CHECK:       %[[S0:.*]] = vector.reduction <add>, %[[P0]], %[[ZERO:.*]] : vector<8xf32> into f32
-//       CHECK:       vector.load %[[KRAW]][%[[T3]], %c8{{.*}}]
-//       CHECK:       vector.reduction <add>, %{{.*}}, %[[S0]]
-//  CHECK-COUNT-6:       vector.reduction <add>
-//       CHECK:       scf.yield
-//       CHECK:     } else {
-//       CHECK:       scf.yield %[[ZERO]] : f32
-//       CHECK:     }
-//       CHECK:     memref.store %[[VALUE]], %[[DS]][%[[T3]]]
+//       CHECK:   %[[ROW:.*]] = arith.divui %[[T3]], %[[TWO:.*]] : index
+//       CHECK:   %[[PART:.*]] = arith.remui %[[T3]], %[[TWO]] : index
+//       CHECK:   %[[HAS_ROW:.*]] = arith.cmpi ult, %[[ROW]], %[[KROWS]] : index
+//       CHECK:   %[[DOT:.*]] = scf.if %[[HAS_ROW]] -> (f32) {
+//       CHECK:     %[[COL0:.*]] = arith.muli %[[PART]], %c8{{.*}} : index
+//       CHECK:     %[[A0:.*]] = vector.load %[[KRAW]][%[[ROW]], %[[COL0]]] {alignment = 16 : i64} : memref<?x64xf16>, vector<8xf16>
+//       CHECK:     %[[A0F:.*]] = arith.extf %[[A0]] : vector<8xf16> to vector<8xf32>
+//       CHECK:     %[[X0:.*]] = vector.load %[[MEAN]][%[[COL0]]] {alignment = 16 : i64} : memref<64xf32>, vector<8xf32>
+//       CHECK:     %[[S0:.*]] = vector.fma %[[A0F]], %[[X0]], %{{.*}} : vector<8xf32>
+//       CHECK:     %[[COL1:.*]] = arith.addi %[[COL0]], %c16{{.*}} : index
+//       CHECK:     vector.load %[[KRAW]][%[[ROW]], %[[COL1]]]
+//       CHECK:     %[[S1:.*]] = vector.fma %{{.*}}, %{{.*}}, %[[S0]] : vector<8xf32>
+//  CHECK-COUNT-2:     vector.fma
+//       CHECK:     %[[SUM:.*]] = vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<8xf32> into f32
+//       CHECK:     scf.yield %[[SUM]] : f32
+//       CHECK:   } else {
+//       CHECK:     scf.yield %[[ZERO:.*]] : f32
+//       CHECK:   }
+//       CHECK:   %[[OTHER:.*]], %{{.*}} = gpu.shuffle xor %[[DOT]], %c1{{.*}}, %c32{{.*}} : f32
+//       CHECK:   %[[BOTH:.*]] = arith.addf %[[DOT]], %[[OTHER]] : f32
+//       CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[PART]], %c0{{.*}} : index
+//       CHECK:   %[[IN_TILE:.*]] = arith.cmpi ult, %[[ROW]], %c64{{.*}} : index
+//       CHECK:   %[[STORES:.*]] = arith.andi %[[FIRST]], %[[IN_TILE]] : i1
+//       CHECK:   scf.if %[[STORES]] {
+//       CHECK:     %[[IN_K:.*]] = arith.cmpi ult, %[[ROW]], %[[KROWS]] : index
+//       CHECK:     %[[PLUS:.*]] = arith.addf %[[FILL:.*]], %[[BOTH]] : f32
+//       CHECK:     %[[VALUE:.*]] = arith.select %[[IN_K]], %[[PLUS]], %[[FILL]] : f32
+//       CHECK:     memref.store %[[VALUE]], %[[DS]][%[[ROW]]]
 //       CHECK:   }
 //   CHECK-NOT:   gpu.barrier
 //       CHECK:   %[[G:.*]] = nvgpu.device_async_create_group %[[C0]], %[[C1]]
@@ -353,18 +366,24 @@ gpu.module @kernels {
 
 // -----
 
-// A matvec with no fill before it and no run to ride: its rows a thread
-// each, onto y's initial values, between barriers.
+// A matvec with no fill before it and no run to ride: its rows (at most
+// 64, for 128 threads) a lane pair each, onto y's initial values, between
+// barriers.
 // CHECK-LABEL: gpu.func @matvec_alone
 //  CHECK-SAME: (%[[A:[^:]*]]: memref<?x64xf16>, %[[X:[^:]*]]: memref<64xf32>, %[[Y:[^:]*]]: memref<64xf32, #gpu.address_space<workgroup>>)
 //       CHECK:   gpu.barrier
 //       CHECK:   %[[T:.*]] = gpu.thread_id x
 //       CHECK:   %[[ROWS:.*]] = memref.dim %[[A]]
-//       CHECK:   %[[SOME:.*]] = arith.cmpi ult, %[[T]], %[[ROWS]] : index
-//       CHECK:   scf.if %[[SOME]] {
-//       CHECK:     %[[INIT:.*]] = memref.load %[[PART:.*]][%[[T]]]
-//       CHECK:     vector.reduction <add>, %{{.*}}, %[[INIT]]
-//       CHECK:     memref.store %{{.*}}, %[[PART]][%[[T]]]
+//       CHECK:   %[[ROW:.*]] = arith.divui %[[T]], %c2{{.*}} : index
+//       CHECK:   %[[DOT:.*]] = scf.if
+//       CHECK:   %[[OTHER:.*]], %{{.*}} = gpu.shuffle xor %[[DOT]]
+//       CHECK:   %[[BOTH:.*]] = arith.addf %[[DOT]], %[[OTHER]] : f32
+//       CHECK:   %[[SOME:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
+//       CHECK:   %[[STORES:.*]] = arith.andi %{{.*}}, %[[SOME]] : i1
+//       CHECK:   scf.if %[[STORES]] {
+//       CHECK:     %[[INIT:.*]] = memref.load %[[PART:.*]][%[[ROW]]]
+//       CHECK:     %[[SUM:.*]] = arith.addf %[[INIT]], %[[BOTH]] : f32
+//       CHECK:     memref.store %[[SUM]], %[[PART]][%[[ROW]]]
 //       CHECK:   }
 //       CHECK:   gpu.barrier
 gpu.module @kernels {
@@ -375,6 +394,58 @@ gpu.module @kernels {
     %rows = memref.dim %a, %c0 : memref<?x64xf16>
     %part = memref.subview %y[0] [%rows] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>
     linalg.matvec ins(%a, %x : memref<?x64xf16>, memref<64xf32>) outs(%part : memref<?xf32, strided<[1]>, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}
+
+// -----
+
+// 32 rows for 128 threads: four adjacent lanes a row, each taking every
+// fourth 16-byte chunk (2 of the 8), their parts added by two shuffles.
+// CHECK-LABEL: gpu.func @four_lanes_a_row
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[ROW:.*]] = arith.divui %[[T]], %c4{{.*}} : index
+//       CHECK:   %[[PART:.*]] = arith.remui %[[T]], %c4{{.*}} : index
+//       CHECK:   %[[DOT:.*]] = scf.if
+//       CHECK:     %[[COL0:.*]] = arith.muli %[[PART]], %c8{{.*}} : index
+//       CHECK:     vector.load %{{.*}}[%[[ROW]], %[[COL0]]]
+//       CHECK:     %[[COL1:.*]] = arith.addi %[[COL0]], %c32{{.*}} : index
+//       CHECK:     vector.load %{{.*}}[%[[ROW]], %[[COL1]]]
+//       CHECK:     vector.load %{{.*}}[%[[COL1]]]
+//   CHECK-NOT:     vector.load
+//       CHECK:     vector.reduction <add>
+//       CHECK:   %[[OTHER1:.*]], %{{.*}} = gpu.shuffle xor %[[DOT]], %c1{{.*}}, %c32{{.*}} : f32
+//       CHECK:   %[[SUM1:.*]] = arith.addf %[[DOT]], %[[OTHER1]] : f32
+//       CHECK:   %[[OTHER2:.*]], %{{.*}} = gpu.shuffle xor %[[SUM1]], %c2{{.*}}, %c32{{.*}} : f32
+//       CHECK:   arith.addf %[[SUM1]], %[[OTHER2]] : f32
+//   CHECK-NOT:   gpu.shuffle
+gpu.module @kernels {
+  gpu.func @four_lanes_a_row(%a: memref<32x64xf16>, %x: memref<64xf32>,
+                             %y: memref<32xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    linalg.matvec ins(%a, %x : memref<32x64xf16>, memref<64xf32>) outs(%y : memref<32xf32, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}
+
+// -----
+
+// 128 rows for 128 threads: a row a thread, its 8 chunks in one vector of
+// sums; no shuffle.
+// CHECK-LABEL: gpu.func @a_row_a_thread
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[SOME:.*]] = arith.cmpi ult, %[[T]], %{{.*}} : index
+//       CHECK:   scf.if %[[SOME]] {
+//   CHECK-NOT:     arith.divui
+//  CHECK-COUNT-8:     vector.fma
+//       CHECK:     vector.reduction <add>
+//       CHECK:     memref.store %{{.*}}, %{{.*}}[%[[T]]]
+//   CHECK-NOT:   gpu.shuffle
+gpu.module @kernels {
+  gpu.func @a_row_a_thread(%a: memref<128x64xf16>, %x: memref<64xf32>,
+                           %y: memref<128xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    linalg.matvec ins(%a, %x : memref<128x64xf16>, memref<64xf32>) outs(%y : memref<128xf32, #gpu.address_space<workgroup>>)
     gpu.return
   }
 }
