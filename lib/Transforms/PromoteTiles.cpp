@@ -280,6 +280,25 @@ static void gatherStaging(Block &block) {
       hoist(op, anchor);
 }
 
+/// Refuses windows of 2- to 7-bit elements (INT4 Q and K): they live
+/// packed, several to a byte, while the staging copies, the lanes' reads
+/// and the buffers below this level address whole elements (an i4 memref
+/// lowers to a byte an element), so they would misread packed data.
+/// (i1 masks are stored a byte an element.)
+static LogicalResult checkWholeByteWindows(scf::ForallOp grid) {
+  WalkResult walk = grid.walk([](tensor::PadOp pad) {
+    Type element = pad.getResultType().getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() >= 8 ||
+        element.getIntOrFloatBitWidth() == 1)
+      return WalkResult::advance();
+    pad.emitOpError() << "pads a window of " << element
+                      << " values, which are stored packed; the levels "
+                         "address whole bytes (8-bit Q and K)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 namespace {
 
 struct PromoteTilesPass
@@ -291,6 +310,9 @@ struct PromoteTilesPass
         grids.push_back(grid);
     });
     IRRewriter rewriter(&getContext());
+    for (scf::ForallOp grid : grids)
+      if (failed(checkWholeByteWindows(grid)))
+        return signalPassFailure();
     for (scf::ForallOp grid : grids) {
       // Products first: a window only they read then needs no staging.
       SmallVector<linalg::MatvecOp> products;

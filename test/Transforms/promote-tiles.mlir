@@ -1,4 +1,4 @@
-// RUN: sage-opt %s --sage-promote-tiles -split-input-file | FileCheck %s
+// RUN: sage-opt %s --sage-promote-tiles -split-input-file -verify-diagnostics | FileCheck %s
 
 // A grid after sage-distribute-tiles (docs/Levels.md, L3): the lanes read
 // Q's padded window before the K/V loop, and in it K's window, V^T (a
@@ -346,4 +346,27 @@ func.func @chain_after_first_tile(%k: tensor<?x64xi8>, %s: tensor<?x1xf32>, %row
     }
   } {mapping = [#gpu.block<x>]}
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// A window of INT4 keys: stored packed, two to a byte, which the copies
+// and reads below this level (a byte an element) would misread.
+func.func @negative_packed_int4(%k: tensor<?x64xi4>, %rows: index, %blocks: index,
+                                %lane: index, %out: tensor<4xi4>) -> tensor<4xi4> {
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i4
+  %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<4xi4>) {
+    // expected-error @below {{'tensor.pad' op pads a window of 'i4' values, which are stored packed; the levels address whole bytes (8-bit Q and K)}}
+    %kp = tensor.pad %k low[0, 0] high[%rows, 0] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %i0 : i4
+    } : tensor<?x64xi4> to tensor<64x64xi4>
+    %kr = vector.transfer_read %kp[%lane, %c0], %i0 {in_bounds = [true]} : tensor<64x64xi4>, vector<4xi4>
+    %w = vector.transfer_write %kr, %o[%c0] {in_bounds = [true]} : vector<4xi4>, tensor<4xi4>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[0] [4] [1] : tensor<4xi4> into tensor<4xi4>
+    }
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<4xi4>
 }
