@@ -6,7 +6,8 @@
 # D = 128 instead of 255). Checks: the RUN lines of
 # test/Integration/GPU/levels-attention.test on the new programs; then
 # speed, B = 4, H = 32, not causal, beside the hand-written mma.sync kernel
-# and SDPA (bench_attention.py) in the same call.
+# and SDPA (bench_attention.py) in the same call; last, ncu's view of the
+# three D = 128 mma.sync kernels (duration, registers, occupancy, issue).
 set -u
 B=$PWD/build/gpu-levels
 t0=$(date +%s)
@@ -40,3 +41,13 @@ echo "== hand-written kernels and SDPA, same call"
 stamp hand-written
 } > $OUT/bench.log 2>&1
 cat $OUT/bench.log
+{
+for p in old/sage-check-levels new/sage-check-levels new/sage-check-levels-ctas3; do
+  echo "== ncu $p D=128 N=8192"
+  timeout 120 ncu --clock-control none -c 1 -k regex:attention_d128_kernel --section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats \
+    $B/$p --B 4 --H 32 --Hkv 32 --Nq 8192 --Nk 8192 --D 128 --bench 1 2>&1 |
+    grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit Reg|Issued Warp|No Eligible|Compute \(SM\) Throughput|Memory Throughput"
+done
+stamp ncu
+} > $OUT/ncu.log 2>&1
+cat $OUT/ncu.log

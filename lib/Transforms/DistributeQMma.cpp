@@ -253,6 +253,11 @@ void mlir::sage::replaceWithScaledSum(ConversionPatternRewriter &rewriter,
   auto contract = arith::FastMathFlags::contract;
   if (Value factors = getFactors(ix, op, aScales, bScales, wideType))
     sum = arith::MulFOp::create(rewriter, ix.loc, sum, factors, contract);
+  // A +0 acc (P V's) adds nothing but an instruction an element (64 a lane
+  // at D = 128), which LLVM keeps: x + 0 is not x for x = -0, a zero the
+  // result may then carry instead.
+  if (matchPattern(acc, m_PosZeroFloat()))
+    return rewriter.replaceOp(op, sum);
   rewriter.replaceOpWithNewOp<arith::AddFOp>(op, acc, sum, contract);
 }
 

@@ -24,7 +24,11 @@
 //       CHECK:     %[[K0:.*]] = arith.muli %[[J]]
 //   CHECK-NOT:     unrealized_conversion_cast
 //  CHECK-COUNT-16:     sage.warp_mma {{.*}} : vector<16xi8>, vector<8xi8> -> vector<4xi32>
-//       CHECK:     %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<32xf32>
+// Both products start from zero: the chains' scaled sums are the results,
+// with no addition of a zero accumulator.
+//   CHECK-NOT:     arith.addf
+//       CHECK:     %[[SUM:.*]] = arith.sitofp %{{.*}} : vector<32xi32> to vector<32xf32>
+//       CHECK:     %[[S:.*]] = arith.mulf %[[SUM]], %{{.*}} fastmath<contract> : vector<32xf32>
 //       CHECK:     %[[SCALES:.*]] = vector.broadcast %[[SCALE]] : f32 to vector<32xf32>
 //       CHECK:     %[[SCALED:.*]] = arith.mulf %[[S]], %[[SCALES]] : vector<32xf32>
 // The warp's first row: the tile's first row + 16 (thread x / 32).
@@ -40,7 +44,8 @@
 //       CHECK:     sage.warp_mma %[[P0]], {{.*}} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //       CHECK:     sage.warp_mma %[[P1]], {{.*}} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
 //   CHECK-NOT:     unrealized_conversion_cast
-//       CHECK:     %[[R:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<32xf32>
+//   CHECK-NOT:     arith.addf
+//       CHECK:     %[[R:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : vector<32xf32>
 //       CHECK:     %[[O1:.*]] = sage.accumulate %[[R]] into %[[O]] rescale %[[ALPHA]] {fragment = #sage.mma<{{.*}}a = f8E4M3FN{{.*}}>, scheme = #sage.accum<f32>} : vector<32xf32>, vector<2xf32> -> vector<32xf32>
 //       CHECK:     scf.yield %[[O1]], %[[M1]], %[[L1]] : vector<32xf32>, vector<2xf32>, vector<2xf32>
 //   CHECK-NOT:   ub.poison

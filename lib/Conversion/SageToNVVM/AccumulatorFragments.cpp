@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
@@ -184,6 +185,19 @@ struct OnlineSoftmaxOnFragments : OpRewritePattern<OnlineSoftmaxOp> {
   }
 };
 
+/// Element `index` of `vector` as an element of the first vector holding
+/// it, through the vector.shuffles that concatenate the MMA chains'
+/// results into a fragment.
+static std::pair<Value, int64_t> getElementSource(Value vector, int64_t index) {
+  while (auto shuffle = vector.getDefiningOp<vector::ShuffleOp>()) {
+    int64_t position = shuffle.getMask()[index];
+    int64_t lhsElements = shuffle.getV1VectorType().getNumElements();
+    vector = position < lhsElements ? shuffle.getV1() : shuffle.getV2();
+    index = position < lhsElements ? position : position - lhsElements;
+  }
+  return {vector, index};
+}
+
 struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -192,19 +206,51 @@ struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
     if (!isa<VectorType>(op.getBuffer().getType()))
       return rewriter.notifyMatchFailure(op, "on tiles");
     MmaAttr mma = *op.getFragment();
-    F32Builder f{rewriter, op.getLoc()};
-    SmallVector<Value> partial = f.elements(op.getPartial());
-    // An f16 partial (one flush of SageAttention2++'s delayed buffering)
-    // widens exactly, so the fma still rounds once.
-    for (Value &value : partial)
-      if (value.getType().isF16())
-        value = arith::ExtFOp::create(rewriter, op.getLoc(),
-                                      rewriter.getF32Type(), value);
-    SmallVector<Value> buffer = f.elements(op.getBuffer());
-    SmallVector<Value> rescale = f.elements(op.getRescale());
+    Location loc = op.getLoc();
+    F32Builder f{rewriter, loc};
+    // Each element's fma goes right after the op that computes its part
+    // (an MMA chain of P V) where the buffer and the rescale are defined
+    // by then: each chain's fresh accumulator then dies at its chain
+    // rather than after the last one (64 f32 registers a lane at D = 128,
+    // which ptxas does not reorder away). Elsewhere, at the op.
+    DominanceInfo dominance(op->getParentOp());
+    DenseMap<Operation *, Operation *> lastAfter;
+    auto insertAfterPart = [&](Value part) {
+      Operation *producer = part.getDefiningOp();
+      if (producer && producer->getBlock() == op->getBlock() &&
+          producer->isBeforeInBlock(op)) {
+        Operation *&last = lastAfter[producer];
+        Operation *next = (last ? last : producer)->getNextNode();
+        if (dominance.properlyDominates(op.getBuffer(), next) &&
+            dominance.properlyDominates(op.getRescale(), next)) {
+          rewriter.setInsertionPoint(next);
+          return &last;
+        }
+      }
+      rewriter.setInsertionPoint(op);
+      return static_cast<Operation **>(nullptr);
+    };
+    int64_t elements =
+        cast<VectorType>(op.getBuffer().getType()).getNumElements();
     SmallVector<Value> result;
-    for (auto [i, value] : llvm::enumerate(buffer))
-      result.push_back(f.fma(value, rescale[getRowOf(mma, i)], partial[i]));
+    for (int64_t i = 0; i < elements; ++i) {
+      auto [part, index] = getElementSource(op.getPartial(), i);
+      Operation **last = insertAfterPart(part);
+      Value value = vector::ExtractOp::create(rewriter, loc, part, index);
+      // An f16 partial (one flush of SageAttention2++'s delayed
+      // buffering) widens exactly, so the fma still rounds once.
+      if (value.getType().isF16())
+        value =
+            arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), value);
+      Value buffer =
+          vector::ExtractOp::create(rewriter, loc, op.getBuffer(), i);
+      Value rescale = vector::ExtractOp::create(rewriter, loc, op.getRescale(),
+                                                getRowOf(mma, i));
+      result.push_back(f.fma(buffer, rescale, value));
+      if (last)
+        *last = result.back().getDefiningOp();
+    }
+    rewriter.setInsertionPoint(op);
     rewriter.replaceOp(op, f.vector(result));
     return success();
   }

@@ -63,10 +63,10 @@ func.func @softmax_base_e(%s: vector<4xf32>, %m: vector<2xf32>, %l: vector<2xf32
 // O = alpha O + R per element, alpha of the element's row.
 // CHECK-LABEL: func @accumulate
 //  CHECK-SAME: (%[[R:.*]]: vector<4xf32>, %[[O:.*]]: vector<4xf32>, %[[A:.*]]: vector<2xf32>)
-//   CHECK-DAG:   %[[O2:.*]] = vector.extract %[[O]][2]
-//   CHECK-DAG:   %[[R2:.*]] = vector.extract %[[R]][2]
-//   CHECK-DAG:   %[[A1:.*]] = vector.extract %[[A]][1]
-//       CHECK:   %[[SUM:.*]] = llvm.intr.fma(%[[O2]], %[[A1]], %[[R2]]) : (f32, f32, f32) -> f32
+//       CHECK:   %[[R2:.*]] = vector.extract %[[R]][2]
+//  CHECK-NEXT:   %[[O2:.*]] = vector.extract %[[O]][2]
+//  CHECK-NEXT:   %[[A1:.*]] = vector.extract %[[A]][1]
+//  CHECK-NEXT:   %[[SUM:.*]] = llvm.intr.fma(%[[O2]], %[[A1]], %[[R2]]) : (f32, f32, f32) -> f32
 //       CHECK:   vector.from_elements %{{.*}}, %{{.*}}, %[[SUM]], %{{.*}} : vector<4xf32>
 func.func @accumulate(%r: vector<4xf32>, %o: vector<4xf32>, %a: vector<2xf32>) -> vector<4xf32> {
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
@@ -77,16 +77,42 @@ func.func @accumulate(%r: vector<4xf32>, %o: vector<4xf32>, %a: vector<2xf32>) -
 // then the same single-rounding fma.
 // CHECK-LABEL: func @accumulate_f16
 //  CHECK-SAME: (%[[R:.*]]: vector<4xf16>, %[[O:.*]]: vector<4xf32>, %[[A:.*]]: vector<2xf32>)
-//   CHECK-DAG:   %[[O3:.*]] = vector.extract %[[O]][3]
-//   CHECK-DAG:   %[[R3:.*]] = vector.extract %[[R]][3] : f16 from vector<4xf16>
-//   CHECK-DAG:   %[[W3:.*]] = arith.extf %[[R3]] : f16 to f32
-//   CHECK-DAG:   %[[A1:.*]] = vector.extract %[[A]][1]
-//       CHECK:   %[[SUM:.*]] = llvm.intr.fma(%[[O3]], %[[A1]], %[[W3]]) : (f32, f32, f32) -> f32
+//       CHECK:   %[[R3:.*]] = vector.extract %[[R]][3] : f16 from vector<4xf16>
+//  CHECK-NEXT:   %[[W3:.*]] = arith.extf %[[R3]] : f16 to f32
+//  CHECK-NEXT:   %[[O3:.*]] = vector.extract %[[O]][3]
+//  CHECK-NEXT:   %[[A1:.*]] = vector.extract %[[A]][1]
+//  CHECK-NEXT:   %[[SUM:.*]] = llvm.intr.fma(%[[O3]], %[[A1]], %[[W3]]) : (f32, f32, f32) -> f32
 //       CHECK:   vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %[[SUM]] : vector<4xf32>
 #e4m3f16 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f16, scales = none>
 func.func @accumulate_f16(%r: vector<4xf16>, %o: vector<4xf32>, %a: vector<2xf32>) -> vector<4xf32> {
   %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f16, every = 2>, fragment = #e4m3f16} : vector<4xf16>, vector<2xf32> -> vector<4xf32>
   return %o1 : vector<4xf32>
+}
+
+// R made of two MMA chains (P V's N tiles, concatenated by
+// vector.shuffle): each element's fma comes right after the MMA that
+// computes it, so that a chain's fresh accumulator dies there instead of
+// living until the last chain.
+// CHECK-LABEL: func @accumulate_after_chains
+//  CHECK-SAME: (%{{.*}}: vector<16xf8E4M3FN>, %{{.*}}: vector<8xf8E4M3FN>, %{{.*}}: vector<8xf8E4M3FN>, %[[O:.*]]: vector<8xf32>, %[[A:.*]]: vector<2xf32>)
+//       CHECK:   %[[MMA0:.*]] = llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+//       CHECK:   %[[R0:.*]] = llvm.extractvalue %[[MMA0]][0]
+//       CHECK:   %[[O0:.*]] = vector.extract %[[O]][0]
+//  CHECK-NEXT:   %[[A0:.*]] = vector.extract %[[A]][0]
+//  CHECK-NEXT:   %[[SUM0:.*]] = llvm.intr.fma(%[[O0]], %[[A0]], %[[R0]])
+//  CHECK-COUNT-3:   llvm.intr.fma
+//   CHECK-NOT:   vector.from_elements %{{.*}} : vector<8xf32>
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+//  CHECK-COUNT-4:   llvm.intr.fma
+//       CHECK:   vector.from_elements %[[SUM0]], {{.*}} : vector<8xf32>
+func.func @accumulate_after_chains(%p: vector<16xf8E4M3FN>, %v0: vector<8xf8E4M3FN>, %v1: vector<8xf8E4M3FN>,
+                                   %o: vector<8xf32>, %a: vector<2xf32>) -> vector<8xf32> {
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %r0 = sage.warp_mma %p, %v0, %z {mma = #e4m3} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+  %r1 = sage.warp_mma %p, %v1, %z {mma = #e4m3} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+  %r = vector.shuffle %r0, %r1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+  %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<8xf32>, vector<2xf32> -> vector<8xf32>
+  return %o1 : vector<8xf32>
 }
 
 // Key j of the lane's element: key_offset + 8 * tile + 2t + column; -inf
