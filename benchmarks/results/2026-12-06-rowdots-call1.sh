@@ -1,6 +1,7 @@
 # Device call 1 of the seventh session of 2026-12-06. new/ holds the
-# programs with dS's row dots split over lane pairs (vector fma, shuffles);
-# old/ the same programs built from 22ba338's RowDots.cpp (a row a thread,
+# programs of 97fe6b6: dS's row dots split over lane pairs (vector fma,
+# shuffles), P V's fma into O after each MMA chain, no addition of a zero
+# accumulator; old/ the same programs built from 22ba338 (a row a thread,
 # sums in order); new/sage-check-levels-ctas3 is new/sage-check-levels
 # with --sage-levels ctas-per-sm=3 (nvvm.minctasm = 3: 168 registers at
 # D = 128 instead of 255). Checks: the RUN lines of
