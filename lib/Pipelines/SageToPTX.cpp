@@ -98,13 +98,17 @@ static int64_t defaultBlockQ(bool warpgroup) { return warpgroup ? 128 : 64; }
 /// each row of those transfers; their K/V loops stage `stages` blocks,
 /// with bulk copies where `bulkCopies` (sm_90a) and the tiles allow.
 static void addKernelLowering(OpPassManager &kernels, unsigned stages,
-                              bool bulkCopies) {
+                              bool bulkCopies, bool boundRegisters) {
   SagePipelineTilesOptions pipeline;
   pipeline.stages = stages;
   kernels.addPass(createSagePipelineTiles(pipeline));
   SageLowerStagingOptions staging;
   staging.bulkCopies = bulkCopies;
   kernels.addPass(createSageLowerStaging(staging));
+  // Three CTAs an SM for the mma.sync kernel at D = 128, where they fit
+  // (benchmarks/results/2026-12-06-rowdots.md).
+  if (boundRegisters)
+    kernels.addPass(createSageBoundRegisters());
   kernels.addPass(createConvertSageToNVVM());
   VectorTransferToSCFOptions unrolled;
   unrolled.unroll = true;
@@ -181,9 +185,10 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createSageAttachNVVMTarget(target));
 
-  // The hand-written kernels stage no tiles of their own.
+  // The hand-written kernels stage no tiles of their own, and choose their
+  // CTAs an SM themselves (ctas-per-sm).
   addKernelLowering(pm.nest<gpu::GPUModuleOp>(), /*stages=*/1,
-                    /*bulkCopies=*/false);
+                    /*bulkCopies=*/false, /*boundRegisters=*/false);
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.binaryFormat;
@@ -292,7 +297,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   // The wgmma kernel's stages are contiguous (sage-store-stage-order):
   // bulk copies move them.
   addKernelLowering(pm.nest<gpu::GPUModuleOp>(), options.stages,
-                    /*bulkCopies=*/warpgroup);
+                    /*bulkCopies=*/warpgroup, /*boundRegisters=*/true);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -1,0 +1,101 @@
+//===- BoundRegisters.cpp - the sage-bound-registers pass
+//------------------===//
+//
+// ptxas gives a kernel without launch bounds as many registers as its
+// schedule likes: 255 for the levels' mma.sync kernel at D = 128, so that
+// two CTAs of 128 threads share an SM. Bounded to three, it takes 168 and
+// spills 28 bytes; measured on an H100 that ran 4-5% faster
+// (docs/Levels.md, "Registers"). The bound must fit the workgroup memory
+// three CTAs need, so the pass runs once that memory is final.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sage/Conversion/Passes.h"
+#include "sage/Dialect/Sage/IR/MmaInstructions.h"
+#include "sage/Dialect/Sage/IR/SageOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::sage {
+#define GEN_PASS_DEF_SAGEBOUNDREGISTERS
+#include "sage/Conversion/Passes.h.inc"
+} // namespace mlir::sage
+
+using namespace mlir;
+using namespace mlir::sage;
+
+/// Shared memory an SM of `chip` holds for CTAs (the CUDA programming
+/// guide's figures; 100 KiB, the smallest of sage's chips, elsewhere).
+static int64_t getSharedBytesPerSm(Chip chip) {
+  if (chip.sm == 90 || chip.sm == 100)
+    return 228 * 1024;
+  if (chip.sm == 80 || chip.sm == 87)
+    return 164 * 1024;
+  return 100 * 1024;
+}
+
+/// The bytes of `kernel`'s workgroup attributions, or nothing where one is
+/// not a static buffer.
+static std::optional<int64_t> getWorkgroupBytes(gpu::GPUFuncOp kernel) {
+  int64_t bytes = 0;
+  for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return std::nullopt;
+    bytes += type.getNumElements() *
+             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  return bytes;
+}
+
+/// Whether `kernel` issues warp MMAs from at most 128 threads and keeps an
+/// accumulator of at least 64 f32 elements a lane.
+static bool isWideWarpMmaKernel(gpu::GPUFuncOp kernel) {
+  std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
+  if (!size || (*size)[0] * (*size)[1] * (*size)[2] > 128)
+    return false;
+  bool warpMma = false, wide = false;
+  kernel.walk([&](Operation *op) {
+    warpMma |= isa<WarpMmaOp>(op);
+    if (auto accumulate = dyn_cast<AccumulateOp>(op))
+      if (auto buffer = dyn_cast<VectorType>(accumulate.getBuffer().getType()))
+        wide |= buffer.getNumElements() >= 64;
+  });
+  return warpMma && wide;
+}
+
+namespace {
+struct SageBoundRegistersPass
+    : public sage::impl::SageBoundRegistersBase<SageBoundRegistersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    if (!wideWarpMmaCtasPerSm)
+      return;
+    // The chip of the module's NVVM target (sage-attach-nvvm-target's).
+    std::optional<Chip> chip;
+    if (ArrayAttr targets = module.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+          chip = parseChip(nvvm.getChip());
+    if (!chip)
+      return;
+    StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
+    for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+      if (!kernel.isKernel() || kernel->hasAttr(name) ||
+          !isWideWarpMmaKernel(kernel))
+        continue;
+      std::optional<int64_t> bytes = getWorkgroupBytes(kernel);
+      if (!bytes || int64_t(wideWarpMmaCtasPerSm) * (*bytes + 1024) >
+                        getSharedBytesPerSm(*chip))
+        continue;
+      kernel->setAttr(name,
+                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                       wideWarpMmaCtasPerSm));
+    }
+  }
+};
+} // namespace
