@@ -452,6 +452,52 @@ gpu.module @kernels {
 
 // -----
 
+// 48 rows for 128 threads: lane pairs (four lanes a row would need 192
+// threads); threads 96 to 127 compute nothing, join the shuffle, and store
+// nothing.
+// CHECK-LABEL: gpu.func @leftover_threads
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[ROWS:.*]] = memref.dim
+//       CHECK:   %[[ROW:.*]] = arith.divui %[[T]], %c2{{.*}} : index
+//       CHECK:   %[[PART:.*]] = arith.remui %[[T]], %c2{{.*}} : index
+//       CHECK:   %[[HAS_ROW:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
+//       CHECK:   %[[DOT:.*]] = scf.if %[[HAS_ROW]] -> (f32)
+//       CHECK:   gpu.shuffle xor %[[DOT]], %c1{{.*}}, %c32{{.*}} : f32
+//   CHECK-NOT:   gpu.shuffle
+//       CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %[[PART]], %c0{{.*}} : index
+//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] : index
+//       CHECK:   arith.andi %[[FIRST]], %[[IN]] : i1
+gpu.module @kernels {
+  gpu.func @leftover_threads(%a: memref<48x64xf16>, %x: memref<64xf32>,
+                             %y: memref<48xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    linalg.matvec ins(%a, %x : memref<48x64xf16>, memref<64xf32>) outs(%y : memref<48xf32, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}
+
+// -----
+
+// 256 rows for 128 threads: each thread's rows t and t + 128 in a loop,
+// each row's 8 chunks in one vector of sums; no shuffle.
+// CHECK-LABEL: gpu.func @more_rows_than_threads
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   scf.for %[[ROW:.*]] = %[[T]] to %{{.*}} step %c128{{.*}} {
+//  CHECK-COUNT-8:     vector.fma
+//       CHECK:     vector.reduction <add>
+//       CHECK:     memref.store %{{.*}}, %{{.*}}[%[[ROW]]]
+//   CHECK-NOT:   gpu.shuffle
+gpu.module @kernels {
+  gpu.func @more_rows_than_threads(%a: memref<256x64xf16>, %x: memref<64xf32>,
+                                   %y: memref<256xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    linalg.matvec ins(%a, %x : memref<256x64xf16>, memref<64xf32>) outs(%y : memref<256xf32, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}
+
+// -----
+
 // A copy into a view of the tile 4 bytes past a 16-byte boundary: no copy
 // size is aligned at both ends. (A tile something views is not padded: the
 // view's type depends on its layout.)

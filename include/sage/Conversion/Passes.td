@@ -187,8 +187,9 @@ def SageBoundRegisters : Pass<"sage-bound-registers",
     Sets `nvvm.minctasm = wide-warp-mma-ctas-per-sm` (ptxas then caps a
     thread's registers so that that many CTAs fit an SM) on each kernel
     without one that issues `sage.warp_mma` from at most 128 threads,
-    accumulates at least 64 f32 elements a lane in a `sage.accumulate`
-    (the O fragment at D = 128), and whose workgroup memory, plus the
+    accumulates 64 to 127 f32 elements a lane in a `sage.accumulate` (the
+    O fragment at D = 128; wider ones would spill), and whose workgroup
+    memory, plus the
     1 KiB the driver keeps a CTA, fits that many times in the shared
     memory an SM of the module's `#nvvm.target` chip has. Left unbounded,
     ptxas gives the levels' D = 128 mma.sync kernel 255 registers: two
@@ -198,7 +199,8 @@ def SageBoundRegisters : Pass<"sage-bound-registers",
     and before `convert-sage-to-nvvm`, while the sage ops say what the
     kernel computes. A kernel whose chip shares less shared memory (sm_89:
     100 KiB, so two such CTAs) is left alone: the bound would cost
-    registers and buy no CTA.
+    registers and buy no CTA. An explicit `ctas-per-sm` of
+    `--sage-levels` (an `nvvm.minctasm` set before) overrides it.
   }];
   let options = [
     Option<"wideWarpMmaCtasPerSm", "wide-warp-mma-ctas-per-sm", "unsigned",

@@ -165,10 +165,14 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       llvm::cl::init("accumulator")};
   PassOptions::Option<unsigned> ctasPerSm{
       *this, "ctas-per-sm",
-      llvm::cl::desc("The CTAs of the kernel an SM must hold "
-                     "(nvvm.minctasm, which bounds its registers); 0: 2 for "
-                     "a wgmma kernel whose wgmmas are at most 64 columns "
-                     "wide (D = 64), else nothing"),
+      llvm::cl::desc("The CTAs of every kernel an SM must hold "
+                     "(nvvm.minctasm, which bounds its registers; any value "
+                     "overrides the rules below); 0: 2 for a wgmma kernel "
+                     "whose wgmmas are at most 64 columns wide (D = 64), 3 "
+                     "for an mma.sync kernel with 64 to 127 f32 "
+                     "accumulator elements a lane (D = 128) where the "
+                     "chip's shared memory holds three "
+                     "(sage-bound-registers), else nothing"),
       llvm::cl::init(0)};
 };
 

@@ -214,28 +214,32 @@ struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
     // rather than after the last one (64 f32 registers a lane at D = 128,
     // which ptxas does not reorder away). Elsewhere, at the op.
     DominanceInfo dominance(op->getParentOp());
+    // The last fma placed after each producer, so that its fmas keep the
+    // elements' order.
     DenseMap<Operation *, Operation *> lastAfter;
-    auto insertAfterPart = [&](Value part) {
+    // Sets the insertion point for the fma of `part`; returns the producer
+    // it follows, or null where it goes at the op.
+    auto insertAfterPart = [&](Value part) -> Operation * {
       Operation *producer = part.getDefiningOp();
       if (producer && producer->getBlock() == op->getBlock() &&
           producer->isBeforeInBlock(op)) {
-        Operation *&last = lastAfter[producer];
+        Operation *last = lastAfter.lookup(producer);
         Operation *next = (last ? last : producer)->getNextNode();
         if (dominance.properlyDominates(op.getBuffer(), next) &&
             dominance.properlyDominates(op.getRescale(), next)) {
           rewriter.setInsertionPoint(next);
-          return &last;
+          return producer;
         }
       }
       rewriter.setInsertionPoint(op);
-      return static_cast<Operation **>(nullptr);
+      return nullptr;
     };
     int64_t elements =
         cast<VectorType>(op.getBuffer().getType()).getNumElements();
     SmallVector<Value> result;
     for (int64_t i = 0; i < elements; ++i) {
       auto [part, index] = getElementSource(op.getPartial(), i);
-      Operation **last = insertAfterPart(part);
+      Operation *producer = insertAfterPart(part);
       Value value = vector::ExtractOp::create(rewriter, loc, part, index);
       // An f16 partial (one flush of SageAttention2++'s delayed
       // buffering) widens exactly, so the fma still rounds once.
@@ -247,8 +251,8 @@ struct AccumulateOnFragments : OpRewritePattern<AccumulateOp> {
       Value rescale = vector::ExtractOp::create(rewriter, loc, op.getRescale(),
                                                 getRowOf(mma, i));
       result.push_back(f.fma(buffer, rescale, value));
-      if (last)
-        *last = result.back().getDefiningOp();
+      if (producer)
+        lastAfter[producer] = result.back().getDefiningOp();
     }
     rewriter.setInsertionPoint(op);
     rewriter.replaceOp(op, f.vector(result));

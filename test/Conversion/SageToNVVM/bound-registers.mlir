@@ -1,7 +1,7 @@
 // sage-bound-registers: nvvm.minctasm = 3 on a kernel that issues warp
-// MMAs from at most 128 threads, accumulates at least 64 f32 elements a
-// lane and whose workgroup memory (plus 1 KiB a CTA) fits three times in
-// an SM of its module's chip (228 KiB on sm_90, 100 KiB on sm_89).
+// MMAs from at most 128 threads, accumulates 64 to 127 f32 elements a lane
+// (O at D = 128) and whose workgroup memory (plus 1 KiB a CTA) fits three
+// times in an SM of its module's chip (228 KiB on sm_90, 100 KiB on sm_89).
 // RUN: sage-opt %s --pass-pipeline="builtin.module(gpu.module(sage-bound-registers))" | FileCheck %s
 // RUN: sage-opt %s --pass-pipeline="builtin.module(gpu.module(sage-bound-registers{wide-warp-mma-ctas-per-sm=0}))" | FileCheck %s --check-prefix=OFF
 
@@ -11,20 +11,24 @@
 //  CHECK-SAME:   nvvm.minctasm = 3 : i32
 // CHECK-LABEL: gpu.func @narrow
 //   CHECK-NOT:   nvvm.minctasm
+// CHECK-LABEL: gpu.func @wider
+//   CHECK-NOT:   nvvm.minctasm
 // CHECK-LABEL: gpu.func @own
 //  CHECK-SAME:   nvvm.minctasm = 1 : i32
 // CHECK-LABEL: gpu.func @two_hundred_fifty_six_threads
 //   CHECK-NOT:   nvvm.minctasm
-// CHECK-LABEL: gpu.func @too_much_workgroup_memory
+// CHECK-LABEL: gpu.func @no_warp_mma
 //   CHECK-NOT:   nvvm.minctasm
-// CHECK-LABEL: gpu.func @wide_on_sm89
+// CHECK-LABEL: gpu.func @fits_on_sm89
+//  CHECK-SAME:   nvvm.minctasm = 3 : i32
+// CHECK-LABEL: gpu.func @too_much_on_sm89
 //   CHECK-NOT:   nvvm.minctasm
 //   OFF-NOT:   nvvm.minctasm = 3
 module attributes {gpu.container_module} {
   gpu.module @sm90 [#nvvm.target<chip = "sm_90">] {
-    // The D = 128 kernel's shape: 48 KiB of tiles, O a vector<64xf32>.
+    // The D = 128 kernel's shape: 47.5 KiB of tiles, O a vector<64xf32>.
     gpu.func @wide(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
-                   %a: vector<2xf32>, %out: memref<64xf32>) workgroup(%tiles : memref<49152xi8, #gpu.address_space<workgroup>>) kernel
+        %a: vector<2xf32>, %out: memref<64xf32>) workgroup(%tiles : memref<48640xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %z = arith.constant dense<0.0> : vector<4xf32>
@@ -36,7 +40,7 @@ module attributes {gpu.container_module} {
     }
     // O of D = 64: 32 elements a lane (128 registers fit four CTAs already).
     gpu.func @narrow(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<32xf32>,
-                     %a: vector<2xf32>, %out: memref<32xf32>) kernel
+        %a: vector<2xf32>, %out: memref<32xf32>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %z = arith.constant dense<0.0> : vector<4xf32>
@@ -46,8 +50,20 @@ module attributes {gpu.container_module} {
       vector.store %o1, %out[%c0] : memref<32xf32>, vector<32xf32>
       gpu.return
     }
+    // O of D = 256: 128 elements a lane, which 168 registers would spill.
+    gpu.func @wider(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<128xf32>,
+        %a: vector<2xf32>, %out: memref<128xf32>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %z = arith.constant dense<0.0> : vector<4xf32>
+      %r = sage.warp_mma %p, %v, %z {mma = #e4m3} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN> -> vector<4xf32>
+      %rs = vector.shuffle %r, %r [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3] : vector<4xf32>, vector<4xf32>
+      %o1 = sage.accumulate %rs into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<128xf32>, vector<2xf32> -> vector<128xf32>
+      vector.store %o1, %out[%c0] : memref<128xf32>, vector<128xf32>
+      gpu.return
+    }
     gpu.func @own(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
-                  %a: vector<2xf32>, %out: memref<64xf32>) kernel
+        %a: vector<2xf32>, %out: memref<64xf32>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 1 : i32} {
       %c0 = arith.constant 0 : index
       %z = arith.constant dense<0.0> : vector<4xf32>
@@ -58,7 +74,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
     gpu.func @two_hundred_fifty_six_threads(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
-                                            %a: vector<2xf32>, %out: memref<64xf32>) kernel
+        %a: vector<2xf32>, %out: memref<64xf32>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %z = arith.constant dense<0.0> : vector<4xf32>
@@ -68,9 +84,16 @@ module attributes {gpu.container_module} {
       vector.store %o1, %out[%c0] : memref<64xf32>, vector<64xf32>
       gpu.return
     }
-    // 3 x (76 + 1) KiB > 228 KiB.
-    gpu.func @too_much_workgroup_memory(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
-                                        %a: vector<2xf32>, %out: memref<64xf32>) workgroup(%tiles : memref<77824xi8, #gpu.address_space<workgroup>>) kernel
+    gpu.func @no_warp_mma(%out: memref<64xf32>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      gpu.return
+    }
+  }
+  // sm_89 shares 100 KiB an SM: three CTAs fit up to 32.3 KiB each.
+  gpu.module @sm89 [#nvvm.target<chip = "sm_89">] {
+    // 3 x (32768 + 1024) = 101376 <= 102400 bytes.
+    gpu.func @fits_on_sm89(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
+        %a: vector<2xf32>, %out: memref<64xf32>) workgroup(%tiles : memref<32768xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %z = arith.constant dense<0.0> : vector<4xf32>
@@ -80,11 +103,9 @@ module attributes {gpu.container_module} {
       vector.store %o1, %out[%c0] : memref<64xf32>, vector<64xf32>
       gpu.return
     }
-  }
-  // sm_89 shares 100 KiB an SM: three CTAs of 48 KiB do not fit.
-  gpu.module @sm89 [#nvvm.target<chip = "sm_89">] {
-    gpu.func @wide_on_sm89(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
-                           %a: vector<2xf32>, %out: memref<64xf32>) workgroup(%tiles : memref<49152xi8, #gpu.address_space<workgroup>>) kernel
+    // 3 x (33280 + 1024) = 102912 > 102400 bytes.
+    gpu.func @too_much_on_sm89(%p: vector<16xf8E4M3FN>, %v: vector<8xf8E4M3FN>, %o: vector<64xf32>,
+        %a: vector<2xf32>, %out: memref<64xf32>) workgroup(%tiles : memref<33280xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %z = arith.constant dense<0.0> : vector<4xf32>
