@@ -20,7 +20,7 @@ stamp check
 } > $OUT/check.log 2>&1
 cat $OUT/check.log
 {
-for n in 16384 8192; do
+for n in 16384; do
   for d in 128 64; do
     for p in final/sage-check-levels-sm90 final/sage-check-levels; do
       echo "== $p D=$d N=$n"
