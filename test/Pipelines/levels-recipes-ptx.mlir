@@ -1,0 +1,54 @@
+// The recipes other than 8+8 through the whole of --sage-levels, down to
+// PTX that ptxas assembles for their chips (docs/Recipes.md): the
+// instructions each kernel issues a K/V block and the PTX ISA version
+// sage-attach-nvvm-target derives from them. None of these kernels has run
+// on a GPU yet (the levels' GPU programs cover int8-fp8 on sm_89, sm_90
+// and sm_90a).
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16" --sage-levels="chip=sm_80" -o %t.fp16.mlir
+// RUN: sage-translate %t.fp16.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.fp16.ptx
+// RUN: FileCheck %s --check-prefix=FP16-PTX < %t.fp16.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.fp16.ptx | sort | uniq -c | FileCheck %s --check-prefix=FP16
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.fp16.ptx -o %t.fp16.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp8-f16acc" --sage-levels="chip=sm_89" -o %t.f16acc.mlir
+// RUN: sage-translate %t.f16acc.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.f16acc.ptx
+// RUN: FileCheck %s --check-prefix=F16ACC-PTX < %t.f16acc.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.f16acc.ptx | sort | uniq -c | FileCheck %s --check-prefix=F16ACC
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.f16acc.ptx -o %t.f16acc.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp8-f16acc" --sage-levels="chip=sm_120a" -o %t.f16acc-120.mlir
+// RUN: sage-translate %t.f16acc-120.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.f16acc-120.ptx
+// RUN: FileCheck %s --check-prefix=SM120-PTX < %t.f16acc-120.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.f16acc-120.ptx -o %t.f16acc-120.cubin %}
+// The int8-fp8 kernel at D = 128 for sm_90 gets three CTAs an SM from
+// sage-bound-registers; for sm_89, whose SM shares 100 KiB, it does not.
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention-d128.mlir --sage-levels="chip=sm_90" | sage-translate --sage-export-ptx --sage-kernel-module=attention_d128_kernel -o %t.d128-sm90.ptx
+// RUN: FileCheck %s --check-prefix=SM90-D128 < %t.d128-sm90.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.d128-sm90.ptx -o %t.d128-sm90.cubin %}
+// RUN: sage-opt %S/../Integration/Inputs/levels-attention-d128.mlir --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_d128_kernel -o %t.d128-sm89.ptx
+// RUN: FileCheck %s --check-prefix=SM89-D128 < %t.d128-sm89.ptx
+
+// int8-fp16 (sm_80): INT8 Q K^T, f16 P V through m16n8k16 with an f32
+// accumulator (32 = 8 N tiles x 4 chunks of 16 keys), PTX ISA 8.4.
+// FP16-PTX: .version 8.4
+// FP16-PTX: .target sm_80
+// FP16: 32 mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FP16: 16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+
+// int8-fp8-f16acc (SageAttention2++, sm_89): E4M3 P V into f16
+// accumulators, which need PTX ISA 8.7 (LLVM would emit them under 8.4,
+// which ptxas refuses).
+// F16ACC-PTX: .version 8.7
+// F16ACC-PTX: .target sm_89
+// F16ACC: 16 mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16
+// F16ACC: 16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+
+// SM120-PTX: .version 8.7
+// SM120-PTX: .target sm_120a
+// SM120-PTX: mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16
+
+// SM90-D128: .target sm_90
+// SM90-D128: .entry attention_d128_kernel(
+// SM90-D128: .maxntid 128, 1, 1
+// SM90-D128-NEXT: .minnctapersm 3
+// SM89-D128: .entry attention_d128_kernel(
+// SM89-D128: .maxntid 128, 1, 1
+// SM89-D128-NOT: .minnctapersm
