@@ -545,7 +545,16 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
   rewriter.setInsertionPoint(first);
   gpu::BarrierOp::create(rewriter, loc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  IssuedRun issued{loc, thread, threads, llvm::to_vector(run)};
+  IssuedRun issued{loc,
+                   thread,
+                   threads,
+                   llvm::to_vector(run),
+                   /*group=*/{},
+                   /*partial=*/{},
+                   /*stores=*/{},
+                   /*bulk=*/{},
+                   /*bulkBarrier=*/{},
+                   /*bulkState=*/{}};
   if (!bulk.empty()) {
     issued.bulk = bulk;
     issued.bulkBarrier = bulkBarrier;
