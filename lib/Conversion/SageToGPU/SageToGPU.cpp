@@ -434,14 +434,11 @@ static FailureOr<AttentionConfig> getConfig(QuantizedAttentionOp op,
   // the epilogue's factor is 1.
   if (microscaled)
     config.pRange = config.vRange = 1;
-  // The shared memory a CTA may have: 227 KiB on sm_90 and sm_100, 163 KiB
-  // on sm_80 and sm_87, 99 KiB on sm_86, sm_89 and sm_120 (f16 V's stages
-  // are twice E4M3's, so the limit is the chip's).
+  // The shared memory a CTA may have: the SM's less the driver's 1 KiB
+  // (f16 V's stages are twice E4M3's, so the limit is the chip's).
   std::optional<Chip> target = parseChip(choices.chip);
-  int64_t sm = target ? target->sm : 90;
-  int64_t kMaxSharedBytes = (sm == 90 || (sm >= 100 && sm < 120)) ? 227 * 1024
-                            : (sm == 80 || sm == 87)              ? 163 * 1024
-                                                                  : 99 * 1024;
+  int64_t kMaxSharedBytes =
+      getSharedBytesPerSm(target ? *target : Chip{90, false}) - 1024;
   if (int64_t bytes = getAttentionSharedBytes(config); bytes > kMaxSharedBytes)
     return op.emitOpError()
            << "the attention kernel needs " << bytes

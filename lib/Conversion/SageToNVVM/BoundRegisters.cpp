@@ -24,16 +24,6 @@ namespace mlir::sage {
 using namespace mlir;
 using namespace mlir::sage;
 
-/// Shared memory an SM of `chip` holds for CTAs (the CUDA programming
-/// guide's figures; 100 KiB, the smallest of sage's chips, elsewhere).
-static int64_t getSharedBytesPerSm(Chip chip) {
-  if (chip.sm == 90 || chip.sm == 100)
-    return 228 * 1024;
-  if (chip.sm == 80 || chip.sm == 87)
-    return 164 * 1024;
-  return 100 * 1024;
-}
-
 /// The bytes of `kernel`'s workgroup attributions, or nothing where one is
 /// not a static buffer.
 static std::optional<int64_t> getWorkgroupBytes(gpu::GPUFuncOp kernel) {

@@ -16,6 +16,14 @@
 using namespace mlir;
 using namespace mlir::sage;
 
+int64_t mlir::sage::getSharedBytesPerSm(Chip chip) {
+  if (chip.sm == 90 || (chip.sm >= 100 && chip.sm < 120))
+    return 228 * 1024;
+  if (chip.sm == 80 || chip.sm == 87)
+    return 164 * 1024;
+  return 100 * 1024;
+}
+
 std::optional<Chip> mlir::sage::parseChip(StringRef name) {
   Chip chip;
   if (!name.consume_front("sm_"))

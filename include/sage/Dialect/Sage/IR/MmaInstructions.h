@@ -33,6 +33,12 @@ struct Chip {
 /// Parses sm_XY, sm_XYa and sm_XYf; nullopt otherwise.
 std::optional<Chip> parseChip(llvm::StringRef name);
 
+/// Shared memory an SM of `chip` has for its CTAs, of which the driver
+/// keeps 1 KiB a CTA: 228 KiB on sm_90 and sm_100 .. sm_119, 164 KiB on
+/// sm_80 and sm_87, 100 KiB on sm_86, sm_89 and sm_120 (and elsewhere, the
+/// smallest of sage's chips).
+int64_t getSharedBytesPerSm(Chip chip);
+
 /// One row of the table.
 struct MmaInstruction {
   MmaScope scope;
