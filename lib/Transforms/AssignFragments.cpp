@@ -390,8 +390,18 @@ struct AssignFragmentsPass
       // warps each hold 16 of its rows as a warp MMA's accumulators.
       int64_t rows = tile.getDimSize(0);
       MmaAttr fragment = getWarpFragmentMma(mma);
-      auto encoding = AccFragmentAttr::get(op.getContext(), fragment,
-                                           rows / fragment.getM());
+      // A CTA holds a bounded number of warps: a Q block of a million
+      // rows is a valid tile but no CTA's accumulator.
+      auto encoding = AccFragmentAttr::getChecked(
+          [&] {
+            return op.emitOpError()
+                   << "cannot be distributed: its " << rows << " rows need "
+                   << rows / fragment.getM() << " warps of " << fragment.getM()
+                   << " rows: ";
+          },
+          op.getContext(), fragment, rows / fragment.getM());
+      if (!encoding)
+        return WalkResult::interrupt();
       if (failed(assignment.assign(op.getResult(), encoding, op)))
         return WalkResult::interrupt();
       return WalkResult::advance();

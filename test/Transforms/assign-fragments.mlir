@@ -101,6 +101,19 @@ func.func @negative_no_instruction(%a: tensor<64x64xi8>, %as: tensor<32x1xf32>,
 
 // -----
 
+// A valid tile, but 1024 rows of m16 MMAs would take 64 warps, twice a CTA's.
+func.func @negative_too_many_warps(%a: tensor<1024x64xi8>, %as: tensor<1024x1xf32>,
+    %b: tensor<64x64xi8>, %bs: tensor<64x1xf32>, %acc: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
+  // expected-error@+1 {{'sage.qmma' op cannot be distributed: its 1024 rows need 64 warps of 16 rows: expected 1 to 32 warps (a CTA's), got 64}}
+  %s = sage.qmma %a scaled %as, %b scaled %bs, %acc {accumulator = i32,
+      mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                      b = i8, b_source = registers, acc = i32, scales = none>}
+    : tensor<1024x64xi8>, tensor<1024x1xf32>, tensor<64x64xi8>, tensor<64x1xf32> -> tensor<1024x64xf32>
+  return %s : tensor<1024x64xf32>
+}
+
+// -----
+
 // A wgmma's warps each hold 16 of its 64 rows as m16n8 accumulator tiles:
 // the encoding names the warp MMA of the same formats, a warp each 16 rows.
 //       CHECK: #[[WARPS:.*]] = #sage.acc_fragment<mma = <scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers, b = i8, b_source = registers, acc = i32, scales = none>, warps = 8>
