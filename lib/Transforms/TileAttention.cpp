@@ -62,16 +62,17 @@ static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
 }
 
 /// The Q block `tiles` asks for `op`: block-q, or with block-q 0 the
-/// tokens of the op's Q groups (its Q smoothing block too), else 64.
+/// block the op's Q scales name (their groups' tokens, or the tile per_warp
+/// and per_token scales were made for; the Q smoothing block too), else 64.
 static int64_t getBlockQ(QuantizedAttentionOp op, AttentionTileSizes tiles) {
   if (tiles.blockQ != 0)
     return tiles.blockQ;
   QuantAttr quant = op.getQQuant();
-  Granularity granularity = quant.getGranularity();
-  if (granularity == Granularity::PerThread ||
-      granularity == Granularity::PerBlock)
-    return quant.getBlock();
-  return 64;
+  // A microscale block runs along the features, not the tokens.
+  if (quant.getGranularity() == Granularity::Microscale ||
+      quant.getBlock() == 0)
+    return 64;
+  return quant.getBlock();
 }
 
 /// Why `op` cannot be tiled with `tiles` (block-q resolved), or an empty
@@ -81,7 +82,7 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
   // Checked by the pass where block-q is given; from Q's groups, here.
   if (tiles.blockQ % 16 != 0)
     return (Twine("block-q = ") + Twine(tiles.blockQ) +
-            " (the tokens of Q's groups) is not a multiple of 16, the MMA's M")
+            " (the Q block of Q's scales) is not a multiple of 16, the MMA's M")
         .str();
   int64_t dim = op.getQValues().getType().getDimSize(3);
   int64_t valueDim = op.getValueDim();

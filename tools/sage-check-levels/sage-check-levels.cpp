@@ -42,6 +42,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace sage;
@@ -91,6 +92,20 @@ namespace {
 #define SAGE_LEVELS_BLOCK_Q 64
 #endif
 constexpr int64_t kBlockQ = SAGE_LEVELS_BLOCK_Q, kBlockK = 64, kWarpRows = 16;
+// The recipe's qk granularity the program's inputs were compiled with
+// (CMakeLists.txt rewrites their recipes and Q/K quants to it).
+#ifndef SAGE_LEVELS_GRANULARITY
+#define SAGE_LEVELS_GRANULARITY "per_thread"
+#endif
+// The recipe's smoothing (its `smooth` list); the quantized inputs
+// (levels-attention{,-d128}.mlir) take Q and K smoothed.
+#ifndef SAGE_LEVELS_SMOOTH
+#define SAGE_LEVELS_SMOOTH "q, k"
+#endif
+constexpr std::string_view kSmooth = SAGE_LEVELS_SMOOTH;
+constexpr bool kSmoothQ = kSmooth.find('q') != std::string_view::npos,
+               kSmoothK = kSmooth.find('k') != std::string_view::npos,
+               kSmoothV = kSmooth.find('v') != std::string_view::npos;
 /// Keys of a group of V stored for the P V MMA: the k of the inputs'
 /// v_layout (#sage.mma_ordered<along = tokens, k = 32, order =
 /// accumulator>), whose host functions take V as [B, Hkv, D, groups, 32].
@@ -173,6 +188,10 @@ Options parse(int argc, char **argv) {
            "--max-rel-l1 --max-model-rel-l1 --max-lse-error "
            "--max-model-lse-error --bench N)");
   }
+  if (!options.levelsQuantize && !(kSmoothQ && kSmoothK && !kSmoothV))
+    fail("this program's recipe smooths [" SAGE_LEVELS_SMOOTH
+         "]; its quantized inputs take Q and K smoothed: pass --quantizers "
+         "levels");
   if (options.masked &&
       (options.shape.headDim != 64 || !options.levelsQuantize))
     fail("--variant masked takes --D 64 and --quantizers levels "
@@ -182,13 +201,23 @@ Options parse(int argc, char **argv) {
   return options;
 }
 
+/// The Q/K granularity named SAGE_LEVELS_GRANULARITY.
+Granularity getGranularity() {
+  for (Granularity granularity : {Granularity::PerThread, Granularity::PerWarp,
+                                  Granularity::PerBlock, Granularity::PerToken})
+    if (std::string(toString(granularity)) == SAGE_LEVELS_GRANULARITY)
+      return granularity;
+  fail("unknown SAGE_LEVELS_GRANULARITY " SAGE_LEVELS_GRANULARITY);
+}
+
 /// The recipe levels-attention.mlir compiles, for the CPU model.
 Recipe getRecipe() {
   Recipe recipe;
   recipe.qkFormat = QKFormat::Int8;
-  recipe.granularity = Granularity::PerThread;
-  recipe.smoothQ = recipe.smoothK = true;
-  recipe.smoothV = false;
+  recipe.granularity = getGranularity();
+  recipe.smoothQ = kSmoothQ;
+  recipe.smoothK = kSmoothK;
+  recipe.smoothV = kSmoothV;
   recipe.pvFormat = PVFormat::E4M3;
   recipe.pRange = 448.0f;
   recipe.vRange = kVRange;
@@ -328,10 +357,11 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
                  const AttentionData &data) {
   const int64_t B = shape.batch, H = shape.headsQ, Hkv = shape.headsKV;
   const int64_t Nq = shape.seqQ, Nk = shape.seqK, dim = shape.headDim;
-  GroupLayout qLayout{Granularity::PerThread, OperandRole::A, kBlockQ,
-                      kWarpRows};
-  GroupLayout kLayout{Granularity::PerThread, OperandRole::B, kBlockK,
-                      kWarpRows};
+  // The groups of the inputs' q_quant and k_quant, as the CPU model makes
+  // them for the recipe (per_warp K: one scale a block).
+  Granularity granularity = getGranularity();
+  GroupLayout qLayout{granularity, OperandRole::A, kBlockQ, kWarpRows};
+  GroupLayout kLayout{granularity, OperandRole::B, kBlockK, kWarpRows};
   const int64_t qGroups = numGroups(qLayout, Nq, dim);
   const int64_t kGroups = numGroups(kLayout, Nk, dim);
   const int64_t qBlocks = (Nq + kBlockQ - 1) / kBlockQ;
@@ -591,9 +621,10 @@ int main(int argc, char **argv) {
       output.size());
   std::printf("kernel: --sage-levels " SAGE_LEVELS_OPTIONS
               " (levels-attention%s%s%s.mlir), "
-              "int8-fp8 per_thread, D=%lld, quantizers: %s\n",
+              "int8-fp8 %s smooth [%s], D=%lld, quantizers: %s\n",
               options.levelsQuantize ? "-f16" : "", dim == 64 ? "" : "-d128",
-              masked ? "-masked" : "", static_cast<long long>(dim),
+              masked ? "-masked" : "", toString(recipe.granularity),
+              SAGE_LEVELS_SMOOTH, static_cast<long long>(dim),
               options.levelsQuantize ? "the levels'" : "the CPU model's");
   std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "
               "seed=%llu\n",

@@ -187,6 +187,12 @@
 
 // -----
 
+// The default smoothing is [q, k]: Q's means need Q blocks.
+// expected-error@+1 {{Q smoothing subtracts a mean per block of Q tokens, which per_tensor Q/K scales do not name: use smooth = [k] (or [k, v]) or a blocked qk granularity}}
+"test.op"() {attr = #sage.recipe<"int8-fp8", qk = per_tensor>} : () -> ()
+
+// -----
+
 // expected-error@+1 {{p_range and v_range must be in (0, 448] for f8E4M3FN, got 500 and 448}}
 "test.op"() {attr = #sage.recipe<"int8-fp8", p_range = 500.0>} : () -> ()
 

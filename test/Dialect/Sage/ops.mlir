@@ -71,7 +71,7 @@ func.func @attention_rank3_additive_mask_f32_result(%q: tensor<?x?x128xf16>,
 //       CHECK: recipe = #sage.recipe<"int8-fp8-f16acc">
 //       CHECK: recipe = #sage.recipe<"int4-fp8-f16acc", qk = per_block, smooth = [], p_range = 448.0, v_range = 2.25>
 //       CHECK: recipe = #sage.recipe<"int8-fp8", qk = per_token, smooth = [q, k, v]>
-//       CHECK: recipe = #sage.recipe<"int8-fp8", qk = per_tensor>
+//       CHECK: recipe = #sage.recipe<"int8-fp8", qk = per_tensor, smooth = [k]>
 //       CHECK: recipe = #sage.recipe<"int8-fp8">
 func.func @recipes(%x: tensor<1x16x64xf16>) {
   %0 = sage.attention %x, %x, %x {layout = #sage.layout<[batch, tokens, features]>,
@@ -85,7 +85,7 @@ func.func @recipes(%x: tensor<1x16x64xf16>) {
       recipe = #sage.recipe<"int8-fp8", qk = per_token, smooth = [v, q, k]>}
     : (tensor<1x16x64xf16>, tensor<1x16x64xf16>, tensor<1x16x64xf16>) -> tensor<1x16x64xf16>
   %3 = sage.attention %x, %x, %x {layout = #sage.layout<[batch, tokens, features]>,
-      recipe = #sage.recipe<"int8-fp8", qk = per_tensor>}
+      recipe = #sage.recipe<"int8-fp8", qk = per_tensor, smooth = [k]>}
     : (tensor<1x16x64xf16>, tensor<1x16x64xf16>, tensor<1x16x64xf16>) -> tensor<1x16x64xf16>
   %4 = sage.attention %x, %x, %x {layout = #sage.layout<[batch, tokens, features]>,
       recipe = #sage.recipe<"int8-fp8", qk = per_thread, smooth = [q, k]>}

@@ -449,6 +449,13 @@ LogicalResult RecipeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (qkGranularity == Granularity::PerChannel)
     return emitError() << "per_channel is not a Q/K granularity: its scales "
                           "would run along the contraction";
+  // sage.quantized_attention reads Q's means per Q block, the block its
+  // Q scales name; per_tensor scales name none.
+  if (qkGranularity == Granularity::PerTensor && smoothQ)
+    return emitError() << "Q smoothing subtracts a mean per block of Q "
+                          "tokens, which per_tensor Q/K scales do not name: "
+                          "use smooth = [k] (or [k, v]) or a blocked qk "
+                          "granularity";
   double pValue = pRange.convertToDouble(), vValue = vRange.convertToDouble();
   if (hasF16Values(variant)) {
     if (pValue != getDefaultPRange(variant) ||
