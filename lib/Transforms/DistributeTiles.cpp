@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -391,18 +392,65 @@ static Value getWarpFirstRow(OpBuilder &b, Location loc, Value first,
   return arith::AddIOp::create(b, loc, first, warpRows);
 }
 
+/// Whether a warp's [rows, `columns`] tile of scores from row `firstRow`
+/// and key `firstKey` has anything for `op` to mask: a padded key (its last
+/// key past the end) or, causal, a key right of the diagonal of its first
+/// row, which sees the fewest.
+static Value hasMaskedScores(OpBuilder &b, Location loc, MaskScoresOp op,
+                             Value firstRow, Value firstKey, Value queries,
+                             Value keys, int64_t columns) {
+  Type type = keys.getType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getIntegerAttr(type, value));
+  };
+  Value lastKey =
+      arith::AddIOp::create(b, loc, firstKey, constant(columns - 1));
+  Value masked =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, lastKey, keys);
+  if (!op.getCausal())
+    return masked;
+  // Row r sees keys <= r + (Nk - Nq) aligned bottom-right, <= r top-left.
+  Value limit = firstRow;
+  if (!isTopLeft(op.getCausalAlignment()))
+    limit = arith::AddIOp::create(b, loc, limit,
+                                  arith::SubIOp::create(b, loc, keys, queries));
+  Value right =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, lastKey, limit);
+  return arith::OrIOp::create(b, loc, masked, right);
+}
+
+/// sage.mask_scores on the lane's fragment, where the warp's tile has
+/// anything to mask: the other K/V blocks (all but the last and, causal,
+/// the diagonal ones) skip the compares and selects, a warp-uniform
+/// branch (docs/Levels.md, distribute: "Masks skip whole tiles").
 struct MaskScoresToFragments : OpConversionPattern<MaskScoresOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(MaskScoresOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     MmaAttr mma = getFragmentMma(op.getScores());
-    Value firstRow = getWarpFirstRow(rewriter, op.getLoc(),
-                                     adaptor.getQueryOffset(), mma.getM());
-    rewriter.replaceOpWithNewOp<MaskScoresOp>(
-        op, adaptor.getScores().getType(), adaptor.getScores(), firstRow,
+    Value firstRow =
+        getWarpFirstRow(rewriter, loc, adaptor.getQueryOffset(), mma.getM());
+    int64_t columns =
+        cast<RankedTensorType>(op.getScores().getType()).getDimSize(1);
+    Value masked =
+        hasMaskedScores(rewriter, loc, op, firstRow, adaptor.getKeyOffset(),
+                        adaptor.getQueries(), adaptor.getKeys(), columns);
+    Value scores = adaptor.getScores();
+    auto ifMasked = scf::IfOp::create(rewriter, loc, scores.getType(), masked,
+                                      /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&ifMasked.getThenRegion().front());
+    Value maskedScores = MaskScoresOp::create(
+        rewriter, loc, scores.getType(), scores, firstRow,
         adaptor.getKeyOffset(), adaptor.getQueries(), adaptor.getKeys(),
         op.getCausalAttr(), op.getCausalAlignmentAttr(), mma);
+    scf::YieldOp::create(rewriter, loc, maskedScores);
+    rewriter.setInsertionPointToStart(&ifMasked.getElseRegion().front());
+    scf::YieldOp::create(rewriter, loc, scores);
+    rewriter.replaceOp(op, ifMasked.getResults());
     return success();
   }
 };

@@ -36,7 +36,21 @@
 //       CHECK:     %[[WARP:.*]] = arith.divui %[[TID]], %{{.*}} : index
 //       CHECK:     %[[WARP_ROWS:.*]] = arith.muli %[[WARP]], %{{.*}} : index
 //       CHECK:     %[[ROW0:.*]] = arith.addi %[[Q0]], %[[WARP_ROWS]] : index
-//       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[ROW0]], %[[K0]]] of [%[[N]], %[[N]]] {causal, fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>} : vector<32xf32>
+// Only a warp's tile with a padded key (its last, K0 + 63, at or past N)
+// or a key right of its first row's diagonal (K0 + 63 > ROW0 + N - N) is
+// masked; the others skip it.
+//       CHECK:     %[[LAST:.*]] = arith.addi %[[K0]], %c63 : index
+//       CHECK:     %[[PADDED:.*]] = arith.cmpi sge, %[[LAST]], %[[N]] : index
+//       CHECK:     %[[DIAGONAL:.*]] = arith.subi %[[N]], %[[N]] : index
+//       CHECK:     %[[LIMIT:.*]] = arith.addi %[[ROW0]], %[[DIAGONAL]] : index
+//       CHECK:     %[[RIGHT:.*]] = arith.cmpi sgt, %[[LAST]], %[[LIMIT]] : index
+//       CHECK:     %[[ANY:.*]] = arith.ori %[[PADDED]], %[[RIGHT]] : i1
+//       CHECK:     %[[MASKED:.*]] = scf.if %[[ANY]] -> (vector<32xf32>) {
+//       CHECK:       %[[SELECTED:.*]] = sage.mask_scores %[[SCALED]] at [%[[ROW0]], %[[K0]]] of [%[[N]], %[[N]]] {causal, fragment = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, {{.*}}>} : vector<32xf32>
+//       CHECK:       scf.yield %[[SELECTED]] : vector<32xf32>
+//       CHECK:     } else {
+//       CHECK:       scf.yield %[[SCALED]] : vector<32xf32>
+//       CHECK:     }
 //       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] {fragment = #sage.mma<{{.*}}a = i8{{.*}}>} : vector<32xf32>, vector<2xf32>
 //       CHECK:     %[[PQ:.*]], %{{.*}} = sage.quantize %[[P]] {bound = 1.000000e+00 : f64, fragment = #sage.mma<{{.*}}a = i8{{.*}}>, quant = #sage.quant<f8E4M3FN, per_tensor>} : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf32>
 //       CHECK:     %[[P0:.*]] = vector.shuffle %[[PQ]], %[[PQ]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<32xf8E4M3FN>, vector<32xf8E4M3FN>
@@ -559,4 +573,37 @@ func.func @negative_warpgroup_shared_p(%p: tensor<64x32xf8E4M3FN>, %vt: tensor<6
   %o = sage.qmma %p scaled %one, %vt scaled %one, %acc {accumulator = f32, mma = #wpv}
     : tensor<64x32xf8E4M3FN>, tensor<1x1xf32>, tensor<64x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x64xf32, #O>
   return %o : tensor<64x64xf32, #O>
+}
+
+// -----
+
+// Without causal only the padded keys are masked: a warp's 32 keys from
+// K0 need it when the last, K0 + 31, is at or past Nk. Top-left causal
+// compares that key with the warp's first row itself (diagonal 0).
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+// CHECK-LABEL: func @mask_padded_keys
+//  CHECK-SAME: %[[Q0:[^:]*]]: i32, %[[K0:[^:]*]]: i32, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
+//       CHECK:   %[[ROW0:.*]] = arith.addi %[[Q0]], %{{.*}} : i32
+//       CHECK:   %[[LAST:.*]] = arith.addi %[[K0]], %c31_i32 : i32
+//       CHECK:   %[[PADDED:.*]] = arith.cmpi sge, %[[LAST]], %[[NK]] : i32
+//       CHECK:   scf.if %[[PADDED]] -> (vector<16xf32>) {
+//       CHECK:     sage.mask_scores %{{.*}} at [%[[ROW0]], %[[K0]]] of [%[[NQ]], %[[NK]]] {fragment =
+func.func @mask_padded_keys(%s: tensor<64x32xf32, #S>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> tensor<64x32xf32, #S> {
+  %m = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] : tensor<64x32xf32, #S>, i32
+  return %m : tensor<64x32xf32, #S>
+}
+// CHECK-LABEL: func @mask_top_left
+//  CHECK-SAME: %[[Q0:[^:]*]]: i32, %[[K0:[^:]*]]: i32, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
+//       CHECK:   %[[ROW0:.*]] = arith.addi %[[Q0]], %{{.*}} : i32
+//       CHECK:   %[[LAST:.*]] = arith.addi %[[K0]], %c31_i32 : i32
+//       CHECK:   %[[PADDED:.*]] = arith.cmpi sge, %[[LAST]], %[[NK]] : i32
+//   CHECK-NOT:   arith.subi
+//       CHECK:   %[[RIGHT:.*]] = arith.cmpi sgt, %[[LAST]], %[[ROW0]] : i32
+//       CHECK:   %[[ANY:.*]] = arith.ori %[[PADDED]], %[[RIGHT]] : i1
+//       CHECK:   scf.if %[[ANY]] -> (vector<16xf32>) {
+func.func @mask_top_left(%s: tensor<64x32xf32, #S>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> tensor<64x32xf32, #S> {
+  %m = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal, causal_alignment = #sage.causal_alignment<top_left>} : tensor<64x32xf32, #S>, i32
+  return %m : tensor<64x32xf32, #S>
 }
