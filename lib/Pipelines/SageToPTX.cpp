@@ -36,8 +36,8 @@ struct CheckVariantPass
     : public PassWrapper<CheckVariantPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckVariantPass)
 
-  explicit CheckVariantPass(std::string variant)
-      : variant(std::move(variant)) {}
+  CheckVariantPass(std::string variant, StringRef pipeline)
+      : variant(std::move(variant)), pipeline(pipeline) {}
   StringRef getArgument() const final { return "sage-check-variant"; }
 
   void runOnOperation() override {
@@ -51,15 +51,16 @@ struct CheckVariantPass
     getOperation().walk([&](AttentionOp op) {
       StringRef actual = stringifyVariant(op.getRecipe().getVariant());
       if (actual != variant) {
-        op.emitOpError() << "has recipe \"" << actual
-                         << "\" but --sage-to-ptx was asked for variant="
-                         << variant;
+        op.emitOpError() << "has recipe \"" << actual << "\" but --" << pipeline
+                         << " was asked for variant=" << variant;
         signalPassFailure();
       }
     });
   }
 
   std::string variant;
+  /// The pipeline the variant was given to, for the message.
+  StringRef pipeline;
 };
 /// Fails on a binary-format that gpu-module-to-binary would refuse without
 /// saying which formats there are.
@@ -143,7 +144,8 @@ void mlir::sage::buildSageToPTXPipeline(OpPassManager &pm,
     select.blockK = options.blockK ? int64_t(options.blockK) : 64;
     pm.addPass(createSageSelectVariant(select));
   } else if (!options.variant.empty()) {
-    pm.addPass(std::make_unique<CheckVariantPass>(options.variant));
+    pm.addPass(
+        std::make_unique<CheckVariantPass>(options.variant, "sage-to-ptx"));
   }
   pm.addPass(std::make_unique<CheckBinaryFormatPass>(options.binaryFormat));
   // A whole model compiles too: its attentions move into functions of
@@ -214,6 +216,18 @@ void mlir::sage::buildSageToLLVMPipeline(OpPassManager &pm,
 void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
                                          const SageLevelsOptions &options) {
   pm.addPass(createSageRaiseAttention());
+  // auto: each attention gets the chip's recipe (docs/Recipes.md), for the
+  // K/V block the decomposition below takes; a named variant is checked
+  // against each op's.
+  if (options.variant == "auto") {
+    SageSelectVariantOptions select;
+    select.chip = options.chip;
+    select.blockK = options.blockK;
+    pm.addPass(createSageSelectVariant(select));
+  } else if (!options.variant.empty()) {
+    pm.addPass(
+        std::make_unique<CheckVariantPass>(options.variant, "sage-levels"));
+  }
   // The wgmma kernel's defaults (docs/Levels.md, measured on an H100): two
   // warpgroups a CTA (and two stages: sage-pipeline-tiles). sage-select-mma
   // decides the scope again per op from the same options.

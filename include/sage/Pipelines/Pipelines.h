@@ -124,6 +124,14 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
                      "rows of docs/Mma.md), sm_90a (wgmma rows with "
                      "mma-scope=warpgroup)"),
       llvm::cl::init("sm_89")};
+  PassOptions::Option<std::string> variant{
+      *this, "variant",
+      llvm::cl::desc(
+          "Recipe every sage.attention must have (int8-fp8, "
+          "int8-fp8-f16acc, int8-fp16: the variants the levels compile); "
+          "auto gives each the chip's (sage-select-variant, "
+          "docs/Recipes.md); empty accepts each op's own"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> mmaScope{
       *this, "mma-scope",
       llvm::cl::desc("The MMAs' scope (sage-select-mma scope): warp "
