@@ -72,7 +72,22 @@ static bool canCarryEncoding(Value value) {
   if (auto generic = dyn_cast<linalg::GenericOp>(def))
     return isDistributableGeneric(generic);
   return isa<linalg::FillOp, tensor::EmptyOp, QMmaOp, MaskScoresOp,
-             OnlineSoftmaxOp, QuantizeOp, AccumulateOp, scf::ForOp>(def);
+             OnlineSoftmaxOp, QuantizeOp, AccumulateOp, scf::ForOp,
+             tensor::ExtractSliceOp>(def);
+}
+
+/// Whether `slice` takes every row of a static 2-D tile and whole tiles
+/// of `n` columns, with unit strides.
+static bool isWholeColumnTiles(tensor::ExtractSliceOp slice, int64_t n) {
+  RankedTensorType source = slice.getSourceType();
+  if (source.getRank() != 2 || !source.hasStaticShape() ||
+      slice.getType().getRank() != 2 || !slice.hasUnitStride())
+    return false;
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  return offsets[0] == 0 && sizes[0] == source.getDimSize(0) &&
+         !ShapedType::isDynamic(offsets[1]) && offsets[1] % n == 0 &&
+         !ShapedType::isDynamic(sizes[1]) && sizes[1] % n == 0;
 }
 
 namespace {
@@ -175,7 +190,7 @@ public:
       for (OpOperand &use : value.getUses()) {
         if (isPartialSums(encoding) && !continuesSums(use))
           whole.push_back(&use);
-        else if (!keepsEncoding(use))
+        else if (!keepsEncoding(use) && !isEncodedSlice(use.getOwner()))
           pinned.push_back(&use);
       }
       value.setType(encoded);
@@ -205,6 +220,12 @@ public:
       for (OpOperand *use : pinned)
         use->set(plain);
     }
+  }
+
+  /// Whether `op` is a slice of columns the assignment gave its source's
+  /// encoding (which reads the source as the lanes hold it).
+  bool isEncodedSlice(Operation *op) const {
+    return isa<tensor::ExtractSliceOp>(op) && encodings.count(op->getResult(0));
   }
 
   static bool isPartialSums(Attribute encoding) {
@@ -286,6 +307,15 @@ private:
       return tie(op, {qmma.getAcc(), qmma.getResult()});
     if (auto mask = dyn_cast<MaskScoresOp>(op))
       return tie(op, {mask.getScores(), mask.getResult()});
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      // Whole MMA tiles of columns of a tile the lanes hold (P's keys of
+      // one f16 flush): its lanes hold them as they hold the tile.
+      auto acc =
+          dyn_cast_or_null<AccFragmentAttr>(encodingOf(slice.getSource()));
+      if (!acc || !isWholeColumnTiles(slice, acc.getMma().getN()))
+        return success();
+      return tie(op, {slice.getSource(), slice.getResult()});
+    }
     if (auto softmax = dyn_cast<OnlineSoftmaxOp>(op)) {
       if (failed(tie(op, {softmax.getScores(), softmax.getProbs()})))
         return failure();

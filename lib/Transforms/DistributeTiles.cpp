@@ -455,6 +455,29 @@ struct MaskScoresToFragments : OpConversionPattern<MaskScoresOp> {
   }
 };
 
+/// Whole MMA tiles of columns of a tile the lanes hold (sage-assign-
+/// fragments gives the slice its source's encoding): the lane's elements
+/// of those tiles, which come n-tile after n-tile in its vector.
+struct ExtractColumnsFromFragments
+    : OpConversionPattern<tensor::ExtractSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto source = dyn_cast<VectorType>(adaptor.getSource().getType());
+    if (!source || !isa<AccFragmentAttr>(op.getType().getEncoding()))
+      return rewriter.notifyMatchFailure(op, "not columns of fragments");
+    MmaAttr mma = getFragmentMma(op.getSource());
+    int64_t perTile = mma.getM() * mma.getN() / 32;
+    int64_t first = op.getStaticOffsets()[1] / mma.getN() * perTile;
+    int64_t count = op.getStaticSizes()[1] / mma.getN() * perTile;
+    rewriter.replaceOpWithNewOp<vector::ExtractStridedSliceOp>(
+        op, adaptor.getSource(), ArrayRef<int64_t>{first},
+        ArrayRef<int64_t>{count}, ArrayRef<int64_t>{1});
+    return success();
+  }
+};
+
 struct OnlineSoftmaxToFragments : OpConversionPattern<OnlineSoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -529,7 +552,7 @@ struct DistributeTilesPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     target.addDynamicallyLegalOp<tensor::EmptyOp, linalg::FillOp, QMmaOp,
                                  MaskScoresOp, OnlineSoftmaxOp, QuantizeOp,
-                                 AccumulateOp>(
+                                 AccumulateOp, tensor::ExtractSliceOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<tensor::CastOp>([&](tensor::CastOp op) {
       return converter.isLegal(op.getOperation());
@@ -542,7 +565,8 @@ struct DistributeTilesPass
     patterns.add<EmptyToPoison, FillToSplat, CastToFragments, CastFromFragments,
                  SumOverQuad, GenericToVectors, MaskScoresToFragments,
                  OnlineSoftmaxToFragments, QuantizeToFragments,
-                 AccumulateToFragments>(converter, context);
+                 AccumulateToFragments, ExtractColumnsFromFragments>(converter,
+                                                                     context);
     populateDistributeQMmaPatterns(converter, patterns);
     populateDistributeWarpgroupMmaPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -18,7 +18,9 @@
 // * an element of a matrix-vector product is its row's dot product, summed
 //   in order k = 0, 1, ... as linalg.matvec does;
 // * a warp's matrix read (sage.warp_load_matrices) of such a tile is each
-//   lane's reads of its words.
+//   lane's reads of its words;
+// * a read of a slice of such a tile (the keys of one f16 flush) reads the
+//   tile at the slice's offsets (upstream's subset folding).
 //
 // Tiles sage-promote-tiles put in workgroup memory stay; the others,
 // then unused, fold away. What stays is extract_slice windows
@@ -35,6 +37,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -289,6 +292,7 @@ struct FoldLaneReadsPass
     patterns.add<ExtractOfPad, TransferReadOfPad, ExtractOfGather,
                  TransferReadOfTranspose, TransferReadOfGather, ExtractOfMatvec,
                  MatricesByLane>(&getContext());
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
     // An element of dS's zero init is zero.
     linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());

@@ -63,12 +63,15 @@ static Value allocateInWorkgroup(RewriterBase &rewriter, Location loc,
 }
 
 /// Whether every use of `tile` is a lane's read of its elements, directly
-/// or through a transpose (V^T) the lanes read.
+/// or through a transpose (V^T) or a slice (the keys of one f16 flush)
+/// the lanes read.
 static bool isReadByLanes(Value tile) {
   return llvm::all_of(tile.getUsers(), [](Operation *user) {
     if (isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp>(
             user))
       return true;
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      return isReadByLanes(slice.getResult());
     auto transpose = dyn_cast<linalg::TransposeOp>(user);
     return transpose && transpose.hasPureTensorSemantics() &&
            isReadByLanes(transpose.getResult()[0]);
@@ -122,6 +125,17 @@ static bool isIdentityOn(AffineMap map, ArrayRef<int64_t> shape) {
   }
 }
 
+/// Whether the lanes or MMAs through descriptors (core matrices) read
+/// every element of `tile` they use, directly or through slices.
+static bool isReadByLanesOrMmas(Value tile) {
+  return llvm::all_of(tile.getUsers(), [](Operation *user) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      return isReadByLanesOrMmas(slice.getResult());
+    return isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp,
+               TileDescriptorOp>(user);
+  });
+}
+
 /// The tile at the end of a chain of gathers from `pad` (each the only
 /// user of the one before, one of them not a transpose: V^T in P's key
 /// order, a tile of core matrices) that only the lanes or MMAs through
@@ -149,13 +163,8 @@ getLaneReadGather(tensor::PadOp pad) {
       map =
           AffineMap::getMultiDimIdentityMap(map.getNumDims(), map.getContext());
   }
-  // Read by the lanes, or by MMAs through descriptors (core matrices).
-  bool readByLanes = llvm::all_of(tile.getUsers(), [](Operation *user) {
-    return isa<vector::TransferReadOp, tensor::ExtractOp, WarpLoadMatricesOp,
-               TileDescriptorOp>(user);
-  });
   auto type = cast<RankedTensorType>(tile.getType());
-  if (!rearranges || !readByLanes || !type.hasStaticShape())
+  if (!rearranges || !isReadByLanesOrMmas(tile) || !type.hasStaticShape())
     return std::nullopt;
   return std::make_pair(tile, map);
 }

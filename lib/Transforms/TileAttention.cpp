@@ -75,6 +75,17 @@ static int64_t getBlockQ(QuantizedAttentionOp op, AttentionTileSizes tiles) {
   return quant.getBlock();
 }
 
+/// The keys of one flush of `op`'s f16 P V accumulator: `every` MMAs of k
+/// keys (32 for E4M3 P, 16 for f16); 0 with an f32 accumulator (one flush
+/// a K/V block).
+static int64_t getFlushKeys(QuantizedAttentionOp op) {
+  int64_t every = op.getPvAccum().getEvery();
+  Type probFormat = op.getPQuant().getElementType();
+  if (every == 0 || !probFormat.isIntOrFloat())
+    return 0;
+  return 256 / probFormat.getIntOrFloatBitWidth() * every;
+}
+
 /// Why `op` cannot be tiled with `tiles` (block-q resolved), or an empty
 /// string.
 static std::string getTilingBlocker(QuantizedAttentionOp op,
@@ -115,14 +126,22 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
     return reason;
   }
   // Two-level accumulation: one f16 partial per `every` MMAs of k keys
-  // (32 for E4M3 P, 16 for f16).
+  // (32 for E4M3 P, 16 for f16), a K/V block holding whole flushes.
   AccumAttr scheme = op.getPvAccum();
-  int64_t probK = 256 / probFormat.getIntOrFloatBitWidth();
-  if (scheme.getEvery() != 0 && tiles.blockK != probK * scheme.getEvery())
+  int64_t flushKeys = getFlushKeys(op);
+  if (flushKeys != 0 && tiles.blockK % flushKeys != 0)
     return (Twine("an f16 accumulator flushed every ") +
-            Twine(scheme.getEvery()) + " MMAs of " + Twine(probK) +
-            " keys needs block-k = " + Twine(probK * scheme.getEvery()) +
-            ", got " + Twine(tiles.blockK))
+            Twine(scheme.getEvery()) + " MMAs of " +
+            Twine(flushKeys / scheme.getEvery()) +
+            " keys needs block-k a multiple of " + Twine(flushKeys) + ", got " +
+            Twine(tiles.blockK))
+        .str();
+  // Each flush reads a slice of V^T's tile; the promote level stages slices
+  // of a transposed window, not of V stored in MMA order.
+  if (flushKeys != 0 && tiles.blockK != flushKeys && op.getVLayout())
+    return (Twine("V stored in MMA order is read one f16 flush (") +
+            Twine(flushKeys) + " keys) at a time only with block-k = " +
+            Twine(flushKeys) + ", got " + Twine(tiles.blockK))
         .str();
   if (op.getQMean() && op.getQQuant().getBlock() != tiles.blockQ)
     return (Twine("Q is smoothed per block of ") +
@@ -179,6 +198,19 @@ struct TileBuilder {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
   }
   /// A tensor of `shape` filled with `value`.
+  /// Columns [first, first + count) of the static 2-D `tile`.
+  Value columns(Value tile, int64_t first, int64_t count) {
+    auto type = cast<RankedTensorType>(tile.getType());
+    return tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({type.getDimSize(0), count},
+                              type.getElementType()),
+        tile, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(first)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(type.getDimSize(0)),
+                               b.getIndexAttr(count)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  }
+
   Value filled(ArrayRef<int64_t> shape, Type type, double value) {
     Value empty = tensor::EmptyOp::create(b, loc, shape, type);
     return linalg::FillOp::create(b, loc, constant(type, value), empty)
@@ -649,19 +681,34 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                                     keyCount, blockK, valueDim);
           AccumAttr scheme = op.getPvAccum();
           Type accType = scheme.getAccType();
-          Value partial =
-              QMmaOp::create(
-                  b, loc, RankedTensorType::get({blockQ, valueDim}, accType),
-                  probs.getValues(), unitScale, valueColumns, unitScale,
-                  lb.filled({blockQ, valueDim}, accType, 0),
-                  TypeAttr::get(accType), QuantAttr(), QuantAttr(),
-                  /*mma=*/MmaAttr())
-                  .getResult();
-          // O = diag(alpha) O + R in the FP32 buffer (two-level).
-          Value out =
-              AccumulateOp::create(b, loc, carried[0].getType(), partial,
-                                   carried[0], softmax.getRescale(), scheme,
-                                   /*fragment=*/nullptr);
+          // O = diag(alpha) O + R in the FP32 buffer (two-level), R summed
+          // by the MMAs of one flush: the block's keys at once (f32), or
+          // each `every` MMAs' keys (f16), the later flushes rescaled by
+          // ones (sage.accumulate).
+          int64_t flushKeys = getFlushKeys(op);
+          if (flushKeys == 0)
+            flushKeys = blockK;
+          Value out = carried[0];
+          for (int64_t first = 0; first < blockK; first += flushKeys) {
+            Value flushProbs = probs.getValues();
+            Value flushValues = valueColumns;
+            if (flushKeys != blockK) {
+              flushProbs = lb.columns(flushProbs, first, flushKeys);
+              flushValues = lb.columns(flushValues, first, flushKeys);
+            }
+            Value partial =
+                QMmaOp::create(
+                    b, loc, RankedTensorType::get({blockQ, valueDim}, accType),
+                    flushProbs, unitScale, flushValues, unitScale,
+                    lb.filled({blockQ, valueDim}, accType, 0),
+                    TypeAttr::get(accType), QuantAttr(), QuantAttr(),
+                    /*mma=*/MmaAttr())
+                    .getResult();
+            Value rescale =
+                first == 0 ? softmax.getRescale() : lb.filled({blockQ}, f32, 1);
+            out = AccumulateOp::create(b, loc, out.getType(), partial, out,
+                                       rescale, scheme, /*fragment=*/nullptr);
+          }
           scf::YieldOp::create(
               b, loc,
               ValueRange{out, softmax.getNewMax(), softmax.getNewSum()});

@@ -9,6 +9,10 @@
 // RUN: FileCheck %s --check-prefix=FP16-PTX < %t.fp16.ptx
 // RUN: grep -o 'mma.sync[a-z0-9.]*' %t.fp16.ptx | sort | uniq -c | FileCheck %s --check-prefix=FP16
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.fp16.ptx -o %t.fp16.cubin %}
+// int8-fp16-f16acc: two f16 flushes a K/V block of 64 keys.
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16-f16acc" --sage-levels="chip=sm_80" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.fp16acc.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.fp16acc.ptx | sort | uniq -c | FileCheck %s --check-prefix=FP16ACC
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.fp16acc.ptx -o %t.fp16acc.cubin %}
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp8-f16acc" --sage-levels="chip=sm_89" -o %t.f16acc.mlir
 // RUN: sage-translate %t.f16acc.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.f16acc.ptx
 // RUN: FileCheck %s --check-prefix=F16ACC-PTX < %t.f16acc.ptx
@@ -32,6 +36,11 @@
 // FP16-PTX: .target sm_80
 // FP16: 32 mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // FP16: 16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+
+// int8-fp16-f16acc (sm_80): f16 P V into f16 accumulators flushed every
+// two MMAs of 16 keys, two flushes a block: 8 N tiles x 4 chunks of 16 keys.
+// FP16ACC: 32 mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// FP16ACC: 16 mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 
 // int8-fp8-f16acc (SageAttention2++, sm_89): E4M3 P V into f16
 // accumulators, which need PTX ISA 8.7 (LLVM would emit them under 8.4,

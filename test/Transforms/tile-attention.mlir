@@ -261,10 +261,26 @@ func.func @negative_key_groups(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf
 
 // -----
 
-func.func @negative_f16_flush(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
+// An f16 accumulator flushed every MMA of 32 keys: a K/V block of 64 keys
+// is two flushes, each a qmma of its keys' columns of P and V^T into a
+// zero f16 tile, the first accumulated with the softmax's rescale, the
+// second with ones.
+// CHECK-LABEL: func @f16_flushes
+//       CHECK:   %[[P:.*]], %{{.*}} = sage.quantize %{{.*}} -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
+//       CHECK:   %[[VT:.*]] = linalg.transpose
+//       CHECK:   %[[P0:.*]] = tensor.extract_slice %[[P]][0, 0] [64, 32] [1, 1]
+//       CHECK:   %[[V0:.*]] = tensor.extract_slice %[[VT]][0, 0] [64, 32] [1, 1]
+//       CHECK:   %[[R0:.*]] = sage.qmma %[[P0]] scaled %{{.*}}, %[[V0]] scaled {{.*}} -> tensor<64x64xf16>
+//       CHECK:   %[[O0:.*]] = sage.accumulate %[[R0]] into %{{.*}} rescale %[[ALPHA:[^ ]*]] {scheme = #sage.accum<f16, every = 1>}
+//       CHECK:   %[[P1:.*]] = tensor.extract_slice %[[P]][0, 32] [64, 32] [1, 1]
+//       CHECK:   %[[V1:.*]] = tensor.extract_slice %[[VT]][0, 32] [64, 32] [1, 1]
+//       CHECK:   %[[R1:.*]] = sage.qmma %[[P1]] scaled %{{.*}}, %[[V1]] scaled {{.*}} -> tensor<64x64xf16>
+//       CHECK:   %[[ONES:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64xf32>)
+//       CHECK:   %[[O1:.*]] = sage.accumulate %[[R1]] into %[[O0]] rescale %[[ONES]]
+//       CHECK:   scf.yield %[[O1]]
+func.func @f16_flushes(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
     %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
     %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
-  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: an f16 accumulator flushed every 1 MMAs of 32 keys needs block-k = 32, got 64}}
   %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
         q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
         p_quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>,
@@ -272,6 +288,41 @@ func.func @negative_f16_flush(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32
         pv_accum = #sage.accum<f16, every = 1>, scale = 0.125 : f64}
     : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>,
        tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_f16_flush(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: an f16 accumulator flushed every 3 MMAs of 32 keys needs block-k a multiple of 96, got 64}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel, range = 2.0>,
+        pv_accum = #sage.accum<f16, every = 3>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>,
+       tensor<1x1x64x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+// V stored in MMA order ([B, H, D, groups, 32]): its tile is a gather the
+// promote level stages whole, not in slices, so one flush a block.
+func.func @negative_stored_values_flushes(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x1x1xf32>,
+    %kv: tensor<1x1x64x64xi8>, %ks: tensor<1x1x1x1xf32>,
+    %vv: tensor<1x1x64x2x32xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: V stored in MMA order is read one f16 flush (32 keys) at a time only with block-k = 32, got 64}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_tensor>, k_quant = #sage.quant<i8, per_tensor>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor, range = 224.0>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel, range = 4.5>,
+        v_layout = #sage.mma_ordered<along = tokens, k = 32, order = accumulator>,
+        pv_accum = #sage.accum<f16, every = 1>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>, tensor<1x1x64x64xi8>, tensor<1x1x1x1xf32>,
+       tensor<1x1x64x2x32xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return %o : tensor<1x1x64x64xf32>
 }
 
