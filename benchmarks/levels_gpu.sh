@@ -2,7 +2,7 @@
 # The --sage-levels kernel on a machine with a GPU (docs/Levels.md): its
 # numerics against FP64 and the CPU model over the sizes of
 # benchmarks/results/*-promote.md, the bars of
-# test/Integration/GPU/levels-attention.test (run as its RUN lines, without
+# test/Integration/GPU/levels-*.test (run as their RUN lines, without
 # lit), compute-sanitizer, and its speed beside the hand-written kernel and
 # PyTorch SDPA in the same run.
 #
@@ -40,11 +40,12 @@ if [[ $what == check || $what == all ]]; then
           --D "$dim" --dist "$dist" "${quantizers[@]}" || status=1
       done
     done
-    echo "== the bars of test/Integration/GPU/levels-attention.test"
-    # Each RUN line names its program (sage-check-levels or the two-stage
-    # sage-check-levels-pipelined): the bars of the program under test.
-    grep "^# RUN: ${PROGRAM:-sage-check-levels} " \
-      "$root/test/Integration/GPU/levels-attention.test" |
+    echo "== the bars of test/Integration/GPU/levels-*.test"
+    # Each RUN line names its program (sage-check-levels, the two-stage
+    # sage-check-levels-pipelined, a granularity's or smoothing's): the
+    # bars of the program under test.
+    grep -h "^# RUN: ${PROGRAM:-sage-check-levels} " \
+      "$root"/test/Integration/GPU/levels-*.test |
       sed 's/^# RUN: [a-z0-9-]* //; s/ | FileCheck.*//' |
       while read -r args; do
         echo "-- $args"

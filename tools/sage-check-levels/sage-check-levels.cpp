@@ -54,13 +54,14 @@ template <typename T> using Memref5 = StridedMemRefType<T, 5>;
 
 // The host functions --sage-levels compiles from levels-attention.mlir
 // (D = 64) and levels-attention-d128.mlir (llvm.emit_c_interface):
-// operands, then the output.
+// operands, then the output. Weak: a program of another variant than
+// int8-fp8 is built without them (null here).
 #define SAGE_LEVELS_ATTENTION(name)                                            \
-  extern "C" void name(Memref4<int8_t> *q, Memref4<float> *qScales,            \
-                       Memref4<int8_t> *k, Memref4<float> *kScales,            \
-                       Memref5<uint8_t> *v, Memref4<float> *vScales,           \
-                       Memref4<float> *qMeans, Memref4<uint16_t> *kRaw,        \
-                       Memref4<float> *kMean, Memref4<uint16_t> *out);
+  extern "C" __attribute__((weak)) void name(                                  \
+      Memref4<int8_t> *q, Memref4<float> *qScales, Memref4<int8_t> *k,         \
+      Memref4<float> *kScales, Memref5<uint8_t> *v, Memref4<float> *vScales,   \
+      Memref4<float> *qMeans, Memref4<uint16_t> *kRaw, Memref4<float> *kMean,  \
+      Memref4<uint16_t> *out);
 SAGE_LEVELS_ATTENTION(_mlir_ciface_attention)
 SAGE_LEVELS_ATTENTION(_mlir_ciface_attention_d128)
 #undef SAGE_LEVELS_ATTENTION
@@ -103,6 +104,11 @@ constexpr int64_t kBlockQ = SAGE_LEVELS_BLOCK_Q, kBlockK = 64, kWarpRows = 16;
 #define SAGE_LEVELS_SMOOTH "q, k"
 #endif
 constexpr std::string_view kSmooth = SAGE_LEVELS_SMOOTH;
+// The recipe's variant; the quantized inputs are int8-fp8's.
+#ifndef SAGE_LEVELS_VARIANT
+#define SAGE_LEVELS_VARIANT "int8-fp8"
+#endif
+constexpr std::string_view kVariant = SAGE_LEVELS_VARIANT;
 constexpr bool kSmoothQ = kSmooth.find('q') != std::string_view::npos,
                kSmoothK = kSmooth.find('k') != std::string_view::npos,
                kSmoothV = kSmooth.find('v') != std::string_view::npos;
@@ -192,6 +198,9 @@ Options parse(int argc, char **argv) {
     fail("this program's recipe smooths [" SAGE_LEVELS_SMOOTH
          "]; its quantized inputs take Q and K smoothed: pass --quantizers "
          "levels");
+  if (!options.levelsQuantize && kVariant != "int8-fp8")
+    fail("this program's recipe is " SAGE_LEVELS_VARIANT
+         "; its quantized inputs are int8-fp8's: pass --quantizers levels");
   if (options.masked &&
       (options.shape.headDim != 64 || !options.levelsQuantize))
     fail("--variant masked takes --D 64 and --quantizers levels "
@@ -210,17 +219,17 @@ Granularity getGranularity() {
   fail("unknown SAGE_LEVELS_GRANULARITY " SAGE_LEVELS_GRANULARITY);
 }
 
-/// The recipe levels-attention.mlir compiles, for the CPU model.
+/// The recipe the program's inputs compile, for the CPU model: the
+/// variant's preset with their groups and smoothing.
 Recipe getRecipe() {
-  Recipe recipe;
-  recipe.qkFormat = QKFormat::Int8;
+  std::optional<Recipe> preset = recipeFromVariantName(kVariant);
+  if (!preset)
+    fail("unknown SAGE_LEVELS_VARIANT " SAGE_LEVELS_VARIANT);
+  Recipe recipe = *preset;
   recipe.granularity = getGranularity();
   recipe.smoothQ = kSmoothQ;
   recipe.smoothK = kSmoothK;
   recipe.smoothV = kSmoothV;
-  recipe.pvFormat = PVFormat::E4M3;
-  recipe.pRange = 448.0f;
-  recipe.vRange = kVRange;
   recipe.blockQ = kBlockQ;
   recipe.warpRows = kWarpRows;
   recipe.blockK = kBlockK;
@@ -435,6 +444,8 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
   upload(api, o.kRaw);
   auto *attention =
       dim == 64 ? _mlir_ciface_attention : _mlir_ciface_attention_d128;
+  if (!attention)
+    fail("the quantized inputs' host function is not in this program");
   return [operands, attention](Memref4<uint16_t> *out) {
     QuantizedOperands &o = *operands;
     auto dq = o.q.descriptor();
@@ -621,10 +632,11 @@ int main(int argc, char **argv) {
       output.size());
   std::printf("kernel: --sage-levels " SAGE_LEVELS_OPTIONS
               " (levels-attention%s%s%s.mlir), "
-              "int8-fp8 %s smooth [%s], D=%lld, quantizers: %s\n",
+              "%s %s smooth [%s], D=%lld, quantizers: %s\n",
               options.levelsQuantize ? "-f16" : "", dim == 64 ? "" : "-d128",
-              masked ? "-masked" : "", toString(recipe.granularity),
-              SAGE_LEVELS_SMOOTH, static_cast<long long>(dim),
+              masked ? "-masked" : "", SAGE_LEVELS_VARIANT,
+              toString(recipe.granularity), SAGE_LEVELS_SMOOTH,
+              static_cast<long long>(dim),
               options.levelsQuantize ? "the levels'" : "the CPU model's");
   std::printf("sizes: B=%lld H=%lld Hkv=%lld Nq=%lld Nk=%lld dist=%s "
               "seed=%llu\n",
