@@ -76,20 +76,6 @@ static bool canCarryEncoding(Value value) {
              tensor::ExtractSliceOp>(def);
 }
 
-/// Whether `slice` takes every row of a static 2-D tile and whole tiles
-/// of `n` columns, with unit strides.
-static bool isWholeColumnTiles(tensor::ExtractSliceOp slice, int64_t n) {
-  RankedTensorType source = slice.getSourceType();
-  if (source.getRank() != 2 || !source.hasStaticShape() ||
-      slice.getType().getRank() != 2 || !slice.hasUnitStride())
-    return false;
-  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
-  ArrayRef<int64_t> sizes = slice.getStaticSizes();
-  return offsets[0] == 0 && sizes[0] == source.getDimSize(0) &&
-         !ShapedType::isDynamic(offsets[1]) && offsets[1] % n == 0 &&
-         !ShapedType::isDynamic(sizes[1]) && sizes[1] % n == 0;
-}
-
 namespace {
 /// Propagates encodings over the values of one function.
 class FragmentAssignment {

@@ -83,6 +83,23 @@ static LogicalResult checkBroadcastInputs(linalg::GenericOp op) {
 /// The sage ops on encoded tiles take MMA accumulators (their fragment
 /// forms name the MMA), and quantize with a static scale: fails with a
 /// diagnostic on an op that has encoded types but not those.
+/// A slice of a tile the lanes hold as MMA accumulators must be whole
+/// column tiles of it, held alike (ExtractColumnsFromFragments).
+static LogicalResult checkColumnSlice(tensor::ExtractSliceOp slice) {
+  auto source =
+      dyn_cast_or_null<AccFragmentAttr>(slice.getSourceType().getEncoding());
+  Attribute result = slice.getType().getEncoding();
+  if (!source && !getFragmentEncoding(slice.getType()))
+    return success();
+  if (source && result == source &&
+      isWholeColumnTiles(slice, source.getMma().getN()))
+    return success();
+  return slice.emitOpError()
+         << "cannot be distributed: a slice of a tile held as MMA "
+            "accumulators takes every row and whole tiles of the MMA's "
+            "columns, and keeps the tile's encoding";
+}
+
 static LogicalResult checkAccumulatorTiles(Operation *root) {
   WalkResult walk = root->walk([](Operation *op) {
     if (auto qmma = dyn_cast<QMmaOp>(op))
@@ -91,6 +108,9 @@ static LogicalResult checkAccumulatorTiles(Operation *root) {
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
       return failed(checkBroadcastInputs(generic)) ? WalkResult::interrupt()
                                                    : WalkResult::advance();
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+      return failed(checkColumnSlice(slice)) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
     Value tile;
     if (auto mask = dyn_cast<MaskScoresOp>(op))
       tile = mask.getScores();
@@ -464,10 +484,13 @@ struct ExtractColumnsFromFragments
   LogicalResult
   matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto source = dyn_cast<VectorType>(adaptor.getSource().getType());
-    if (!source || !isa<AccFragmentAttr>(op.getType().getEncoding()))
+    auto sourceEncoding =
+        dyn_cast_or_null<AccFragmentAttr>(op.getSourceType().getEncoding());
+    if (!isa<VectorType>(adaptor.getSource().getType()) || !sourceEncoding ||
+        op.getType().getEncoding() != sourceEncoding ||
+        !isWholeColumnTiles(op, sourceEncoding.getMma().getN()))
       return rewriter.notifyMatchFailure(op, "not columns of fragments");
-    MmaAttr mma = getFragmentMma(op.getSource());
+    MmaAttr mma = sourceEncoding.getMma();
     int64_t perTile = mma.getM() * mma.getN() / 32;
     int64_t first = op.getStaticOffsets()[1] / mma.getN() * perTile;
     int64_t count = op.getStaticSizes()[1] / mma.getN() * perTile;

@@ -146,3 +146,15 @@ Value mlir::sage::readMatricesByLane(OpBuilder &b, WarpLoadMatricesOp op) {
   }
   return concatVectors(b, ix.loc, registers);
 }
+
+bool mlir::sage::isWholeColumnTiles(tensor::ExtractSliceOp slice, int64_t n) {
+  RankedTensorType source = slice.getSourceType();
+  if (source.getRank() != 2 || !source.hasStaticShape() ||
+      slice.getType().getRank() != 2 || !slice.hasUnitStride())
+    return false;
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  return offsets[0] == 0 && sizes[0] == source.getDimSize(0) &&
+         !ShapedType::isDynamic(offsets[1]) && offsets[1] % n == 0 &&
+         !ShapedType::isDynamic(sizes[1]) && sizes[1] > 0 && sizes[1] % n == 0;
+}

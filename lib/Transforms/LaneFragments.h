@@ -11,6 +11,7 @@
 #ifndef SAGE_LIB_TRANSFORMS_LANEFRAGMENTS_H
 #define SAGE_LIB_TRANSFORMS_LANEFRAGMENTS_H
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::sage {
@@ -23,6 +24,12 @@ class WarpLoadMatricesOp;
 /// (PTX ISA, "Matrix fragments for wgmma.mma_async"), the m16n8 row of the
 /// same formats. So the ops on its accumulators are those of mma.sync.
 MmaAttr getWarpFragmentMma(MmaAttr mma);
+
+/// Whether `slice` takes every row of a static 2-D tile and whole tiles
+/// of `n` columns, with unit strides: columns the lanes hold as they hold
+/// the tile (an MMA accumulator tile's lanes hold its n-column tiles one
+/// after another).
+bool isWholeColumnTiles(tensor::ExtractSliceOp slice, int64_t n);
 
 /// The lane's warp in the CTA: thread x / 32.
 Value getWarpIndex(OpBuilder &b, Location loc);

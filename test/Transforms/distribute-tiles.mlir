@@ -607,3 +607,28 @@ func.func @mask_top_left(%s: tensor<64x32xf32, #S>, %q0: i32, %k0: i32, %nq: i32
   %m = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal, causal_alignment = #sage.causal_alignment<top_left>} : tensor<64x32xf32, #S>, i32
   return %m : tensor<64x32xf32, #S>
 }
+
+// -----
+
+// Whole m16n8 tiles of a tile's columns are the lane's elements of those
+// tiles: columns 16-31 are tiles 2 and 3, elements 8-15 of 16.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+// CHECK-LABEL: func @column_tiles
+//       CHECK:   vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf32> to vector<8xf32>
+func.func @column_tiles(%s: tensor<64x32xf32, #S>) -> tensor<64x16xf32, #S> {
+  %m = tensor.extract_slice %s[0, 16] [64, 16] [1, 1] : tensor<64x32xf32, #S> to tensor<64x16xf32, #S>
+  return %m : tensor<64x16xf32, #S>
+}
+
+// -----
+
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 4>
+func.func @negative_partial_column_tile(%s: tensor<64x32xf32, #S>) -> tensor<64x8xf32, #S> {
+  // expected-error@+1 {{'tensor.extract_slice' op cannot be distributed: a slice of a tile held as MMA accumulators takes every row and whole tiles of the MMA's columns, and keeps the tile's encoding}}
+  %m = tensor.extract_slice %s[0, 3] [64, 8] [1, 1] : tensor<64x32xf32, #S> to tensor<64x8xf32, #S>
+  return %m : tensor<64x8xf32, #S>
+}
