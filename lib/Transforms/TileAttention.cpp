@@ -197,7 +197,6 @@ struct TileBuilder {
                                        b.getIntegerAttr(type, int64_t(value)));
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
   }
-  /// A tensor of `shape` filled with `value`.
   /// Columns [first, first + count) of the static 2-D `tile`.
   Value columns(Value tile, int64_t first, int64_t count) {
     auto type = cast<RankedTensorType>(tile.getType());
@@ -211,6 +210,7 @@ struct TileBuilder {
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
   }
 
+  /// A tensor of `shape` filled with `value`.
   Value filled(ArrayRef<int64_t> shape, Type type, double value) {
     Value empty = tensor::EmptyOp::create(b, loc, shape, type);
     return linalg::FillOp::create(b, loc, constant(type, value), empty)
