@@ -484,11 +484,10 @@ struct ExtractColumnsFromFragments
   LogicalResult
   matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // checkColumnSlice made every slice of such a tile whole column tiles.
     auto sourceEncoding =
         dyn_cast_or_null<AccFragmentAttr>(op.getSourceType().getEncoding());
-    if (!isa<VectorType>(adaptor.getSource().getType()) || !sourceEncoding ||
-        op.getType().getEncoding() != sourceEncoding ||
-        !isWholeColumnTiles(op, sourceEncoding.getMma().getN()))
+    if (!sourceEncoding || !isa<VectorType>(adaptor.getSource().getType()))
       return rewriter.notifyMatchFailure(op, "not columns of fragments");
     MmaAttr mma = sourceEncoding.getMma();
     int64_t perTile = mma.getM() * mma.getN() / 32;
