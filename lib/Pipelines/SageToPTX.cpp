@@ -261,6 +261,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   pm.addPass(createSageSelectMma(select));
   pm.addPass(createSageAssignFragments());
   pm.addPass(createSageDistributeTiles());
+  pm.addPass(createSagePackInt4());
   pm.addPass(createSagePromoteTiles());
   // The wgmma kernel's operands stored in its stages' order, so that a
   // stage is one contiguous copy (docs/Levels.md); V stored in its natural

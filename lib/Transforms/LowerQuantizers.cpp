@@ -101,12 +101,8 @@ static std::optional<TokenGroups> getTokenGroups(QuantAttr quant) {
 /// Why `op` cannot be lowered, or an empty string.
 static std::string getQuantizerBlocker(QuantizeOp op) {
   QuantAttr quant = op.getQuant();
-  Type format = quant.getElementType();
   if (quant.getGranularity() == Granularity::Microscale)
     return "microscaling (NVFP4) is not lowered to linalg yet";
-  if (format.isInteger() && format.getIntOrFloatBitWidth() != 8)
-    return "its " + std::to_string(format.getIntOrFloatBitWidth()) +
-           "-bit values are stored packed, which no level lowers yet";
   if (OperandLayoutAttrInterface layout = op.getLayoutAttr()) {
     std::string text;
     llvm::raw_string_ostream os(text);

@@ -302,7 +302,8 @@ static LogicalResult checkWholeByteWindows(scf::ForallOp grid) {
       return WalkResult::advance();
     pad.emitOpError() << "pads a window of " << element
                       << " values, which are stored packed; the levels "
-                         "address whole bytes (8-bit Q and K)";
+                         "address whole bytes (sage-pack-int4 stores i4 "
+                         "tiles as their bytes first)";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

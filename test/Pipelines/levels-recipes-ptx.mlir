@@ -1,9 +1,9 @@
 // The recipes other than 8+8 through the whole of --sage-levels, down to
 // PTX that ptxas assembles for their chips (docs/Recipes.md): the
 // instructions each kernel issues a K/V block and the PTX ISA version
-// sage-attach-nvvm-target derives from them. None of these kernels has run
-// on a GPU yet (the levels' GPU programs cover int8-fp8 on sm_89, sm_90
-// and sm_90a).
+// sage-attach-nvvm-target derives from them. The GPU programs of
+// test/Integration/GPU/levels-recipes.test run those the H200 can (sm_80,
+// sm_89 and sm_90a PTX).
 // RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int8-fp16" --sage-levels="chip=sm_80" -o %t.fp16.mlir
 // RUN: sage-translate %t.fp16.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.fp16.ptx
 // RUN: FileCheck %s --check-prefix=FP16-PTX < %t.fp16.ptx
@@ -22,6 +22,22 @@
 // RUN: sage-translate %t.f16acc-120.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.f16acc-120.ptx
 // RUN: FileCheck %s --check-prefix=SM120-PTX < %t.f16acc-120.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.f16acc-120.ptx -o %t.f16acc-120.cubin %}
+// int4-fp8 (4+8): Q and K stored packed (sage-pack-int4), from the
+// statistics and quantizers' kernels (which write the bytes) to the s4 MMA.
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int4-fp8" --sage-levels="chip=sm_89" -o %t.int4.mlir
+// RUN: FileCheck %s --check-prefix=INT4-HOST < %t.int4.mlir
+// RUN: sage-translate %t.int4.mlir --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.int4.ptx
+// RUN: FileCheck %s --check-prefix=INT4-PTX < %t.int4.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.int4.ptx | sort | uniq -c | FileCheck %s --check-prefix=INT4
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.int4.ptx -o %t.int4.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int4-fp8-f16acc" --sage-levels="chip=sm_89" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.int4-f16acc.ptx
+// RUN: grep -o 'mma.sync[a-z0-9.]*' %t.int4-f16acc.ptx | sort | uniq -c | FileCheck %s --check-prefix=INT4-F16ACC
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t.int4-f16acc.ptx -o %t.int4-f16acc.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int4-fp8" --sage-levels="chip=sm_90a" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.int4-90a.ptx
+// RUN: grep -oE '(wgmma.)?mma[a-z_]*.sync.aligned.m[0-9a-z.]*' %t.int4-90a.ptx | sort | uniq -c | FileCheck %s --check-prefix=INT4-90A
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.int4-90a.ptx -o %t.int4-90a.cubin %}
+// RUN: sage-opt %S/../../examples/attention.mlir --sage-raise-attention="variant=int4-fp8" --sage-levels="chip=sm_120a" | sage-translate --sage-export-ptx --sage-kernel-module=attention_kernel -o %t.int4-120.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_120a %t.int4-120.ptx -o %t.int4-120.cubin %}
 // The int8-fp8 kernel at D = 128 for sm_90 gets three CTAs an SM from
 // sage-bound-registers; for sm_89, whose SM shares 100 KiB, it does not.
 // RUN: sage-opt %S/../Integration/Inputs/levels-attention-d128.mlir --sage-levels="chip=sm_90" | sage-translate --sage-export-ptx --sage-kernel-module=attention_d128_kernel -o %t.d128-sm90.ptx
@@ -53,6 +69,22 @@
 // SM120-PTX: .version 8.7
 // SM120-PTX: .target sm_120a
 // SM120-PTX: mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16
+
+// int4-fp8 (sm_89): each lane's Q row is 64 nibbles, one m16n8k64 a key
+// tile of 8 (8 a 64-key block); E4M3 P V as for 8+8. The host function
+// quantizes into i8 buffers of D / 2 bytes a token.
+// INT4-HOST: func.func @attention
+// INT4-HOST: gpu.alloc async {{.*}} : memref<?x1x?x32xi8>
+// INT4-HOST: gpu.alloc async {{.*}} : memref<?x1x?x32xi8>
+// INT4-PTX: .version 8.4
+// INT4-PTX: .target sm_89
+// INT4: 16 mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+// INT4: 8 mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.s4.s32
+// INT4-F16ACC: 16 mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16
+// INT4-F16ACC: 8 mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.s4.s32
+// sm_90a: wgmma has no s4, so Q K^T stays on mma.sync; P V is wgmma's.
+// INT4-90A: 8 mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.s4.s32
+// INT4-90A: 2 wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 
 // SM90-D128: .target sm_90
 // SM90-D128: .entry attention_d128_kernel(

@@ -171,8 +171,13 @@ func.func @negative_microscale(%q: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xf4
 
 // -----
 
-func.func @negative_int4(%k: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xi4> {
-  // expected-error@+1 {{'sage.quantize' op cannot be lowered to linalg: its 4-bit values are stored packed, which no level lowers yet}}
+// INT4 K: one value an element, rounded half to even and clamped to
+// [-7, 7]; sage-pack-int4 later stores two a byte.
+// CHECK-LABEL: func @int4
+//       CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x64x64xi4>)
+//       CHECK:     math.roundeven
+//       CHECK:     arith.fptosi %{{.*}} : f32 to i4
+func.func @int4(%k: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xi4> {
   %v, %s = sage.quantize %k {quant = #sage.quant<i4, per_thread, operand = b, block = 64>}
       : tensor<1x2x64x64xf16> -> tensor<1x2x64x64xi4>, tensor<1x2x4x1xf32>
   return %v : tensor<1x2x64x64xi4>

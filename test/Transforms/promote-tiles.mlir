@@ -350,14 +350,15 @@ func.func @chain_after_first_tile(%k: tensor<?x64xi8>, %s: tensor<?x1xf32>, %row
 
 // -----
 
-// A window of INT4 keys: stored packed, two to a byte, which the copies
-// and reads below this level (a byte an element) would misread.
+// A window of INT4 keys not yet packed by sage-pack-int4: stored two to a
+// byte, which the copies and reads below this level (a byte an element)
+// would misread.
 func.func @negative_packed_int4(%k: tensor<?x64xi4>, %rows: index, %blocks: index,
                                 %lane: index, %out: tensor<4xi4>) -> tensor<4xi4> {
   %c0 = arith.constant 0 : index
   %i0 = arith.constant 0 : i4
   %r = scf.forall (%b) in (%blocks) shared_outs(%o = %out) -> (tensor<4xi4>) {
-    // expected-error @below {{'tensor.pad' op pads a window of 'i4' values, which are stored packed; the levels address whole bytes (8-bit Q and K)}}
+    // expected-error @below {{'tensor.pad' op pads a window of 'i4' values, which are stored packed; the levels address whole bytes (sage-pack-int4 stores i4 tiles as their bytes first)}}
     %kp = tensor.pad %k low[0, 0] high[%rows, 0] {
     ^bb0(%i: index, %j: index):
       tensor.yield %i0 : i4

@@ -387,6 +387,28 @@ def SageStoreStageOrder : Pass<"sage-store-stage-order"> {
   ];
 }
 
+def SagePackInt4 : Pass<"sage-pack-int4"> {
+  let summary = "Store i4 tensors as their bytes, two values a byte";
+  let description = [{
+    After `sage-distribute-tiles` (docs/Levels.md, "INT4"): every tensor of
+    i4 becomes the i8 tensor of its bytes, the last dimension halved, the
+    lower column in the low nibble, and each lane's vector of i4 the
+    vector of its bytes, bitcast back to i4 where `sage.warp_mma` takes it
+    (an m16n8k64 s4 fragment is the m16n8k32 s8 fragment of the packed
+    tile). Function signatures change with it: a host function takes an i4
+    operand as its bytes. The quantizers' element-wise `linalg.generic`
+    computes a byte from two columns; `tensor.empty`, `dim`, `cast`,
+    `extract_slice`, `pad`, `vector.transfer_read` and `vector.shuffle` move
+    whole bytes. A slice, pad, read or shuffle that splits a byte, or any
+    other op on i4 tensors or vectors, is refused by name before anything
+    is rewritten. Later levels then stage and load bytes as for INT8.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def SageFoldLaneReads : Pass<"sage-fold-lane-reads"> {
   let summary = "Make each lane read the operands instead of the tiles built from them";
   let description = [{
