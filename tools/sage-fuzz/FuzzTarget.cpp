@@ -98,6 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageSelectMma(select));
     pm.addPass(sage::createSageAssignFragments());
     pm.addPass(sage::createSageDistributeTiles());
+    pm.addPass(sage::createSagePackInt4());
     pm.addPass(sage::createSagePromoteTiles());
     pm.addPass(sage::createSageFoldLaneReads());
   });
@@ -109,6 +110,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(sage::createSageAssignFragments());
     pm.addPass(sage::createSageDistributeTiles());
   });
+  runPasses(*module,
+            [](OpPassManager &pm) { pm.addPass(sage::createSagePackInt4()); });
   runPasses(*module, [](OpPassManager &pm) {
     pm.addPass(sage::createSagePromoteTiles());
     pm.addPass(sage::createSageFoldLaneReads());
