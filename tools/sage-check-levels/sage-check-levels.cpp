@@ -74,6 +74,32 @@ SAGE_LEVELS_ATTENTION(_mlir_ciface_attention_d128)
 SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16)
 SAGE_LEVELS_ATTENTION_F16(_mlir_ciface_attention_f16_d128)
 #undef SAGE_LEVELS_ATTENTION_F16
+// The other head dims, in the programs built with CMake's DIMS (the f16
+// input rewritten to D): weak, null elsewhere.
+#define SAGE_LEVELS_ATTENTION_F16_DIM(name)                                    \
+  extern "C" __attribute__((weak)) void name(                                  \
+      Memref4<uint16_t> *q, Memref4<uint16_t> *k, Memref4<uint16_t> *v,        \
+      Memref4<uint16_t> *out);
+SAGE_LEVELS_ATTENTION_F16_DIM(_mlir_ciface_attention_f16_d32)
+SAGE_LEVELS_ATTENTION_F16_DIM(_mlir_ciface_attention_f16_d96)
+SAGE_LEVELS_ATTENTION_F16_DIM(_mlir_ciface_attention_f16_d256)
+#undef SAGE_LEVELS_ATTENTION_F16_DIM
+
+/// The host function of the f16 input at head dim `dim`.
+static auto getF16Attention(int64_t dim) {
+  switch (dim) {
+  case 64:
+    return _mlir_ciface_attention_f16;
+  case 128:
+    return _mlir_ciface_attention_f16_d128;
+  case 32:
+    return _mlir_ciface_attention_f16_d32;
+  case 96:
+    return _mlir_ciface_attention_f16_d96;
+  default:
+    return _mlir_ciface_attention_f16_d256;
+  }
+}
 
 // The host function of levels-attention-f16-masked.mlir (causal, an
 // additive mask [1, H, Nq, Nk], the LSE): f16 Q, K, V, the mask, then the
@@ -177,7 +203,9 @@ Options parse(int argc, char **argv) {
       options.maxModelRelL1 = number;
     else if (flag == "--bench")
       options.benchRepeats = count();
-    else if (flag == "--D" && (value == "64" || value == "128"))
+    else if (flag == "--D" &&
+             (value == "32" || value == "64" || value == "96" ||
+              value == "128" || value == "256"))
       options.shape.headDim = count();
     else if (flag == "--quantizers" && (value == "cpu" || value == "levels"))
       options.levelsQuantize = value == "levels";
@@ -189,7 +217,8 @@ Options parse(int argc, char **argv) {
       options.maxModelLseError = number;
     else
       fail("unknown option or value: " + flag + " " + value +
-           " (--B --H --Hkv --Nq --Nk --D 64|128 --quantizers cpu|levels "
+           " (--B --H --Hkv --Nq --Nk --D 32|64|96|128|256 --quantizers "
+           "cpu|levels "
            "--variant plain|masked --seed --dist randn|outliers --min-cossim "
            "--max-rel-l1 --max-model-rel-l1 --max-lse-error "
            "--max-model-lse-error --bench N)");
@@ -205,6 +234,15 @@ Options parse(int argc, char **argv) {
       (options.shape.headDim != 64 || !options.levelsQuantize))
     fail("--variant masked takes --D 64 and --quantizers levels "
          "(levels-attention-f16-masked.mlir)");
+  if (int64_t dim = options.shape.headDim; dim != 64 && dim != 128) {
+    if (!options.levelsQuantize || options.masked)
+      fail("--D " + std::to_string(dim) +
+           " takes --quantizers levels and --variant plain (the f16 input "
+           "at that D)");
+    if (!getF16Attention(dim))
+      fail("this program has no D = " + std::to_string(dim) +
+           " kernel (CMake's DIMS builds one)");
+  }
   if (!options.shape.isValid())
     fail("--H must be a multiple of --Hkv");
   return options;
@@ -488,8 +526,7 @@ std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
                                                     const AttentionData &data) {
   auto operands =
       std::make_shared<F16Operands>(uploadF16Inputs(api, shape, data));
-  auto *attention = shape.headDim == 64 ? _mlir_ciface_attention_f16
-                                        : _mlir_ciface_attention_f16_d128;
+  auto *attention = getF16Attention(shape.headDim);
   return [operands, attention](Memref4<uint16_t> *out) {
     F16Operands &o = *operands;
     auto dq = o.q.descriptor();
@@ -631,10 +668,11 @@ int main(int argc, char **argv) {
       output.data(), std::vector<double>(model.begin(), model.end()).data(),
       output.size());
   std::printf("kernel: --sage-levels " SAGE_LEVELS_OPTIONS
-              " (levels-attention%s%s%s.mlir), "
+              " (levels-attention%s%s%s.mlir%s), "
               "%s %s smooth [%s], D=%lld, quantizers: %s\n",
-              options.levelsQuantize ? "-f16" : "", dim == 64 ? "" : "-d128",
-              masked ? "-masked" : "", SAGE_LEVELS_VARIANT,
+              options.levelsQuantize ? "-f16" : "", dim == 128 ? "-d128" : "",
+              masked ? "-masked" : "",
+              dim == 64 || dim == 128 ? "" : " at that D", SAGE_LEVELS_VARIANT,
               toString(recipe.granularity), SAGE_LEVELS_SMOOTH,
               static_cast<long long>(dim),
               options.levelsQuantize ? "the levels'" : "the CPU model's");
