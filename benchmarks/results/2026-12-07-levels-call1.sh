@@ -3,7 +3,7 @@
 # among them the granularity, smoothing and recipe programs written on
 # 2026-12-07 without a GPU), run as lit would (a line's exit status and its
 # PASS line; `not` lines must fail with the refusal), then compute-sanitizer
-# on the new programs. build/gpu-levels/bin holds this tree's build/bin/
+# on the new programs while the call's time lasts. build/gpu-levels/bin holds this tree's build/bin/
 # sage-check-levels* (with sage-check-levels-int4: 4+8 through
 # sage-pack-int4, written this session).
 set -u
@@ -33,14 +33,17 @@ done
 } > $OUT/runlines.log 2>&1
 stamp runlines
 {
-for spec in "memcheck sage-check-levels-wgmma-per-warp --D 128" \
+for spec in "memcheck sage-check-levels-int4 --quantizers levels --D 128" \
+            "memcheck sage-check-levels-wgmma-dims --quantizers levels --D 256" \
+            "racecheck sage-check-levels-int4-sm90a --quantizers levels" \
+            "memcheck sage-check-levels-wgmma-per-warp --D 128" \
             "memcheck sage-check-levels-fp16-f16acc --quantizers levels" \
             "memcheck sage-check-levels-f16acc --variant masked --quantizers levels" \
             "racecheck sage-check-levels-wgmma-k-smoothing --quantizers levels --D 128" \
             "memcheck sage-check-levels-sm90 --quantizers levels --D 128" \
-            "racecheck sage-check-levels-smooth-kv --quantizers levels" \
-            "memcheck sage-check-levels-int4 --quantizers levels --D 128" \
-            "racecheck sage-check-levels-int4 --quantizers levels"; do
+            "racecheck sage-check-levels-smooth-kv --quantizers levels"; do
+  # The call's 600 s: what is left for the sanitizers.
+  if (( $(date +%s) - t0 > 500 )); then echo "== skipped (time): $spec"; continue; fi
   read -r tool prog args <<<"$spec"
   echo "== $tool $prog $args --B 1 --H 2 --Hkv 1 --Nq 333 --Nk 200 --dist outliers"
   # shellcheck disable=SC2086

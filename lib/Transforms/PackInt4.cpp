@@ -132,8 +132,8 @@ static OpFoldResult halve(OpBuilder &b, Location loc, OpFoldResult value) {
 // What each op needs to be packed
 //===----------------------------------------------------------------------===//
 
-/// Whether `map` reads a vector along the source's last dimension: its
-/// last result is the last dimension, and the others are unit.
+/// Whether `read` reads its vector's last dimension along the source's
+/// last dimension (whatever its other dimensions read).
 static bool readsAlongColumns(vector::TransferReadOp read) {
   AffineMap map = read.getPermutationMap();
   int64_t lastDim = read.getBase().getType().getRank() - 1;
