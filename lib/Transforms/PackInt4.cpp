@@ -181,8 +181,13 @@ static std::string getUnpackableOpReason(Operation *op) {
   };
   return TypeSwitch<Operation *, std::string>(op)
       .Case<func::FuncOp, func::ReturnOp, func::CallOp, tensor::EmptyOp,
-            tensor::DimOp, tensor::CastOp, sage::WarpMmaOp, vector::BitCastOp>(
+            tensor::CastOp, sage::WarpMmaOp, vector::BitCastOp>(
           [](auto) { return ""; })
+      .Case([&](tensor::DimOp dim) -> std::string {
+        if (!dim.getConstantIndex())
+          return "its dimension index is not a constant";
+        return "";
+      })
       .Case([&](tensor::ExtractSliceOp slice) -> std::string {
         int64_t last = slice.getSourceType().getRank() - 1;
         if (slice.getDroppedDims().test(last))

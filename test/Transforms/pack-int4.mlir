@@ -237,3 +237,11 @@ func.func @negative_reads_int4(%x: tensor<64x64xi4>) -> tensor<64x64xi4> {
   } -> tensor<64x64xi4>
   return %r : tensor<64x64xi4>
 }
+
+// -----
+
+func.func @negative_dynamic_dim(%k: tensor<?x64xi4>, %d: index) -> index {
+  // expected-error @below {{'tensor.dim' op has 'tensor<?x64xi4>', which cannot be stored packed, two i4 values a byte: its dimension index is not a constant}}
+  %n = tensor.dim %k, %d : tensor<?x64xi4>
+  return %n : index
+}
