@@ -1,7 +1,7 @@
-# Device call 1 (2026-12-07, ninth session): the RUN lines of
 # NOT RUN: on 2026-12-07 no device machine came (eleven tries, 04:05 to
 # 05:44 UTC, until the session's device time was spent on failed starts);
 # the next session with a GPU runs it as it stands.
+# Device call 1 (2026-12-07, ninth session): the RUN lines of
 # test/Integration/GPU/levels-*.test (every --sage-levels GPU program,
 # among them the granularity, smoothing and recipe programs written on
 # 2026-12-07 without a GPU), run as lit would (a line's exit status and its

@@ -1,7 +1,7 @@
-# Device call 2 (2026-12-07, ninth session): speed of the --sage-levels
 # NOT RUN: on 2026-12-07 no device machine came (eleven tries, 04:05 to
 # 05:44 UTC, until the session's device time was spent on failed starts);
 # the next session with a GPU runs it as it stands.
+# Device call 2 (2026-12-07, ninth session): speed of the --sage-levels
 # wgmma kernel (sm_90a, two warpgroups, two stages) at B = 4, H = 32,
 # N = 16384, not causal, beside the hand-written sm_90a kernels and PyTorch
 # SDPA (flash, cuDNN) in the same call: the kernel alone (the CPU model's
