@@ -1,4 +1,4 @@
-# NOT RUN: on 2026-12-07 no device machine came (eleven tries, 04:05 to
+# NOT RUN: on 2026-12-07 no device machine came (15 calls, 04:05 to
 # 05:44 UTC, until the session's device time was spent on failed starts);
 # the next session with a GPU runs it as it stands.
 # Device call 2 (2026-12-07, ninth session): speed of the --sage-levels
