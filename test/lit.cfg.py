@@ -62,6 +62,16 @@ if os.environ.get("SAGE_LONG_GPU_TESTS") == "1":
 if shutil.which("mlir-opt", path=config.llvm_tools_dir):
     config.available_features.add("mlir-opt")
     llvm_config.add_tool_substitutions(["mlir-opt"], [config.llvm_tools_dir])
+# mlir-runner (with the LLVM tools) runs small functions lowered for the
+# CPU: checks of sage's rewrites by the values they compute.
+c_runner_utils = os.path.normpath(os.path.join(
+    config.llvm_tools_dir, "..", "lib", "libmlir_c_runner_utils.so"))
+if shutil.which("mlir-runner", path=config.llvm_tools_dir) and \
+        os.path.exists(c_runner_utils):
+    config.available_features.add("mlir-runner")
+    llvm_config.add_tool_substitutions(["mlir-runner"],
+                                       [config.llvm_tools_dir])
+    config.substitutions.append(("%mlir_c_runner_utils", c_runner_utils))
 sage_plugin = os.path.join(config.sage_obj_root, "lib", "SagePlugin.so")
 if config.sage_build_plugin and os.path.exists(sage_plugin) and \
         "mlir-opt" in config.available_features:
