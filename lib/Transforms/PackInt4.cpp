@@ -72,14 +72,13 @@ static ShapedType getPackedType(ShapedType type) {
   return type.clone(shape, IntegerType::get(type.getContext(), 8));
 }
 
-/// The byte that holds two copies of the i4 constant `value` (a padding
-/// value: every nibble of a padded byte is it).
-static std::optional<int64_t> getPackedPadding(Value value) {
-  std::optional<int64_t> nibble = getConstantIntValue(value);
-  if (!nibble)
-    return std::nullopt;
-  int64_t low = *nibble & 0xf;
-  return static_cast<int64_t>(static_cast<int8_t>(low | (low << 4)));
+/// The i8 constant whose nibbles are both the i4 constant `nibble` (a
+/// padding value: every nibble of a padded byte is it; checkPackable
+/// refused non-constant ones).
+static Value createPackedPadding(OpBuilder &b, Location loc, Value nibble) {
+  int64_t low = *getConstantIntValue(nibble) & 0xf;
+  int64_t byte = static_cast<int8_t>(low | (low << 4));
+  return arith::ConstantIntOp::create(b, loc, byte, 8);
 }
 
 /// Whether `value` (an index) is even as built: an even constant, a
@@ -316,9 +315,8 @@ struct PackDim : OpConversionPattern<tensor::DimOp> {
   matchAndRewrite(tensor::DimOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getSource().getType());
+    // checkPackable refused a dynamic index.
     std::optional<int64_t> dim = op.getConstantIndex();
-    if (!dim)
-      return rewriter.notifyMatchFailure(op, "dynamic dimension index");
     if (*dim == type.getRank() - 1) {
       rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
           op, type.getShape().back());
@@ -367,8 +365,8 @@ struct PackPad : OpConversionPattern<tensor::PadOp> {
     SmallVector<OpFoldResult> high = op.getMixedHighPad();
     low.back() = halve(rewriter, loc, low.back());
     high.back() = halve(rewriter, loc, high.back());
-    int64_t byte = *getPackedPadding(op.getConstantPaddingValue());
-    Value padding = arith::ConstantIntOp::create(rewriter, loc, byte, 8);
+    Value padding =
+        createPackedPadding(rewriter, loc, op.getConstantPaddingValue());
     rewriter.replaceOpWithNewOp<tensor::PadOp>(op, type, adaptor.getSource(),
                                                low, high, padding);
     return success();
@@ -385,8 +383,7 @@ struct PackTransferRead : OpConversionPattern<vector::TransferReadOp> {
     SmallVector<Value> indices(adaptor.getIndices());
     indices.back() = getValueOrCreateConstantIndexOp(
         rewriter, loc, halve(rewriter, loc, indices.back()));
-    int64_t byte = *getPackedPadding(op.getPadding());
-    Value padding = arith::ConstantIntOp::create(rewriter, loc, byte, 8);
+    Value padding = createPackedPadding(rewriter, loc, op.getPadding());
     rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
         op, type, adaptor.getBase(), indices, op.getPermutationMapAttr(),
         padding, /*mask=*/Value(), op.getInBoundsAttr());

@@ -96,8 +96,10 @@ static auto getF16Attention(int64_t dim) {
     return _mlir_ciface_attention_f16_d32;
   case 96:
     return _mlir_ciface_attention_f16_d96;
-  default:
+  case 256:
     return _mlir_ciface_attention_f16_d256;
+  default:
+    return decltype(&_mlir_ciface_attention_f16)(nullptr);
   }
 }
 
