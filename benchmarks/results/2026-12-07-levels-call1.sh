@@ -1,14 +1,12 @@
-# NOT RUN: on 2026-12-07 no device machine came (15 calls, 04:05 to
-# 05:44 UTC, until the session's device time was spent on failed starts);
-# the next session with a GPU runs it as it stands.
-# Device call 1 (2026-12-07, ninth session): the RUN lines of
-# test/Integration/GPU/levels-*.test (every --sage-levels GPU program,
-# among them the granularity, smoothing and recipe programs written on
-# 2026-12-07 without a GPU), run as lit would (a line's exit status and its
-# PASS line; `not` lines must fail with the refusal), then compute-sanitizer
-# on the new programs while the call's time lasts. build/gpu-levels/bin holds this tree's build/bin/
-# sage-check-levels* (with sage-check-levels-int4: 4+8 through
-# sage-pack-int4, written this session).
+# Device call 1 (2026-12-07): every RUN line of
+# test/Integration/GPU/levels-*.test (every --sage-levels GPU program),
+# run as lit would (a line's exit status and its PASS line; `not` lines
+# must fail with the refusal), then compute-sanitizer on the programs
+# never run on a GPU, while the call's time lasts. build/gpu-levels/bin
+# holds this tree's build/bin/sage-check-levels*. Written in the ninth
+# session, which got no device machine; the tenth ran it after its
+# changes to every wgmma kernel (the mask's comparisons, the bulk copies'
+# wait as one instruction) and with sage-check-levels-wgmma-64x128.
 set -u
 B=$PWD/build/gpu-levels/bin
 t0=$(date +%s)
@@ -16,19 +14,16 @@ stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 pass=0; fail=0
 {
-# This session's programs first (INT4, head dims), then the files written
-# without a GPU in the last one, then levels-attention.test's sm_90 lines,
-# never run; each line only while the call's time lasts (device time was
-# short).
-for f in test/Integration/GPU/levels-{recipes,dims,granularities,smoothing,attention}.test; do
+# The K smoothing recipe (issue 11's) and the first levels programs
+# first, then INT4, head dims and granularities; each line only while the
+# call's time lasts.
+for f in test/Integration/GPU/levels-{smoothing,attention,recipes,dims,granularities}.test; do
   grep -h "^# RUN: " "$f" | sed 's/^# RUN: //; s/ | FileCheck.*//; s/ 2>&1$//' |
   if [[ $f == *levels-recipes.test ]]; then
     awk '/int4/' ; grep -h "^# RUN: " "$f" | sed 's/^# RUN: //; s/ | FileCheck.*//; s/ 2>&1$//' | awk '!/int4/'
-  elif [[ $f == *levels-attention.test ]]; then
-    awk '{ p = ($1 == "not") ? $2 : $1 } p == "sage-check-levels-sm90"'
   else cat; fi |
   while read -r line; do
-    if (( $(date +%s) - t0 > 170 )); then echo "== skipped (time): $line"; continue; fi
+    if (( $(date +%s) - t0 > 450 )); then echo "== skipped (time): $line"; continue; fi
     negate=0
     if [[ $line == not\ * ]]; then negate=1; line=${line#not }; fi
     prog=${line%% *}; args=${line#* }
@@ -46,7 +41,9 @@ done
 } > $OUT/runlines.log 2>&1
 stamp runlines
 {
-for spec in "memcheck sage-check-levels-int4 --quantizers levels --D 128" \
+for spec in "racecheck sage-check-levels-wgmma-64x128 --quantizers levels --D 128" \
+            "memcheck sage-check-levels-wgmma-64x128 --variant masked --quantizers levels" \
+            "memcheck sage-check-levels-int4 --quantizers levels --D 128" \
             "memcheck sage-check-levels-wgmma-dims --quantizers levels --D 256" \
             "racecheck sage-check-levels-int4-sm90a --quantizers levels" \
             "memcheck sage-check-levels-wgmma-per-warp --D 128" \
@@ -57,7 +54,7 @@ for spec in "memcheck sage-check-levels-int4 --quantizers levels --D 128" \
             "racecheck sage-check-levels-smooth-kv --quantizers levels"; do
   # The call's time (this session had little device time left): what
   # is left for the sanitizers.
-  if (( $(date +%s) - t0 > 170 )); then echo "== skipped (time): $spec"; continue; fi
+  if (( $(date +%s) - t0 > 500 )); then echo "== skipped (time): $spec"; continue; fi
   read -r tool prog args <<<"$spec"
   echo "== $tool $prog $args --B 1 --H 2 --Hkv 1 --Nq 333 --Nk 200 --dist outliers"
   # shellcheck disable=SC2086

@@ -222,7 +222,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   if (options.variant == "auto") {
     SageSelectVariantOptions select;
     select.chip = options.chip;
-    select.blockK = options.blockK;
+    select.blockK = options.blockK ? int64_t(options.blockK) : 64;
     pm.addPass(createSageSelectVariant(select));
   } else if (!options.variant.empty()) {
     pm.addPass(
@@ -238,7 +238,16 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   SageDecomposeAttentionOptions decompose;
   decompose.blockQ =
       options.blockQ ? int64_t(options.blockQ) : defaultBlockQ(warpgroup);
-  decompose.blockK = options.blockK;
+  decompose.blockK = options.blockK ? int64_t(options.blockK) : 64;
+  // Neither tile given: the wgmma kernel takes the measured schedule's
+  // tiles where its row is a schedule the levels build, every warp one
+  // block after the other (docs/Tuning.md): 64 x 128 for K smoothing at
+  // D = 64 and 128, whose CTAs of one warpgroup sage-bound-registers
+  // makes three an SM at D = 128.
+  if (warpgroup && !options.blockQ && !options.blockK) {
+    decompose.chip = options.chip;
+    decompose.sequentialSchedules = true;
+  }
   // V quantized into the order the P V MMA reads (docs/Layouts.md), which
   // the kernel stages by plain copies; the wgmma reads V^T's tile through
   // descriptors, as a stage's core matrices, only from V stored so.
@@ -249,8 +258,8 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   // The statistics and quantizers become linalg (the host side's level),
   // the attention a grid of tiles.
   pm.addPass(createSageLowerQuantizers());
-  // Block-q 0: the rows of each op's Q groups, which decomposition made
-  // decompose.blockQ, or an input's quantized attention its own.
+  // Blocks 0: the tokens of each op's Q and K groups, which decomposition
+  // made its blocks, or an input's quantized attention its own.
   SageTileAttentionOptions tile;
   tile.blockQ = options.blockQ;
   tile.blockK = options.blockK;

@@ -173,17 +173,28 @@ Value mlir::sage::issueBulkCopies(RewriterBase &rewriter, Location loc,
 
 void mlir::sage::waitForBulkCopies(RewriterBase &rewriter, Location loc,
                                    Value barrier, Value state) {
+  // One instruction for LLVM, the polling loop inside it, as upstream's
+  // nvvm.mbarrier.try_wait.parity does for a parity: as an LLVM loop (an
+  // scf.while around nvvm.mbarrier.try_wait), the wait's block became the
+  // loop's preheader, and IndVarSimplify sank every pure value computed
+  // there and used only after the wait (the softmax's row sums and alpha,
+  // the P V's inputs) past the wgmmas issued before it, keeping P's f32
+  // probabilities live across the P V: at 64 x 128, D = 128, three CTAs an
+  // SM, 696 bytes of spills against 4 (docs/Levels.md, "Registers"). The
+  // memory clobber keeps the wait's acquire: no load after it moves above
+  // it.
   Value address = getBarrierAddress(rewriter, loc, barrier);
-  scf::WhileOp::create(
-      rewriter, loc, TypeRange{}, ValueRange{},
-      [&](OpBuilder &b, Location l, ValueRange) {
-        Value done =
-            NVVM::MBarrierTryWaitOp::create(b, l, b.getI1Type(), address, state,
-                                            /*ticks=*/Value())
-                .getRes();
-        Value pending = arith::XOrIOp::create(
-            b, l, done, arith::ConstantIntOp::create(b, l, 1, 1));
-        scf::ConditionOp::create(b, l, pending, ValueRange{});
-      },
-      [](OpBuilder &b, Location l, ValueRange) { scf::YieldOp::create(b, l); });
+  LLVM::InlineAsmOp::create(
+      rewriter, loc, /*res=*/TypeRange{}, ValueRange{address, state},
+      rewriter.getStringAttr("{\n"
+                             ".reg .pred done;\n"
+                             "wait:\n"
+                             "mbarrier.try_wait.shared::cta.b64 done, [$0], "
+                             "$1;\n"
+                             "@!done bra wait;\n"
+                             "}"),
+      rewriter.getStringAttr("l,l,~{memory}"),
+      /*has_side_effects=*/rewriter.getUnitAttr(),
+      /*is_align_stack=*/nullptr, /*tail_call_kind=*/nullptr,
+      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
 }

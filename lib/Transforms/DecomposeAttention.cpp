@@ -119,8 +119,10 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
     AttentionTiles tiles = this->tiles;
     if (tiles.schedules) {
       int64_t headDim = op.getQuery().getType().getShape().back();
-      if (std::optional<KernelSchedule> schedule = tiles.schedules->lookup(
-              {tiles.chip, headDim, op.getCausal(), recipe.getSmoothQ()})) {
+      std::optional<KernelSchedule> schedule = tiles.schedules->lookup(
+          {tiles.chip, headDim, op.getCausal(), recipe.getSmoothQ()});
+      if (schedule &&
+          (!tiles.sequentialSchedules || schedule->isSequential())) {
         tiles.blockQ = schedule->blockQ;
         tiles.blockK = schedule->blockK;
       }
@@ -292,7 +294,7 @@ struct SageDecomposeAttentionPass
       return signalPassFailure();
     }
     AttentionTiles tiles{blockQ,  warpQ,       blockK, chip,
-                         nullptr, storeValues, *order};
+                         nullptr, storeValues, *order, sequentialSchedules};
     if (!chip.empty())
       tiles.schedules = table ? &*table : &ScheduleTable::getBuiltin();
     RewritePatternSet patterns(&getContext());

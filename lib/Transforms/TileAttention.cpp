@@ -75,6 +75,18 @@ static int64_t getBlockQ(QuantizedAttentionOp op, AttentionTileSizes tiles) {
   return quant.getBlock();
 }
 
+/// The K/V block `tiles` asks for `op`: block-k, or with block-k 0 the
+/// tokens of the op's K groups (the tile they were made for), else 64.
+static int64_t getBlockK(QuantizedAttentionOp op, AttentionTileSizes tiles) {
+  if (tiles.blockK != 0)
+    return tiles.blockK;
+  QuantAttr quant = op.getKQuant();
+  if (quant.getGranularity() == Granularity::Microscale ||
+      quant.getBlock() == 0)
+    return 64;
+  return quant.getBlock();
+}
+
 /// The keys of one flush of `op`'s f16 P V accumulator: `every` MMAs of k
 /// keys (32 for E4M3 P, 16 for f16); 0 with an f32 accumulator (one flush
 /// a K/V block).
@@ -86,14 +98,19 @@ static int64_t getFlushKeys(QuantizedAttentionOp op) {
   return 256 / probFormat.getIntOrFloatBitWidth() * every;
 }
 
-/// Why `op` cannot be tiled with `tiles` (block-q resolved), or an empty
-/// string.
+/// Why `op` cannot be tiled with `tiles` (block-q and block-k resolved),
+/// or an empty string.
 static std::string getTilingBlocker(QuantizedAttentionOp op,
                                     AttentionTileSizes tiles) {
-  // Checked by the pass where block-q is given; from Q's groups, here.
+  // Checked by the pass where the blocks are given; from the groups, here.
   if (tiles.blockQ % 16 != 0)
     return (Twine("block-q = ") + Twine(tiles.blockQ) +
             " (the Q block of Q's scales) is not a multiple of 16, the MMA's M")
+        .str();
+  if (tiles.blockK % 32 != 0)
+    return (Twine("block-k = ") + Twine(tiles.blockK) +
+            " (the K block of K's scales) is not a multiple of 32, the K of "
+            "the FP8 P V MMA")
         .str();
   int64_t dim = op.getQValues().getType().getDimSize(3);
   int64_t valueDim = op.getValueDim();
@@ -470,6 +487,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                                 PatternRewriter &rewriter) const override {
     AttentionTileSizes tiles = this->tiles;
     tiles.blockQ = getBlockQ(op, tiles);
+    tiles.blockK = getBlockK(op, tiles);
     std::string blocker = getTilingBlocker(op, tiles);
     if (!blocker.empty())
       return rewriter.notifyMatchFailure(op, blocker);
@@ -799,11 +817,12 @@ struct SageTileAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockQ < 0 || blockQ % 16 != 0 || blockK <= 0 || blockK % 32 != 0) {
+    if (blockQ < 0 || blockQ % 16 != 0 || blockK < 0 || blockK % 32 != 0) {
       getOperation()->emitError()
           << "expected block-q 0 (each op's Q groups) or a positive multiple "
-             "of 16 (the MMA's M) and block-k a positive multiple of 32 (the "
-             "K of the FP8 P V MMA), got block-q = "
+             "of 16 (the MMA's M) and block-k 0 (each op's K groups) or a "
+             "positive multiple of 32 (the K of the FP8 P V MMA), got "
+             "block-q = "
           << int64_t(blockQ) << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
@@ -816,6 +835,7 @@ struct SageTileAttentionPass
     WalkResult result = getOperation()->walk([&](QuantizedAttentionOp op) {
       AttentionTileSizes opTiles = tiles;
       opTiles.blockQ = getBlockQ(op, tiles);
+      opTiles.blockK = getBlockK(op, tiles);
       op.emitOpError("cannot be tiled: ") << getTilingBlocker(op, opTiles);
       return WalkResult::interrupt();
     });

@@ -186,7 +186,7 @@
 // WGMMA-NEXT: {{^ *}}2 mbarrier.arrive.expect_tx.shared.b64
 // WGMMA-NEXT: {{^ *}}2 mbarrier.arrive.shared.b64
 // WGMMA-NEXT: {{^ *}}1 mbarrier.init.shared.b64
-// WGMMA-NEXT: {{^ *}}2 mbarrier.try_wait.shared.b64
+// WGMMA-NEXT: {{^ *}}2 mbarrier.try_wait.shared::cta.b64
 // WGMMA-NEXT: {{^ *}}1 st.shared.b32
 // WGMMA-NEXT: {{^ *}}2 wgmma.commit_group.sync.aligned
 // WGMMA-NEXT: {{^ *}}2 wgmma.fence.sync.aligned
@@ -217,7 +217,7 @@
 // WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.arrive.expect_tx.shared.b64
 // WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.arrive.shared.b64
 // WG-PIPE-PTX-NEXT: {{^ *}}1 mbarrier.init.shared.b64
-// WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.try_wait.shared.b64
+// WG-PIPE-PTX-NEXT: {{^ *}}3 mbarrier.try_wait.shared::cta.b64
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.commit_group.sync.aligned
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.fence.sync.aligned
 // WG-PIPE-PTX-NEXT: {{^ *}}2 wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3

@@ -40,10 +40,9 @@
 //       CHECK:     memref.extract_aligned_pointer_as_index %[[VT]]
 //       CHECK:     memref.extract_aligned_pointer_as_index %[[V_WINDOW]]
 //       CHECK:     nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %[[AT]], %c4096_i32
-//       CHECK:   scf.while
-//       CHECK:     %[[DONE:.*]] = nvvm.mbarrier.try_wait %[[AT]], %[[STATE]] : !llvm.ptr<3>, i64 -> i1
-//       CHECK:     %[[PENDING:.*]] = arith.xori %[[DONE]], %true
-//       CHECK:     scf.condition(%[[PENDING]])
+// The wait polls inside one instruction, so that LLVM sees no loop to
+// sink the values computed before it into (BulkCopies.cpp).
+//       CHECK:   llvm.inline_asm has_side_effects "{\0A.reg .pred done;\0Await:\0Ambarrier.try_wait.shared::cta.b64 done, [$0], $1;\0A@!done bra wait;\0A}", "l,l,~{memory}" %[[AT]], %[[STATE]] : (!llvm.ptr<3>, i64) -> ()
 //   CHECK-NOT:   nvvm.fence.proxy
 //       CHECK:   gpu.barrier
 //  CHECK-NEXT:   sage.tile_descriptor %[[KT]]
@@ -88,8 +87,7 @@ gpu.module @kernels {
 //       CHECK:       memref.extract_aligned_pointer_as_index %[[STAGE]]
 //       CHECK:       nvvm.cp.async.bulk.shared.cluster.global
 //       CHECK:     sage.tile_descriptor %[[STAGE]]
-//       CHECK:     scf.while
-//       CHECK:       nvvm.mbarrier.try_wait %[[AT]], %[[STATE]]
+//       CHECK:     llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait{{.*}} %[[AT]], %[[STATE]]
 //       CHECK:     gpu.barrier
 //  CHECK-NEXT:   }
 gpu.module @kernels {

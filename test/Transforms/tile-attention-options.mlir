@@ -10,8 +10,8 @@
 //       CHECK: } : tensor<?x1xf32> to tensor<64x1xf32>
 //       CHECK: sage.qmma {{.*}} : tensor<128x64xi8>, tensor<64x1xf32>, tensor<32x64xi8>, tensor<4x1xf32> -> tensor<128x32xf32>
 //       CHECK: sage.qmma {{.*}} : tensor<128x32xf8E4M3FN>, tensor<1x1xf32>, tensor<64x32xf8E4M3FN>, tensor<1x1xf32> -> tensor<128x64xf32>
-// BADQ: error: expected block-q 0 (each op's Q groups) or a positive multiple of 16 (the MMA's M) and block-k a positive multiple of 32 (the K of the FP8 P V MMA), got block-q = 24, block-k = 64
-// BADK: error: expected block-q 0 (each op's Q groups) or a positive multiple of 16 (the MMA's M) and block-k a positive multiple of 32 (the K of the FP8 P V MMA), got block-q = 0, block-k = 48
+// BADQ: error: expected block-q 0 (each op's Q groups) or a positive multiple of 16 (the MMA's M) and block-k 0 (each op's K groups) or a positive multiple of 32 (the K of the FP8 P V MMA), got block-q = 24, block-k = 0
+// BADK: error: expected block-q 0 (each op's Q groups) or a positive multiple of 16 (the MMA's M) and block-k 0 (each op's K groups) or a positive multiple of 32 (the K of the FP8 P V MMA), got block-q = 0, block-k = 48
 func.func @larger_q_tile(%qv: tensor<1x1x500x64xi8>, %qs: tensor<1x1x256x1xf32>,
     %kv: tensor<1x1x96x64xi8>, %ks: tensor<1x1x12x1xf32>,
     %vv: tensor<1x1x96x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x500x64xf32> {

@@ -244,10 +244,13 @@ func.func @negative_dynamic_features(%qv: tensor<1x1x64x?xi8>, %qs: tensor<1x1x1
 
 // -----
 
-func.func @negative_key_groups(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf32>,
+// With block-k 0 (the default) the K/V block is the tokens of K's groups:
+// 128 here.
+// CHECK-LABEL: func @key_groups_block
+//       CHECK:   sage.qmma {{.*}} -> tensor<64x128xf32>
+func.func @key_groups_block(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf32>,
     %kv: tensor<1x1x128x64xi8>, %ks: tensor<1x1x4x1xf32>,
     %vv: tensor<1x1x128x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
-  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: K groups of 128 tokens (block) do not tile block-k = 64}}
   %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
         q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
         k_quant = #sage.quant<i8, per_thread, operand = b, block = 128>,
@@ -256,6 +259,23 @@ func.func @negative_key_groups(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf
         pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
     : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x128x64xi8>, tensor<1x1x4x1xf32>,
        tensor<1x1x128x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
+  return %o : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+func.func @negative_key_groups_block(%qv: tensor<1x1x64x64xi8>, %qs: tensor<1x1x32x1xf32>,
+    %kv: tensor<1x1x96x64xi8>, %ks: tensor<1x1x8x1xf32>,
+    %vv: tensor<1x1x96x64xf8E4M3FN>, %vs: tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32> {
+  // expected-error@+1 {{'sage.quantized_attention' op cannot be tiled: block-k = 48 (the K block of K's scales) is not a multiple of 32, the K of the FP8 P V MMA}}
+  %o = sage.quantized_attention q(%qv, %qs) k(%kv, %ks) v(%vv, %vs) {
+        q_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>,
+        k_quant = #sage.quant<i8, per_thread, operand = b, block = 48>,
+        p_quant = #sage.quant<f8E4M3FN, per_tensor>,
+        v_quant = #sage.quant<f8E4M3FN, per_channel>,
+        pv_accum = #sage.accum<f32>, scale = 0.125 : f64}
+    : (tensor<1x1x64x64xi8>, tensor<1x1x32x1xf32>, tensor<1x1x96x64xi8>, tensor<1x1x8x1xf32>,
+       tensor<1x1x96x64xf8E4M3FN>, tensor<1x1x1x64xf32>) -> tensor<1x1x64x64xf32>
   return %o : tensor<1x1x64x64xf32>
 }
 

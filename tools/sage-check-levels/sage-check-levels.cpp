@@ -115,12 +115,17 @@ _mlir_ciface_attention_f16_masked(Memref4<uint16_t> *q, Memref4<uint16_t> *k,
 namespace {
 
 // The Q and K/V blocks the inputs' quantization groups and Q smoothing
-// follow: block-q is the program's (SAGE_LEVELS_BLOCK_Q, set by
-// CMakeLists.txt with the --sage-levels options), block-k 64.
+// follow: the program's block-q and block-k (SAGE_LEVELS_BLOCK_Q and
+// SAGE_LEVELS_BLOCK_K, set by CMakeLists.txt with the --sage-levels
+// options).
 #ifndef SAGE_LEVELS_BLOCK_Q
 #define SAGE_LEVELS_BLOCK_Q 64
 #endif
-constexpr int64_t kBlockQ = SAGE_LEVELS_BLOCK_Q, kBlockK = 64, kWarpRows = 16;
+#ifndef SAGE_LEVELS_BLOCK_K
+#define SAGE_LEVELS_BLOCK_K 64
+#endif
+constexpr int64_t kBlockQ = SAGE_LEVELS_BLOCK_Q, kBlockK = SAGE_LEVELS_BLOCK_K,
+                  kWarpRows = 16;
 // The recipe's qk granularity the program's inputs were compiled with
 // (CMakeLists.txt rewrites their recipes and Q/K quants to it).
 #ifndef SAGE_LEVELS_GRANULARITY

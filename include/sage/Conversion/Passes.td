@@ -181,29 +181,31 @@ def SageNVVMAddressSpaces : Pass<"sage-nvvm-address-spaces",
 
 def SageBoundRegisters : Pass<"sage-bound-registers",
                               "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Three CTAs an SM for mma.sync kernels with a wide "
-                "accumulator, where the chip's shared memory holds them";
+  let summary = "Three CTAs an SM for MMA kernels of one warpgroup with a "
+                "wide accumulator, where the chip's shared memory holds them";
   let description = [{
-    Sets `nvvm.minctasm = wide-warp-mma-ctas-per-sm` (ptxas then caps a
+    Sets `nvvm.minctasm = wide-mma-ctas-per-sm` (ptxas then caps a
     thread's registers so that that many CTAs fit an SM) on each kernel
-    without one that issues `sage.warp_mma` from at most 128 threads,
-    accumulates 64 to 127 f32 elements a lane in a `sage.accumulate` (the
-    O fragment at D = 128; wider ones would spill), and whose workgroup
-    memory, plus the
+    without one that issues `sage.warp_mma` or `sage.warpgroup_mma` from at
+    most 128 threads, accumulates 64 to 127 f32 elements a lane in a
+    `sage.accumulate` (the O fragment at D = 128; wider ones would spill),
+    and whose workgroup memory, plus the
     1 KiB the driver keeps a CTA, fits that many times in the shared
     memory an SM of the module's `#nvvm.target` chip has. Left unbounded,
     ptxas gives the levels' D = 128 mma.sync kernel 255 registers: two
     CTAs of 128 threads an SM; three at 168 registers ran faster on an
-    H100 (docs/Levels.md, "Registers"). Runs after `sage-lower-staging`,
-    whose workgroup attributions are the kernel's final workgroup memory,
-    and before `convert-sage-to-nvvm`, while the sage ops say what the
-    kernel computes. A kernel whose chip shares less shared memory (sm_89:
-    100 KiB, so two such CTAs) is left alone: the bound would cost
-    registers and buy no CTA. An explicit `ctas-per-sm` of
-    `--sage-levels` (an `nvvm.minctasm` set before) overrides it.
+    H100 (docs/Levels.md, "Registers"); the wgmma kernel of 64 x 128
+    tiles takes 245, one CTA an SM, and ran 769 TOPS at three
+    (benchmarks/results/2026-12-07-levels.md). Runs after
+    `sage-lower-staging`, whose workgroup attributions are the kernel's
+    final workgroup memory, and before `convert-sage-to-nvvm`, while the
+    sage ops say what the kernel computes. A kernel whose chip shares less
+    shared memory (sm_89: 100 KiB, so two such CTAs) is left alone: the
+    bound would cost registers and buy no CTA. An explicit `ctas-per-sm`
+    of `--sage-levels` (an `nvvm.minctasm` set before) overrides it.
   }];
   let options = [
-    Option<"wideWarpMmaCtasPerSm", "wide-warp-mma-ctas-per-sm", "unsigned",
+    Option<"wideMmaCtasPerSm", "wide-mma-ctas-per-sm", "unsigned",
            /*default=*/"3",
            "nvvm.minctasm for such a kernel; 0 asks nothing">
   ];

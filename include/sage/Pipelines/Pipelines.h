@@ -140,14 +140,20 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
       llvm::cl::init("auto")};
   PassOptions::Option<int64_t> blockQ{
       *this, "block-q",
-      llvm::cl::desc("Query rows per Q block; 0: 128 for wgmma (two "
-                     "warpgroups a CTA), 64 for mma.sync, or the rows of "
+      llvm::cl::desc("Query rows per Q block; 0 (with block-k 0): for "
+                     "wgmma the measured schedule's where its row is one "
+                     "the levels build (docs/Tuning.md), else 128 (two "
+                     "warpgroups a CTA); 64 for mma.sync; or the rows of "
                      "the Q groups of a sage.quantized_attention given "
                      "quantized"),
       llvm::cl::init(0)};
-  PassOptions::Option<int64_t> blockK{*this, "block-k",
-                                      llvm::cl::desc("Keys per K/V block"),
-                                      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> blockK{
+      *this, "block-k",
+      llvm::cl::desc("Keys per K/V block; 0 (with block-q 0): the "
+                     "measured schedule's, as for block-q, else 64; or the "
+                     "tokens of the K groups of a sage.quantized_attention "
+                     "given quantized"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("Stages of the K/V loop's workgroup tiles: 1 stages "

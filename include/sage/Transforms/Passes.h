@@ -88,6 +88,9 @@ struct AttentionTiles {
   /// group in `valueOrder`.
   bool storeValues = false;
   FragmentOrder valueOrder = FragmentOrder::Accumulator;
+  /// Take only `schedules`' rows of a sequential schedule
+  /// (KernelSchedule::isSequential).
+  bool sequentialSchedules = false;
 };
 
 /// Adds the pattern that decomposes sage.attention into smoothing,
@@ -98,7 +101,7 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns,
 /// Tile sizes of the tile level: a Q block per workgroup, a K/V block per
 /// loop iteration. `blockQ` 0 takes each op's own: the tokens of its
 /// per_thread or per_block Q groups (which its Q smoothing block is), else
-/// 64.
+/// 64; `blockK` 0 the tokens of its K groups, else 64.
 struct AttentionTileSizes {
   int64_t blockQ = 64;
   int64_t blockK = 64;

@@ -158,6 +158,12 @@ def SageDecomposeAttention : Pass<"sage-decompose-attention"> {
     Option<"tuningTable", "tuning-table", "std::string", /*default=*/"\"\"",
            "A table of schedules written by benchmarks/tune_attention.py, "
            "instead of the built-in one">,
+    Option<"sequentialSchedules", "sequential-schedules", "bool",
+           /*default=*/"false",
+           "With chip: take only rows whose schedule has every warp compute "
+           "one block after the other (no producer warpgroup, no softmax "
+           "overlap, no warpgroup turns), the kernels --sage-levels "
+           "builds; the others keep the options">,
     Option<"storeValues", "store-values", "bool", /*default=*/"false",
            "Store 8-bit V as the P V MMA reads it: [batch, heads, features, "
            "groups, 32], each group's keys in P's accumulator order "
@@ -239,9 +245,9 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
     Option<"blockQ", "block-q", "int64_t", /*default=*/"0",
            "Query rows per Q block (one workgroup); 0: the tokens of each "
            "op's per_thread or per_block Q groups, else 64">,
-    Option<"blockK", "block-k", "int64_t", /*default=*/"64",
+    Option<"blockK", "block-k", "int64_t", /*default=*/"0",
            "Key/value tokens per K/V block (one loop iteration); a "
-           "multiple of 32">
+           "multiple of 32; 0: the tokens of each op's K groups, else 64">
   ];
 }
 

@@ -291,30 +291,42 @@ struct MaskScoresOnFragments : OpRewritePattern<MaskScoresOp> {
             perTile = mma.getM() * mma.getN() / 32;
     Value laneColumn = arith::MulIOp::create(rewriter, loc, quadLane,
                                              constant(columnsPerLane));
-    // Row r of the lane is g + 8r of the warp's tile.
-    SmallVector<Value> rows;
-    for (int64_t r = 0; r < mma.getM() / 8; ++r)
-      rows.push_back(add(op.getQueryOffset(),
-                         r == 0 ? group : add(group, constant(8 * r))));
-    // Key j is right of row i's diagonal iff j > i + shift (sage.mask_scores).
-    Value diagonal = isTopLeft(op.getCausalAlignment())
-                         ? constant(0)
-                         : arith::SubIOp::create(rewriter, loc, op.getKeys(),
-                                                 op.getQueries())
-                               .getResult();
+    // Each comparison puts the lane's one position on the left and what
+    // changes with the block on the right, so that nothing per element is
+    // loop-invariant: written as key >= keys, LLVM hoisted the lane's
+    // 2 x tiles columns out of the K/V loop and kept them live across it
+    // (16 i64 values at 64 keys with index positions).
+    auto minus = [&](Value value, int64_t amount) -> Value {
+      return amount == 0 ? value : add(value, constant(-amount));
+    };
+    auto sub = [&](Value lhs, Value rhs) -> Value {
+      return arith::SubIOp::create(rewriter, loc, lhs, rhs);
+    };
+    // Key (key offset + c + lane column) is padded iff
+    // lane column >= keys - key offset - c.
+    Value keysLeft = sub(op.getKeys(), op.getKeyOffset());
+    // Key j is right of row i's diagonal iff j > i + shift (sage.mask_scores);
+    // row r of the lane is g + 8r of the warp's tile, so iff
+    // lane column - g > query offset + shift - key offset + 8r - c.
+    Value laneSkew, diagonalBase;
+    if (op.getCausal()) {
+      laneSkew = sub(laneColumn, group);
+      diagonalBase = sub(op.getQueryOffset(), op.getKeyOffset());
+      if (!isTopLeft(op.getCausalAlignment()))
+        diagonalBase = add(diagonalBase, sub(op.getKeys(), op.getQueries()));
+    }
     Value negInf = f.constant(-std::numeric_limits<double>::infinity());
     SmallVector<Value> result;
     for (auto [i, score] : llvm::enumerate(f.elements(op.getScores()))) {
       int64_t tile = int64_t(i) / perTile, e = int64_t(i) % perTile;
-      Value column =
-          add(constant(tile * mma.getN() + e % columnsPerLane), laneColumn);
-      Value key = add(op.getKeyOffset(), column);
-      Value masked = compare(arith::CmpIPredicate::sge, key, op.getKeys());
+      int64_t column = tile * mma.getN() + e % columnsPerLane;
+      Value masked = compare(arith::CmpIPredicate::sge, laneColumn,
+                             minus(keysLeft, column));
       if (op.getCausal())
         masked = arith::OrIOp::create(
             rewriter, loc, masked,
-            compare(arith::CmpIPredicate::sgt, key,
-                    add(rows[getRowOf(mma, i)], diagonal)));
+            compare(arith::CmpIPredicate::sgt, laneSkew,
+                    minus(diagonalBase, column - 8 * getRowOf(mma, i))));
       result.push_back(
           arith::SelectOp::create(rewriter, loc, masked, negInf, score));
     }

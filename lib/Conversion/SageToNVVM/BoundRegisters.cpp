@@ -4,8 +4,12 @@
 // schedule likes: 255 for the levels' mma.sync kernel at D = 128, so that
 // two CTAs of 128 threads share an SM. Bounded to three, it takes 168 and
 // spills 28 bytes; measured on an H100 that ran 4-5% faster
-// (docs/Levels.md, "Registers"). The bound must fit the workgroup memory
-// three CTAs need, so the pass runs once that memory is final.
+// (docs/Levels.md, "Registers"). The wgmma kernel of one warpgroup at
+// 64 x 128, D = 128, takes 245 unbounded; three CTAs an SM at 168 (4 bytes
+// of spills) ran 769 TOPS on an H100, the hand-written kernel's fastest
+// schedule (benchmarks/results/2026-12-07-levels.md). The bound must fit
+// the workgroup memory three CTAs need, so the pass runs once that memory
+// is final.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,17 +43,17 @@ static std::optional<int64_t> getWorkgroupBytes(gpu::GPUFuncOp kernel) {
   return bytes;
 }
 
-/// Whether `kernel` issues warp MMAs from at most 128 threads and keeps an
-/// f32 accumulator of 64 to 127 elements a lane: the O fragment at
-/// D = 128, the case measured. A wider one (D = 256: 128 a lane) would
-/// spill heavily under 168 registers.
-static bool isWideWarpMmaKernel(gpu::GPUFuncOp kernel) {
+/// Whether `kernel` issues warp or warpgroup MMAs from at most 128 threads
+/// (a warpgroup) and keeps an f32 accumulator of 64 to 127 elements a
+/// lane: the O fragment at D = 128, the cases measured. A wider one
+/// (D = 256: 128 a lane) would spill heavily under 168 registers.
+static bool isWideMmaKernel(gpu::GPUFuncOp kernel) {
   std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
   if (!size || (*size)[0] * (*size)[1] * (*size)[2] > 128)
     return false;
-  bool warpMma = false, wide = false, wider = false;
+  bool mma = false, wide = false, wider = false;
   kernel.walk([&](Operation *op) {
-    warpMma |= isa<WarpMmaOp>(op);
+    mma |= isa<WarpMmaOp, WarpgroupMmaOp>(op);
     auto accumulate = dyn_cast<AccumulateOp>(op);
     if (!accumulate)
       return;
@@ -59,7 +63,7 @@ static bool isWideWarpMmaKernel(gpu::GPUFuncOp kernel) {
     wide |= buffer.getNumElements() >= 64;
     wider |= buffer.getNumElements() >= 128;
   });
-  return warpMma && wide && !wider;
+  return mma && wide && !wider;
 }
 
 namespace {
@@ -69,7 +73,7 @@ struct SageBoundRegistersPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (!wideWarpMmaCtasPerSm)
+    if (!wideMmaCtasPerSm)
       return;
     // The chip of the module's NVVM target (sage-attach-nvvm-target's).
     std::optional<Chip> chip;
@@ -82,15 +86,15 @@ struct SageBoundRegistersPass
     StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
     for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel() || kernel->hasAttr(name) ||
-          !isWideWarpMmaKernel(kernel))
+          !isWideMmaKernel(kernel))
         continue;
       std::optional<int64_t> bytes = getWorkgroupBytes(kernel);
-      if (!bytes || int64_t(wideWarpMmaCtasPerSm) * (*bytes + 1024) >
+      if (!bytes || int64_t(wideMmaCtasPerSm) * (*bytes + 1024) >
                         getSharedBytesPerSm(*chip))
         continue;
       kernel->setAttr(name,
                       IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                       wideWarpMmaCtasPerSm));
+                                       wideMmaCtasPerSm));
     }
   }
 };

@@ -116,7 +116,10 @@ func.func @accumulate_after_chains(%p: vector<16xf8E4M3FN>, %v0: vector<8xf8E4M3
 }
 
 // Key j of the lane's element: key_offset + 8 * tile + 2t + column; -inf
-// past the last key and, with causal, right of row g (+ 8) + Nk - Nq.
+// past the last key and, with causal, right of row g (+ 8) + Nk - Nq. Each
+// comparison keeps the lane's one position on the left (2t, or 2t - g) and
+// what the block changes on the right, so that no per-element value is
+// loop-invariant for LLVM to hoist out of the K/V loop.
 // CHECK-LABEL: func @mask
 //  CHECK-SAME: (%[[S:.*]]: vector<8xf32>, %[[Q0:.*]]: i32, %[[K0:.*]]: i32, %[[NQ:.*]]: i32, %[[NK:.*]]: i32)
 //   CHECK-DAG:   %[[TID:.*]] = gpu.thread_id  x
@@ -125,27 +128,27 @@ func.func @accumulate_after_chains(%p: vector<16xf8E4M3FN>, %v0: vector<8xf8E4M3
 //   CHECK-DAG:   %[[G:.*]] = arith.divui %[[LANE]], %c4_i32
 //   CHECK-DAG:   %[[T:.*]] = arith.remui %[[LANE]], %c4_i32
 //   CHECK-DAG:   %[[T2:.*]] = arith.muli %[[T]], %c2_i32
-//   CHECK-DAG:   %[[ROW0:.*]] = arith.addi %[[Q0]], %[[G]]
-//   CHECK-DAG:   %[[G8:.*]] = arith.addi %[[G]], %c8_i32
-//   CHECK-DAG:   %[[ROW1:.*]] = arith.addi %[[Q0]], %[[G8]]
-//   CHECK-DAG:   %[[DIAG:.*]] = arith.subi %[[NK]], %[[NQ]]
+//   CHECK-DAG:   %[[LEFT:.*]] = arith.subi %[[NK]], %[[K0]]
+//   CHECK-DAG:   %[[SKEW:.*]] = arith.subi %[[T2]], %[[G]]
+//   CHECK-DAG:   %[[QK:.*]] = arith.subi %[[Q0]], %[[K0]]
+//   CHECK-DAG:   %[[SHIFT:.*]] = arith.subi %[[NK]], %[[NQ]]
+//   CHECK-DAG:   %[[DIAG:.*]] = arith.addi %[[QK]], %[[SHIFT]]
 //   CHECK-DAG:   %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 //   CHECK-DAG:   %[[S0:.*]] = vector.extract %[[S]][0]
 //   CHECK-DAG:   %[[S7:.*]] = vector.extract %[[S]][7]
-// Element 0: tile 0, row g, column 2t.
-//       CHECK:   %[[KEY0:.*]] = arith.addi %[[K0]], %[[T2]]
-//       CHECK:   %[[PAD0:.*]] = arith.cmpi sge, %[[KEY0]], %[[NK]]
-//       CHECK:   %[[LAST0:.*]] = arith.addi %[[ROW0]], %[[DIAG]]
-//       CHECK:   %[[AFTER0:.*]] = arith.cmpi sgt, %[[KEY0]], %[[LAST0]]
+// Element 0: tile 0, row g, column 2t: padded iff 2t >= Nk - key_offset,
+// right of the diagonal iff 2t - g > q_offset - key_offset + Nk - Nq.
+//       CHECK:   %[[PAD0:.*]] = arith.cmpi sge, %[[T2]], %[[LEFT]]
+//       CHECK:   %[[AFTER0:.*]] = arith.cmpi sgt, %[[SKEW]], %[[DIAG]]
 //       CHECK:   %[[MASK0:.*]] = arith.ori %[[PAD0]], %[[AFTER0]]
 //       CHECK:   %[[R0:.*]] = arith.select %[[MASK0]], %[[NEGINF]], %[[S0]]
 // CHECK-COUNT-6:   arith.select
-// Element 7: tile 1, row g + 8, column 8 + 2t + 1.
-//       CHECK:   %[[COL7:.*]] = arith.addi %[[T2]], %c9_i32
-//       CHECK:   %[[KEY7:.*]] = arith.addi %[[K0]], %[[COL7]]
-//       CHECK:   %[[PAD7:.*]] = arith.cmpi sge, %[[KEY7]], %[[NK]]
-//       CHECK:   %[[LAST7:.*]] = arith.addi %[[ROW1]], %[[DIAG]]
-//       CHECK:   %[[AFTER7:.*]] = arith.cmpi sgt, %[[KEY7]], %[[LAST7]]
+// Element 7: tile 1, row g + 8, column 8 + 2t + 1: the padding bound less
+// 9, the diagonal's less 9 - 8.
+//       CHECK:   %[[LEFT7:.*]] = arith.addi %[[LEFT]], %c-9_i32
+//       CHECK:   %[[PAD7:.*]] = arith.cmpi sge, %[[T2]], %[[LEFT7]]
+//       CHECK:   %[[DIAG7:.*]] = arith.addi %[[DIAG]], %c-1_i32
+//       CHECK:   %[[AFTER7:.*]] = arith.cmpi sgt, %[[SKEW]], %[[DIAG7]]
 //       CHECK:   %[[MASK7:.*]] = arith.ori %[[PAD7]], %[[AFTER7]]
 //       CHECK:   %[[R7:.*]] = arith.select %[[MASK7]], %[[NEGINF]], %[[S7]]
 //       CHECK:   vector.from_elements %[[R0]], {{.*}}, %[[R7]] : vector<8xf32>
@@ -157,12 +160,15 @@ func.func @mask(%s: vector<8xf32>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> ve
 // Aligned top-left, a key is masked past the row itself: no Nk - Nq shift.
 // CHECK-LABEL: func @mask_top_left
 //  CHECK-SAME: (%[[S:[^:]*]]: vector<4xf32>, %[[Q0:[^:]*]]: i32, %[[K0:[^:]*]]: i32, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
-//   CHECK-NOT:   arith.subi
-//       CHECK:   %[[ROW0:.*]] = arith.addi %[[Q0]], %[[G:.*]] : i32
-//       CHECK:   %[[KEY0:.*]] = arith.addi %[[K0]], %[[T2:.*]] : i32
-//       CHECK:   %[[PAD0:.*]] = arith.cmpi sge, %[[KEY0]], %[[NK]]
-//       CHECK:   %[[AFTER0:.*]] = arith.cmpi sgt, %[[KEY0]], %[[ROW0]]
+//   CHECK-NOT:   %[[NQ]]
+//       CHECK:   %[[LEFT:.*]] = arith.subi %[[NK]], %[[K0]] : i32
+//       CHECK:   %[[SKEW:.*]] = arith.subi %[[T2:.*]], %[[G:.*]] : i32
+//       CHECK:   %[[DIAG:.*]] = arith.subi %[[Q0]], %[[K0]] : i32
+//   CHECK-NOT:   %[[NQ]]
+//       CHECK:   %[[PAD0:.*]] = arith.cmpi sge, %[[T2]], %[[LEFT]]
+//       CHECK:   %[[AFTER0:.*]] = arith.cmpi sgt, %[[SKEW]], %[[DIAG]]
 //       CHECK:   arith.ori %[[PAD0]], %[[AFTER0]]
+//       CHECK:   return
 func.func @mask_top_left(%s: vector<4xf32>, %q0: i32, %k0: i32, %nq: i32, %nk: i32) -> vector<4xf32> {
   %0 = sage.mask_scores %s at [%q0, %k0] of [%nq, %nk] {causal, causal_alignment = #sage.causal_alignment<top_left>, fragment = #s8} : vector<4xf32>, i32
   return %0 : vector<4xf32>

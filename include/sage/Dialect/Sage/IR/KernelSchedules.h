@@ -50,6 +50,13 @@ struct KernelSchedule {
   int64_t ctasPerSm = 0;
   /// The consumer warpgroups issue their wgmmas in turn.
   bool warpgroupTurns = false;
+
+  /// Whether every warp computes one K/V block after the other: no
+  /// producer warpgroup, no softmax overlap, no turns (the kernels
+  /// --sage-levels builds).
+  bool isSequential() const {
+    return !warpSpecialize && !overlapSoftmax && !warpgroupTurns;
+  }
 };
 
 /// One measured row: the fastest accurate schedule for `key`.
