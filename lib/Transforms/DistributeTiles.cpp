@@ -510,7 +510,7 @@ struct OnlineSoftmaxToFragments : OpConversionPattern<OnlineSoftmaxOp> {
     rewriter.replaceOpWithNewOp<OnlineSoftmaxOp>(
         op, adaptor.getScores().getType(), rows, rows, rows,
         adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
-        /*score_scale=*/Value(), mma, op.getBase2(), op.getProbScaleAttr());
+        adaptor.getScoreScale(), mma, op.getBase2(), op.getProbScaleAttr());
     return success();
   }
 };

@@ -595,8 +595,8 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           // S = (Q_hat K_hat^T * scales + dS) * scale, dS_j = qbar_i . K_j
           // (section 1; the row-constant qbar_i . mean K is
           // softmax-invariant and dropped), in log2 units (times log2 e):
-          // the softmax is base2, one subtraction and one ex2 a score. dS
-          // is the product's initial value, so that a score's scaling and
+          // the softmax is base2, one fma and one ex2 a score. dS is the
+          // product's initial value, so that a score's dequantization and
           // correction lower to one FMA (sage-distribute-tiles).
           AffineExpr r, c;
           bindDims(b.getContext(), r, c);
@@ -624,20 +624,38 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
                   /*mma=*/MmaAttr())
                   .getResult();
           double log2Scale = op.getScale().convertToDouble() * M_LOG2E;
-          Value scaled = lb.elementwise(
-              {scores}, {lb.tileMap({r, c})},
-              tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blockQ, blockK},
-                                      f32),
-              [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-                return arith::MulFOp::create(
-                    nb, nl, args[0],
-                    TileBuilder{nb, nl}.constant(f32, log2Scale));
-              });
-          // The mask, in the units of the scaled scores (log2: times
-          // log2 e): added, or -inf where an i1 mask drops the key (as the
-          // kernels do, before sage.mask_scores hides padded and causal
-          // keys).
-          if (Value mask = op.getMask()) {
+          // Without an additive mask (which is in the scaled scores' units)
+          // the softmax takes the scale as its score_scale, so that a
+          // score's scaling and the max's subtraction are one fma; a
+          // masked (-inf) score stays -inf, the scale being positive.
+          Value mask = op.getMask();
+          bool additiveMask = mask && !cast<RankedTensorType>(mask.getType())
+                                           .getElementType()
+                                           .isInteger(1);
+          Value scoreScale;
+          Value scaled = scores;
+          if (additiveMask || !(log2Scale > 0)) {
+            scaled = lb.elementwise(
+                {scores}, {lb.tileMap({r, c})},
+                tensor::EmptyOp::create(b, loc,
+                                        ArrayRef<int64_t>{blockQ, blockK}, f32),
+                [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+                  return arith::MulFOp::create(
+                      nb, nl, args[0],
+                      TileBuilder{nb, nl}.constant(f32, log2Scale));
+                });
+          } else {
+            auto factorType = VectorType::get({1}, f32);
+            scoreScale = arith::ConstantOp::create(
+                b, loc, factorType,
+                DenseElementsAttr::get(factorType,
+                                       b.getF32FloatAttr(log2Scale)));
+          }
+          // The mask: an additive one in the scaled scores' units (log2:
+          // times log2 e), added; an i1 one puts -inf where it drops the
+          // key (as the kernels do, before sage.mask_scores hides padded
+          // and causal keys).
+          if (mask) {
             auto maskType = cast<RankedTensorType>(mask.getType());
             Value maskBatch = maskType.getDimSize(0) == 1 ? lb.index(0) : batch;
             Value maskHead = maskType.getDimSize(1) == 1 ? lb.index(0) : head;
@@ -675,7 +693,7 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
           auto rowType = RankedTensorType::get({blockQ}, f32);
           auto softmax = OnlineSoftmaxOp::create(
               b, loc, masked.getType(), rowType, rowType, rowType, masked,
-              carried[1], carried[2], /*score_scale=*/Value(),
+              carried[1], carried[2], scoreScale,
               /*fragment=*/nullptr, /*base2=*/true,
               probRange == 1.0 ? nullptr : b.getF64FloatAttr(probRange));
           // P_hat = P_r P~: a static scale, as P~ <= 1 (section 3), applied

@@ -11,7 +11,7 @@
 //  CHECK-SAME: (%[[QV:[^:]*]]: tensor<1x4x100x64xi8>, %[[QS:[^:]*]]: tensor<1x4x64x1xf32>, %[[KV:[^:]*]]: tensor<1x2x70x64xi8>, %[[KS:[^:]*]]: tensor<1x2x8x1xf32>, %[[VV:[^:]*]]: tensor<1x2x70x64xf8E4M3FN>, %[[VS:[^:]*]]: tensor<1x2x1x64xf32>, %[[QM:[^:]*]]: tensor<1x4x2x64xf32>, %[[K:[^:]*]]: tensor<1x2x70x64xf16>
 //   CHECK-DAG: %[[PR:.*]] = arith.constant 4.480000e+02 : f32
 // The scores in log2 units: scale * log2 e = 0.125 * 1.4427.
-//   CHECK-DAG: %[[SCALE:.*]] = arith.constant 0.180336878 : f32
+//   CHECK-DAG: %[[SCALE:.*]] = arith.constant dense<0.180336878> : vector<1xf32>
 //   CHECK-DAG: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 //   CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -63,14 +63,13 @@
 //       CHECK:     %[[DS:.*]] = linalg.matvec ins(%[[RAWK]], %[[QBAR]] : tensor<64x64xf16>, tensor<64xf32>)
 //       CHECK:     %[[DS_ROWS:.*]] = linalg.generic {indexing_maps = [#[[COL]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[DS]] : tensor<64xf32>)
 //       CHECK:     %[[S:.*]] = sage.qmma %[[QTILE]] scaled %[[QSTILE]], %[[KTILE]] scaled %[[KSTILE]], %[[DS_ROWS]] {a_quant = #sage.quant<i8, per_thread, operand = a, block = 64, warp = 16>, accumulator = i32, b_quant = #sage.quant<i8, per_thread, operand = b, block = 64>} : tensor<64x64xi8>, tensor<32x1xf32>, tensor<64x64xi8>, tensor<4x1xf32> -> tensor<64x64xf32>
-//       CHECK:     %[[SCALED:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[S]] : tensor<64x64xf32>)
-//       CHECK:     ^bb0(%[[S_IN:.*]]: f32, %{{.*}}: f32):
-//       CHECK:       %[[PROD:.*]] = arith.mulf %[[S_IN]], %[[SCALE]] : f32
-//       CHECK:       linalg.yield %[[PROD]]
-//       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[SCALED]] at [%[[Q0]], %[[K0]]] of [%[[C100]], %[[C70]]] {causal} : tensor<64x64xf32>
+// The mask on the unscaled scores; the softmax scales them (scale * log2
+// e as its score_scale: one fma a score with the max's subtraction).
+//   CHECK-NOT:     arith.mulf
+//       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[S]] at [%[[Q0]], %[[K0]]] of [%[[C100]], %[[C70]]] {causal} : tensor<64x64xf32>
 // Base 2, P_r folded into the exponent: P comes out as P_r P~, in the
 // range the quantizer takes as is.
-//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] {base2, prob_scale = 4.480000e+02 : f64} : tensor<64x64xf32>, tensor<64xf32>
+//       CHECK:     %[[P:.*]], %[[M1:.*]], %[[L1:.*]], %[[ALPHA:.*]] = sage.online_softmax %[[MASKED]], %[[M]], %[[L]] scaled %[[SCALE]] : vector<1xf32> {base2, prob_scale = 4.480000e+02 : f64} : tensor<64x64xf32>, tensor<64xf32>
 //       CHECK:     %[[PV:.*]], %{{.*}} = sage.quantize %[[P]] {bound = 4.480000e+02 : f64, quant = #sage.quant<f8E4M3FN, per_tensor>} : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN>, tensor<1x1xf32>
 //       CHECK:     tensor.extract_slice %[[VV]][%[[B]], %[[HKV]], %[[K0]], 0]
 //       CHECK:     %[[VTILE:.*]] = tensor.pad

@@ -191,14 +191,6 @@ func.func @negative_quantize_tile_fragment(%p: tensor<64x64xf32>) {
 
 // -----
 
-func.func @negative_score_scale_on_tiles(%s: tensor<64x64xf32>, %m: tensor<64xf32>, %f: vector<1xf32>) {
-  // expected-error@+1 {{'sage.online_softmax' op takes a score_scale on fragments only (the lane's factor); scale tile scores before}}
-  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m scaled %f : vector<1xf32> : tensor<64x64xf32>, tensor<64xf32>
-  return
-}
-
-// -----
-
 func.func @negative_prob_scale(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
   // expected-error@+1 {{'sage.online_softmax' op expected a positive finite prob_scale, got -4.480000e+02}}
   %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m {prob_scale = -448.0 : f64} : tensor<64x64xf32>, tensor<64xf32>

@@ -185,6 +185,15 @@ func.func @online_softmax_and_accumulate(%s: tensor<128x64xf32>, %m: tensor<128x
   return
 }
 
+// A factor every score of the tile shares (the softmax scale in log2 units).
+// CHECK-LABEL: func @online_softmax_scaled_tile
+//       CHECK: sage.online_softmax %{{.*}}, %{{.*}}, %{{.*}} scaled %{{.*}} : vector<1xf32> {base2} : tensor<64x64xf32>, tensor<64xf32>
+func.func @online_softmax_scaled_tile(%s: tensor<64x64xf32>, %m: tensor<64xf32>) {
+  %f = arith.constant dense<0.180336878> : vector<1xf32>
+  %p, %m1, %l1, %a = sage.online_softmax %s, %m, %m scaled %f : vector<1xf32> {base2} : tensor<64x64xf32>, tensor<64xf32>
+  return
+}
+
 // The tile level's forms: scales grouped by a quant attribute, a static P
 // scale, masked scores.
 // CHECK-LABEL: func @tile_forms

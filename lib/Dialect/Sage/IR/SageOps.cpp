@@ -962,9 +962,6 @@ LogicalResult OnlineSoftmaxOp::verify() {
                      std::isfinite(probScale.getValueAsDouble())))
     return emitOpError() << "expected a positive finite prob_scale, got "
                          << probScale.getValueAsDouble();
-  if (getScoreScale() && !isa<VectorType>(getScores().getType()))
-    return emitOpError() << "takes a score_scale on fragments only (the "
-                            "lane's factor); scale tile scores before";
   if (auto scores = dyn_cast<VectorType>(getScores().getType()))
     return failure(failed(verifyAccumulatorFragment(*this, getFragment(),
                                                     "scores", scores)) ||

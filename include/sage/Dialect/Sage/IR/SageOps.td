@@ -1037,10 +1037,12 @@ def Sage_OnlineSoftmaxOp : Sage_Op<"online_softmax", [Pure,
 
     Two optional folds let the lowering spend one `fma` and one `ex2` a
     score (docs/Levels.md, L4):
-    * `score_scale` (fragments only): `S = scores * score_scale`, the
-      lane's one positive factor (`vector<1xf32>`), e.g. the scores'
-      dequantization `delta_Q * delta_K * scale * log2 e` applied to raw
-      integer products. A `-inf` score stays `-inf` (the factor must be
+    * `score_scale`: `S = scores * score_scale`, one positive factor
+      (`vector<1xf32>`) every score shares: on fragments the lane's, e.g.
+      the scores' dequantization `delta_Q * delta_K * scale * log2 e`
+      applied to raw integer products; on tiles the tile's (the softmax
+      scale times log2 e, sage-tile-attention), which the distribute level
+      gives every lane. A `-inf` score stays `-inf` (the factor must be
       positive: a zero factor would make it NaN).
     * `prob_scale`: `probs = prob_scale * P~`, already in the range P is
       quantized to (e.g. 448 for E4M3); `new_sum` still sums `P~`.
