@@ -61,30 +61,26 @@ static std::string getGroupMismatch(QuantAttr quant, int64_t tile,
       .str();
 }
 
-/// The Q block `tiles` asks for `op`: block-q, or with block-q 0 the
-/// block the op's Q scales name (their groups' tokens, or the tile per_warp
-/// and per_token scales were made for; the Q smoothing block too), else 64.
-static int64_t getBlockQ(QuantizedAttentionOp op, AttentionTileSizes tiles) {
-  if (tiles.blockQ != 0)
-    return tiles.blockQ;
-  QuantAttr quant = op.getQQuant();
-  // A microscale block runs along the features, not the tokens.
+/// The tokens of one of `quant`'s groups (the tile its scales were made
+/// for; for Q the smoothing block too), or 64 where its groups have no
+/// token block (microscale groups run along the features).
+static int64_t getGroupTokens(QuantAttr quant) {
   if (quant.getGranularity() == Granularity::Microscale ||
       quant.getBlock() == 0)
     return 64;
   return quant.getBlock();
 }
 
+/// The Q block `tiles` asks for `op`: block-q, or with block-q 0 the
+/// tokens of the op's Q groups.
+static int64_t getBlockQ(QuantizedAttentionOp op, AttentionTileSizes tiles) {
+  return tiles.blockQ != 0 ? tiles.blockQ : getGroupTokens(op.getQQuant());
+}
+
 /// The K/V block `tiles` asks for `op`: block-k, or with block-k 0 the
-/// tokens of the op's K groups (the tile they were made for), else 64.
+/// tokens of the op's K groups.
 static int64_t getBlockK(QuantizedAttentionOp op, AttentionTileSizes tiles) {
-  if (tiles.blockK != 0)
-    return tiles.blockK;
-  QuantAttr quant = op.getKQuant();
-  if (quant.getGranularity() == Granularity::Microscale ||
-      quant.getBlock() == 0)
-    return 64;
-  return quant.getBlock();
+  return tiles.blockK != 0 ? tiles.blockK : getGroupTokens(op.getKQuant());
 }
 
 /// The keys of one flush of `op`'s f16 P V accumulator: `every` MMAs of k
