@@ -278,6 +278,8 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   // store-values=0, the mma.sync kernel transposes V^T's blocks itself.)
   if (warpgroup || options.storeValues || options.valueOrder != "accumulator")
     pm.addPass(createSageStoreStageOrder());
+  // The copies into stage order quantize from the inputs themselves.
+  pm.addPass(createSageFuseGatheredProducers());
 
   // From the lanes to a kernel (docs/Levels.md): lanes read the operands,
   // the grid is bufferized with the statistics and quantizers, each

@@ -56,6 +56,12 @@ void replaceWithScaledSum(ConversionPatternRewriter &rewriter, LaneIndices &ix,
                           QMmaOp op, Value acc, Value aScales, Value bScales,
                           Value sum, VectorType resultType);
 
+/// Folds the scores' dequantization into the softmax where it is one
+/// factor a lane (the lane's scores `x * broadcast(f)`, read only by masks
+/// on their way to a sage.online_softmax with a score_scale `c`): the
+/// softmax takes the raw `x`, scaled by `c * f` (FoldScoreFactors.cpp).
+void foldScoreFactorsIntoSoftmax(Operation *root);
+
 /// Fails with a diagnostic on a sage.qmma with an encoded result that the
 /// pattern cannot distribute: block scales, or scales on an f16 result.
 LogicalResult checkDistributableQMma(QMmaOp op);

@@ -199,14 +199,48 @@ static SmallVector<Value> readBMatrices(LaneIndices &ix, Value tile,
   return chunkFragments;
 }
 
+/// Whether getGroup gives every accumulator a lane holds in a tile of
+/// `extent` rows (isA) or columns one group: the lane's rows are g and
+/// g + 8 of its warp's 16 (a 16-aligned pair), its columns 8 j + 2 t and
+/// 8 j + 2 t + 1 for every j (getLaneCoordinates).
+static bool isLaneUniform(QuantAttr quant, bool isA, int64_t extent,
+                          int64_t scaleRows) {
+  if (!quant)
+    return scaleRows == 1;
+  int64_t block = quant.getBlock(), warp = quant.getWarp();
+  switch (quant.getGranularity()) {
+  case Granularity::PerTensor:
+    return true;
+  case Granularity::PerToken:
+    return false;
+  case Granularity::PerBlock:
+    return isA ? block % 16 == 0 : extent <= block;
+  case Granularity::PerWarp:
+    return isA ? warp % 16 == 0 : extent <= warp;
+  case Granularity::PerThread:
+    // Rows: lane g's class within a warp of 16; columns: lane t's pair
+    // within one block.
+    return isA ? warp == 16 && block % 16 == 0 : extent <= block;
+  default:
+    return false;
+  }
+}
+
 /// delta_a(row) * delta_b(column) for each accumulator the lane holds
 /// (at its getLaneCoordinates), or null where both scale tiles are ones.
+/// Where both scales are the same for all of them (isLaneUniform), one
+/// product, broadcast: sage-distribute-tiles may then fold it into the
+/// softmax's score_scale.
 static Value getFactors(LaneIndices &ix, QMmaOp op, Value aScales,
                         Value bScales, VectorType type) {
   if (isOnes(op.getAScales()) && isOnes(op.getBScales()))
     return {};
   int64_t aGroups = op.getAScales().getType().getDimSize(0);
   int64_t bGroups = op.getBScales().getType().getDimSize(0);
+  ArrayRef<int64_t> shape = op.getResult().getType().getShape();
+  bool uniform =
+      isLaneUniform(op.getAQuantAttr(), /*isA=*/true, shape[0], aGroups) &&
+      isLaneUniform(op.getBQuantAttr(), /*isA=*/false, shape[1], bGroups);
   Value zero = ix.constant(0);
   // One scale a distinct row or column Value.
   DenseMap<Value, Value> rowScales, columnScales;
@@ -231,6 +265,8 @@ static Value getFactors(LaneIndices &ix, QMmaOp op, Value aScales,
                                 /*isA=*/false, at[1], bGroups);
     factors.push_back(
         arith::MulFOp::create(ix.b, ix.loc, rowScale, columnScale));
+    if (uniform)
+      return vector::BroadcastOp::create(ix.b, ix.loc, type, factors[0]);
   }
   return vector::FromElementsOp::create(ix.b, ix.loc, type, factors);
 }

@@ -596,6 +596,7 @@ struct DistributeTilesPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
+    foldScoreFactorsIntoSoftmax(getOperation());
     // The outputs of fills and generics, which their vectors do not need.
     getOperation()->walk([](ub::PoisonOp poison) {
       if (poison->use_empty())

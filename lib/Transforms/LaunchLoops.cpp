@@ -14,6 +14,8 @@
 
 #include "sage/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,6 +24,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -143,6 +146,51 @@ static bool isThreadLoop(scf::ParallelOp loop) {
          *upper <= kPointsPerThread;
 }
 
+/// The widest access a thread makes at once (bytes): one 16-byte vector.
+static constexpr int64_t kVectorBytes = 16;
+
+/// The thread loop's one store of a whole row, where it can be one vector
+/// store: in the loop's body itself (not under a condition), of the row
+/// the other induction variables pick (its last index the thread loop's
+/// variable, through identity maps, the others independent of it), into
+/// a buffer allocated aligned whose rows are the loop's points exactly
+/// (an identity layout of `points` elements a row: every row then starts
+/// at a multiple of the row's bytes). Null where there is no such store.
+static memref::StoreOp getRowStore(scf::ParallelOp loop, int64_t points) {
+  Value iv = loop.getInductionVars().back();
+  SmallVector<memref::StoreOp> stores;
+  loop.getBody()->walk([&](memref::StoreOp store) { stores.push_back(store); });
+  if (stores.size() != 1 || stores[0]->getBlock() != loop.getBody())
+    return {};
+  memref::StoreOp store = stores[0];
+  auto type = cast<MemRefType>(store.getMemRef().getType());
+  auto alloc = store.getMemRef().getDefiningOp<memref::AllocOp>();
+  int64_t bytes = points * type.getElementTypeBitWidth() / 8;
+  if (points < 2 || !alloc || !type.getLayout().isIdentity() ||
+      type.getShape().back() != points ||
+      type.getElementTypeBitWidth() % 8 != 0 || bytes > kVectorBytes ||
+      !llvm::isPowerOf2_64(bytes) ||
+      static_cast<int64_t>(alloc.getAlignment().value_or(0)) < bytes)
+    return {};
+  auto isIv = [&](Value index) {
+    if (auto apply = index.getDefiningOp<affine::AffineApplyOp>())
+      if (apply.getAffineMap().isIdentity() &&
+          apply.getMapOperands().size() == 1)
+        index = apply.getMapOperands()[0];
+    return index == iv;
+  };
+  SetVector<Operation *> dependent;
+  getForwardSlice(iv, &dependent);
+  ValueRange indices = store.getIndices();
+  if (!isIv(indices.back()))
+    return {};
+  for (Value index : indices.drop_back())
+    if (index == iv ||
+        (index.getDefiningOp() && dependent.contains(index.getDefiningOp())))
+      return {};
+  return store;
+}
+
 /// `loop` run by one thread of a grid of its points each (of the others,
 /// where the innermost dimension is a thread's loop: isThreadLoop).
 static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
@@ -189,15 +237,49 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
         arith::AddIOp::create(rewriter, loc, loop.getLowerBound()[i], offset);
     mapping.map(loop.getInductionVars()[i], iv);
   }
-  if (threadLoop) {
-    auto points =
-        scf::ForOp::create(rewriter, loc, loop.getLowerBound().back(),
-                           loop.getUpperBound().back(), loop.getStep().back());
-    rewriter.setInsertionPointToStart(points.getBody());
-    mapping.map(loop.getInductionVars().back(), points.getInductionVar());
+  int64_t points =
+      threadLoop ? *getConstantIntValue(loop.getUpperBound().back()) : 0;
+  memref::StoreOp rowStore =
+      threadLoop ? getRowStore(loop, points) : memref::StoreOp();
+  if (rowStore) {
+    // The thread's row in one vector store: its points unrolled, their
+    // elements gathered into a vector (16 one-byte stores from a warp
+    // would each write 32 partial sectors).
+    SmallVector<Value> elements;
+    for (int64_t p = 0; p < points; ++p) {
+      mapping.map(loop.getInductionVars().back(),
+                  arith::ConstantIndexOp::create(rewriter, loc, p));
+      for (Operation &op : loop.getBody()->without_terminator()) {
+        if (&op == rowStore.getOperation())
+          elements.push_back(
+              mapping.lookupOrDefault(rowStore.getValueToStore()));
+        else
+          rewriter.clone(op, mapping);
+      }
+    }
+    auto type = cast<MemRefType>(rowStore.getMemRef().getType());
+    Value row = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({points}, type.getElementType()),
+        elements);
+    SmallVector<Value> indices;
+    for (Value index : rowStore.getIndices().drop_back())
+      indices.push_back(mapping.lookupOrDefault(index));
+    indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
+    vector::StoreOp::create(
+        rewriter, loc, row, mapping.lookupOrDefault(rowStore.getMemRef()),
+        indices, /*nontemporal=*/false,
+        llvm::MaybeAlign(points * type.getElementTypeBitWidth() / 8));
+  } else {
+    if (threadLoop) {
+      auto pointLoop = scf::ForOp::create(
+          rewriter, loc, loop.getLowerBound().back(),
+          loop.getUpperBound().back(), loop.getStep().back());
+      rewriter.setInsertionPointToStart(pointLoop.getBody());
+      mapping.map(loop.getInductionVars().back(), pointLoop.getInductionVar());
+    }
+    for (Operation &op : loop.getBody()->without_terminator())
+      rewriter.clone(op, mapping);
   }
-  for (Operation &op : loop.getBody()->without_terminator())
-    rewriter.clone(op, mapping);
   rewriter.eraseOp(loop);
   // The reductions, innermost first, once the loads and stores of one
   // element share their index computations.

@@ -180,7 +180,7 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 // g + 8, channels 4t .. 4t + 3 and 16 + 4t ..) and B's two of each 8-key
 // tile (key g), then one m16n8k32 a tile; the i32 sums
 // are scaled by its row's delta_Q (group 8 w + g) and its keys' delta_K
-// (group t).
+// (group t): one factor for all of the lane's sums, broadcast.
 #qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
                 b = i8, b_source = registers, acc = i32, scales = none>
 #S = #sage.acc_fragment<mma = #qk, warps = 1>
@@ -202,14 +202,11 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 //       CHECK:   %[[S1:.*]] = sage.warp_mma %[[A]], %[[B1]], %[[ZERO]]
 //       CHECK:   %[[SUMS:.*]] = vector.shuffle %[[S0]], %[[S1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
 //       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<8xi32> to vector<8xf32>
-//       CHECK:   %[[DQ0:.*]] = tensor.extract %[[QS]]
-//       CHECK:   %[[DK0:.*]] = tensor.extract %[[KS]]
-//       CHECK:   %[[F0:.*]] = arith.mulf %[[DQ0]], %[[DK0]] : f32
-//       CHECK:   %[[DK1:.*]] = tensor.extract %[[KS]]
-//       CHECK:   %[[F1:.*]] = arith.mulf %[[DQ0]], %[[DK1]] : f32
-//       CHECK:   %[[DQ1:.*]] = tensor.extract %[[QS]]
-//       CHECK:   %[[F2:.*]] = arith.mulf %[[DQ1]], %[[DK0]] : f32
-//       CHECK:   %[[FACTORS:.*]] = vector.from_elements %[[F0]], %[[F1]], %[[F2]], %{{.*}} : vector<8xf32>
+//       CHECK:   %[[DQ:.*]] = tensor.extract %[[QS]]
+//       CHECK:   %[[DK:.*]] = tensor.extract %[[KS]]
+//       CHECK:   %[[F:.*]] = arith.mulf %[[DQ]], %[[DK]] : f32
+//   CHECK-NOT:   tensor.extract
+//       CHECK:   %[[FACTORS:.*]] = vector.broadcast %[[F]] : f32 to vector<8xf32>
 //       CHECK:   %[[SCALED:.*]] = arith.mulf %[[FLOATS]], %[[FACTORS]] fastmath<contract> : vector<8xf32>
 //       CHECK:   %[[S:.*]] = arith.addf %[[ACC]], %[[SCALED]] fastmath<contract> : vector<8xf32>
 //       CHECK:   builtin.unrealized_conversion_cast %[[S]] : vector<8xf32> to tensor<16x16xf32, #{{.*}}>
@@ -222,6 +219,82 @@ func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi
   return %s : tensor<16x16xf32, #S>
 }
 
+
+// -----
+
+// Per-token scales differ between the lane's rows g and g + 8 and its
+// columns: a factor an accumulator.
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 1>
+// CHECK-LABEL: func @scores_per_token
+//  CHECK-SAME: (%{{[^:]*}}: tensor<16x32xi8>, %[[QS:[^:]*]]: tensor<16x1xf32>, %{{[^:]*}}: tensor<16x32xi8>, %[[KS:[^:]*]]: tensor<16x1xf32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp
+//       CHECK:   %[[DQ0:.*]] = tensor.extract %[[QS]]
+//       CHECK:   %[[DK0:.*]] = tensor.extract %[[KS]]
+//       CHECK:   %[[F0:.*]] = arith.mulf %[[DQ0]], %[[DK0]] : f32
+//       CHECK:   %[[DK1:.*]] = tensor.extract %[[KS]]
+//       CHECK:   %[[F1:.*]] = arith.mulf %[[DQ0]], %[[DK1]] : f32
+//       CHECK:   %[[DQ1:.*]] = tensor.extract %[[QS]]
+//       CHECK:   %[[F2:.*]] = arith.mulf %[[DQ1]], %[[DK0]] : f32
+//       CHECK:   %[[FACTORS:.*]] = vector.from_elements %[[F0]], %[[F1]], %[[F2]], %{{.*}} : vector<8xf32>
+//       CHECK:   arith.mulf %[[FLOATS]], %[[FACTORS]] fastmath<contract> : vector<8xf32>
+func.func @scores_per_token(%q: tensor<16x32xi8>, %qs: tensor<16x1xf32>, %k: tensor<16x32xi8>,
+    %ks: tensor<16x1xf32>, %acc: tensor<16x16xf32, #S>) -> tensor<16x16xf32, #S> {
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32,
+      a_quant = #sage.quant<i8, per_token, block = 16>,
+      b_quant = #sage.quant<i8, per_token, block = 16>, mma = #qk}
+    : tensor<16x32xi8>, tensor<16x1xf32>, tensor<16x32xi8>, tensor<16x1xf32> -> tensor<16x16xf32, #S>
+  return %s : tensor<16x16xf32, #S>
+}
+
+// -----
+
+// Scores that start from zero (no dS) with one factor a lane, read by the
+// mask of the blocks that need one and by a softmax with a score_scale:
+// the softmax takes the raw sums and scales them by c * max(f, the
+// smallest normal float), one multiply a lane (a zero f would make the
+// masked -inf scores NaN).
+#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
+                b = i8, b_source = registers, acc = i32, scales = none>
+#S = #sage.acc_fragment<mma = #qk, warps = 1>
+#R = #sage.row_fragment<m = 16, warps = 1>
+// CHECK-LABEL: func @score_factor_in_softmax
+//  CHECK-SAME: (%{{[^:]*}}: tensor<16x32xi8>, %[[QS:[^:]*]]: tensor<8x1xf32>, %{{[^:]*}}: tensor<16x32xi8>, %[[KS:[^:]*]]: tensor<4x1xf32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf32>
+//       CHECK:   %[[F:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+//   CHECK-NOT:   arith.mulf %[[FLOATS]]
+//       CHECK:   %[[SCORES:.*]] = scf.if %{{.*}} -> (vector<8xf32>) {
+//       CHECK:     %[[MASKED:.*]] = sage.mask_scores %[[FLOATS]]
+//       CHECK:     scf.yield %[[MASKED]]
+//       CHECK:   } else {
+//       CHECK:     scf.yield %[[FLOATS]]
+//       CHECK:   %[[SMALLEST:.*]] = arith.constant 1.17549435E-38 : f32
+//       CHECK:   %[[POSITIVE:.*]] = arith.maximumf %[[F]], %[[SMALLEST]] : f32
+//       CHECK:   %[[LANE_FACTOR:.*]] = vector.broadcast %[[POSITIVE]] : f32 to vector<1xf32>
+//       CHECK:   %[[LANE_SCALE:.*]] = arith.mulf %[[C:.*]], %[[LANE_FACTOR]] : vector<1xf32>
+//       CHECK:   sage.online_softmax %[[SCORES]], %{{.*}}, %{{.*}} scaled %[[LANE_SCALE]] : vector<1xf32>
+func.func @score_factor_in_softmax(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi8>,
+    %ks: tensor<4x1xf32>, %m: tensor<16xf32, #R>, %l: tensor<16xf32, #R>,
+    %k0: index, %n: index, %edge: i1) -> tensor<16x16xf32, #S> {
+  %c = arith.constant dense<0.125> : vector<1xf32>
+  %e = tensor.empty() : tensor<16x16xf32, #S>
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32, #S>) -> tensor<16x16xf32, #S>
+  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32,
+      a_quant = #sage.quant<i8, per_thread, operand = a, block = 16, warp = 16>,
+      b_quant = #sage.quant<i8, per_thread, operand = b, block = 16>, mma = #qk}
+    : tensor<16x32xi8>, tensor<8x1xf32>, tensor<16x32xi8>, tensor<4x1xf32> -> tensor<16x16xf32, #S>
+  %masked = scf.if %edge -> (tensor<16x16xf32, #S>) {
+    %x = sage.mask_scores %s at [%k0, %k0] of [%n, %n] : tensor<16x16xf32, #S>
+    scf.yield %x : tensor<16x16xf32, #S>
+  } else {
+    scf.yield %s : tensor<16x16xf32, #S>
+  }
+  %p, %m1, %l1, %alpha = sage.online_softmax %masked, %m, %l scaled %c : vector<1xf32>
+      {base2} : tensor<16x16xf32, #S>, tensor<16xf32, #R>
+  return %p : tensor<16x16xf32, #S>
+}
 // -----
 
 // P V with P in the registers of Q K^T's accumulators: A is the lane's own

@@ -169,3 +169,49 @@ func.func @long_rows(%x: memref<?x32xi8>, %y: memref<?x32xi8>) {
   }
   return
 }
+
+// -----
+
+// A thread loop whose one store writes whole rows of a buffer allocated
+// 16-byte aligned, 16 bytes a row, is unrolled and stores the row as one
+// vector (@thread_loop's output is an argument, of unknown alignment).
+// CHECK-LABEL: func.func @row_store
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x4x16xf16>)
+//       CHECK:   %[[Y:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x4x16xi8>
+//       CHECK:   gpu.launch
+//   CHECK-NOT:     scf.for
+//   CHECK-NOT:     memref.store
+// CHECK-COUNT-16:  memref.load %[[X]]
+//       CHECK:     %[[ROW:.+]] = vector.from_elements {{.*}} : vector<16xi8>
+//       CHECK:     vector.store %[[ROW]], %[[Y]][%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x4x16xi8>, vector<16xi8>
+//   CHECK-NOT:     memref.store
+// CHECK-LABEL: func.func @negative_row_store_unaligned
+//       CHECK:   gpu.launch
+//       CHECK:     scf.for
+//       CHECK:       memref.store
+//   CHECK-NOT:     vector.store
+#rows3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @row_store(%x: memref<?x4x16xf16>) -> memref<?x4x16xi8> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x4x16xf16>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x4x16xi8>
+  linalg.generic {indexing_maps = [#rows3, #rows3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<?x4x16xf16>) outs(%y : memref<?x4x16xi8>) {
+  ^bb0(%in: f16, %out: i8):
+    %q = arith.fptosi %in : f16 to i8
+    linalg.yield %q : i8
+  }
+  return %y : memref<?x4x16xi8>
+}
+func.func @negative_row_store_unaligned(%x: memref<?x4x16xf16>) -> memref<?x4x16xi8> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x4x16xf16>
+  %y = memref.alloc(%n) {alignment = 8 : i64} : memref<?x4x16xi8>
+  linalg.generic {indexing_maps = [#rows3, #rows3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<?x4x16xf16>) outs(%y : memref<?x4x16xi8>) {
+  ^bb0(%in: f16, %out: i8):
+    %q = arith.fptosi %in : f16 to i8
+    linalg.yield %q : i8
+  }
+  return %y : memref<?x4x16xi8>
+}

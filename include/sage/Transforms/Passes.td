@@ -393,6 +393,27 @@ def SageStoreStageOrder : Pass<"sage-store-stage-order"> {
   ];
 }
 
+def SageFuseGatheredProducers : Pass<"sage-fuse-gathered-producers"> {
+  let summary = "Compute an elementwise producer's elements where a gather reads them";
+  let description = [{
+    On the host side, after `sage-store-stage-order` (docs/Levels.md,
+    "Quantizing in stage order"): a `tensor.extract` outside any grid
+    whose tensor is the result of an elementwise `linalg.generic` (every
+    loop parallel, an identity output map, the output's element unread,
+    a body of pure ops) used only by such extracts and `tensor.dim`s
+    becomes the producer's body at the extract's indices, each input read
+    at its indexing map's image of them (`linalg.index` d is index d).
+    The stage-order copies then quantize Q, K and V themselves from the
+    f16 inputs, and the row-major quantized tensors are gone: one pass
+    over memory where there were two.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SagePackInt4 : Pass<"sage-pack-int4"> {
   let summary = "Store i4 tensors as their bytes, two values a byte";
   let description = [{
@@ -470,13 +491,18 @@ def SageLaunchLoops : Pass<"sage-launch-loops"> {
     (`linalg`'s parallel-loop form, flattened into a 1-D grid of
     `block-size` threads a block, the last block guarded), whose
     reductions run in order in each thread. Simple kernels, correct
-    first: the CPU model's order of every sum is kept.
+    first: the CPU model's order of every sum is kept. A short static
+    innermost dimension (up to 16 points, no reductions) is one thread's
+    loop; where its one store writes whole rows of an aligned buffer of
+    at most 16 bytes a row (the stage-order copies), the loop is unrolled
+    and the row stored as one vector.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
