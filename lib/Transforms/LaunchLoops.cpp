@@ -149,6 +149,14 @@ static bool isThreadLoop(scf::ParallelOp loop) {
 /// The widest access a thread makes at once (bytes): one 16-byte vector.
 static constexpr int64_t kVectorBytes = 16;
 
+/// Whether `value` is `iv`, through an identity affine.apply.
+static bool isInductionVar(Value value, Value iv) {
+  if (auto apply = value.getDefiningOp<affine::AffineApplyOp>())
+    if (apply.getAffineMap().isIdentity() && apply.getMapOperands().size() == 1)
+      value = apply.getMapOperands()[0];
+  return value == iv;
+}
+
 /// The thread loop's one store of a whole row, where it can be one vector
 /// store: in the loop's body itself (not under a condition), of the row
 /// the other induction variables pick (its last index the thread loop's
@@ -172,13 +180,7 @@ static memref::StoreOp getRowStore(scf::ParallelOp loop, int64_t points) {
       !llvm::isPowerOf2_64(bytes) ||
       static_cast<int64_t>(alloc.getAlignment().value_or(0)) < bytes)
     return {};
-  auto isIv = [&](Value index) {
-    if (auto apply = index.getDefiningOp<affine::AffineApplyOp>())
-      if (apply.getAffineMap().isIdentity() &&
-          apply.getMapOperands().size() == 1)
-        index = apply.getMapOperands()[0];
-    return index == iv;
-  };
+  auto isIv = [&](Value index) { return isInductionVar(index, iv); };
   SetVector<Operation *> dependent;
   getForwardSlice(iv, &dependent);
   ValueRange indices = store.getIndices();
@@ -189,6 +191,115 @@ static memref::StoreOp getRowStore(scf::ParallelOp loop, int64_t points) {
         (index.getDefiningOp() && dependent.contains(index.getDefiningOp())))
       return {};
   return store;
+}
+
+/// Lanes that share one point's row reduction (getRowReduction).
+static constexpr int64_t kReductionLanes = 16;
+
+/// The reduction of `loop` that kReductionLanes lanes can share: its one
+/// loop, over a static multiple of the lanes from 0, whose one store keeps
+/// the f32 maximum or minimum of the element it loads (an idempotent
+/// combiner: every lane may start from that element, and the lanes'
+/// partial results combine in any order, exactly), and whose other loads
+/// read contiguous rows (their last index the loop's variable: a group
+/// of lanes reads one contiguous run). Null otherwise.
+static scf::ForOp getRowReduction(scf::ParallelOp loop) {
+  SmallVector<scf::ForOp> loops;
+  loop.getBody()->walk([&](scf::ForOp nested) { loops.push_back(nested); });
+  if (loops.size() != 1 || loops[0]->getParentOp() != loop.getOperation())
+    return {};
+  scf::ForOp reduction = loops[0];
+  std::optional<int64_t> extent =
+      getConstantIntValue(reduction.getUpperBound());
+  if (getConstantIntValue(reduction.getLowerBound()) != 0 ||
+      getConstantIntValue(reduction.getStep()) != 1 || !extent ||
+      *extent % kReductionLanes != 0)
+    return {};
+  // Hoisted as carryAccumulator will hoist them: linalg's loops compute
+  // the output's indices in the innermost loop.
+  moveLoopInvariantCode(cast<LoopLikeOpInterface>(reduction.getOperation()));
+  SmallVector<memref::StoreOp> stores;
+  loop.getBody()->walk([&](memref::StoreOp store) { stores.push_back(store); });
+  if (stores.size() != 1 || stores[0]->getBlock() != reduction.getBody())
+    return {};
+  memref::StoreOp store = stores[0];
+  Operation *combine = store.getValueToStore().getDefiningOp();
+  if (!isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp>(combine) ||
+      !store.getValueToStore().getType().isF32())
+    return {};
+  auto isAccumulator = [&](Value operand) {
+    auto load = operand.getDefiningOp<memref::LoadOp>();
+    return load && load.getMemRef() == store.getMemRef() &&
+           load.getIndices() == store.getIndices() &&
+           load->getBlock() == store->getBlock() &&
+           load->isBeforeInBlock(store);
+  };
+  if (!isAccumulator(combine->getOperand(0)) &&
+      !isAccumulator(combine->getOperand(1)))
+    return {};
+  // What carryAccumulator needs: the element's indices do not change in
+  // the loop, and its load is the buffer's only one there.
+  auto outside = [&](Value value) {
+    return reduction.isDefinedOutsideOfLoop(value);
+  };
+  int64_t accumulatorLoads = 0;
+  reduction.getBody()->walk([&](memref::LoadOp load) {
+    accumulatorLoads += load.getMemRef() == store.getMemRef();
+  });
+  if (accumulatorLoads != 1 || !outside(store.getMemRef()) ||
+      !llvm::all_of(store.getIndices(), outside))
+    return {};
+  Value iv = reduction.getInductionVar();
+  bool rows = true;
+  reduction.getBody()->walk([&](memref::LoadOp load) {
+    if (load.getMemRef() != store.getMemRef())
+      rows &= !load.getIndices().empty() &&
+              isInductionVar(load.getIndices().back(), iv);
+  });
+  return rows ? reduction : scf::ForOp();
+}
+
+/// Splits the carried row reduction `reduction` (after carryAccumulator)
+/// among the kReductionLanes lanes of a group: lane `lane` runs positions
+/// lane, lane + lanes, ..., the lanes' results are combined by shuffles
+/// within the group, and lane 0 stores, where `inside`.
+static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
+                              Value lane, Value inside) {
+  Location loc = reduction.getLoc();
+  rewriter.modifyOpInPlace(reduction, [&] {
+    reduction.getLowerBoundMutable().assign(lane);
+    rewriter.setInsertionPoint(reduction);
+    reduction.getStepMutable().assign(
+        arith::ConstantIndexOp::create(rewriter, loc, kReductionLanes));
+  });
+  Value partial = reduction.getResults().back();
+  auto store = cast<memref::StoreOp>(*partial.getUsers().begin());
+  Operation *combine = reduction.getBody()
+                           ->getTerminator()
+                           ->getOperand(reduction.getNumResults() - 1)
+                           .getDefiningOp();
+  rewriter.setInsertionPoint(store);
+  Value result = partial;
+  for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(rewriter, loc, result, offset,
+                                         /*width=*/32, gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    result = isa<arith::MaximumFOp>(combine)
+                 ? arith::MaximumFOp::create(rewriter, loc, result, other)
+                       .getResult()
+                 : arith::MinimumFOp::create(rewriter, loc, result, other)
+                       .getResult();
+  }
+  Value first =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                            arith::ConstantIndexOp::create(rewriter, loc, 0));
+  Value stores = arith::AndIOp::create(rewriter, loc, inside, first);
+  auto guard = scf::IfOp::create(rewriter, loc, stores,
+                                 /*withElseRegion=*/false);
+  rewriter.setInsertionPointToStart(guard.thenBlock());
+  memref::StoreOp::create(rewriter, loc, result, store.getMemRef(),
+                          store.getIndices());
+  rewriter.eraseOp(store);
 }
 
 /// `loop` run by one thread of a grid of its points each (of the others,
@@ -210,21 +321,48 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
     counts.push_back(count);
     total = arith::MulIOp::create(rewriter, loc, total, count);
   }
+  // A row reduction is shared by a group of lanes a point (the loop's
+  // indices computed once first: linalg's loops compute the output's for
+  // its load and again for its store).
+  scf::ForOp rowReduction;
+  if (!threadLoop) {
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, loop);
+    rowReduction = getRowReduction(loop);
+  }
+  int64_t lanes = rowReduction ? kReductionLanes : 1;
   Value threads = arith::ConstantIndexOp::create(rewriter, loc, blockSize);
-  Value blocks = arith::CeilDivUIOp::create(rewriter, loc, total, threads);
+  Value laneCount = arith::ConstantIndexOp::create(rewriter, loc, lanes);
+  Value work = rowReduction
+                   ? arith::MulIOp::create(rewriter, loc, total, laneCount)
+                   : total;
+  Value blocks = arith::CeilDivUIOp::create(rewriter, loc, work, threads);
   gpu::LaunchOp launch = createLaunch(rewriter, loc, blocks, threads, names);
 
-  // point = block * threads + thread, then its coordinates, the last
-  // dimension fastest.
+  // point = (block * threads + thread) / lanes, then its coordinates, the
+  // last dimension fastest.
   Value block =
       arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, threads);
-  Value point =
+  Value global =
       arith::AddIOp::create(rewriter, loc, block, launch.getThreadIds().x);
+  Value point = rowReduction
+                    ? arith::DivUIOp::create(rewriter, loc, global, laneCount)
+                    : global;
   Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                        point, total);
-  auto guard = scf::IfOp::create(rewriter, loc, inside,
-                                 /*withElseRegion=*/false);
-  rewriter.setInsertionPointToStart(guard.thenBlock());
+  Operation *body = launch;
+  if (rowReduction) {
+    // Every lane runs the group's shuffles: a point past the end computes
+    // the last point's reduction again, and only stores are guarded.
+    Value last = arith::SubIOp::create(
+        rewriter, loc, total, arith::ConstantIndexOp::create(rewriter, loc, 1));
+    point = arith::SelectOp::create(rewriter, loc, inside, point, last);
+  } else {
+    auto guard = scf::IfOp::create(rewriter, loc, inside,
+                                   /*withElseRegion=*/false);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    body = guard;
+  }
   IRMapping mapping;
   Value rest = point;
   for (int64_t i = gridLoops - 1; i >= 0; --i) {
@@ -286,9 +424,21 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   DominanceInfo dominance;
   eliminateCommonSubExpressions(rewriter, dominance, launch);
   SmallVector<scf::ForOp> reductions;
-  guard.walk([&](scf::ForOp reduction) { reductions.push_back(reduction); });
+  body->walk([&](scf::ForOp reduction) { reductions.push_back(reduction); });
   for (scf::ForOp reduction : reductions)
     carryAccumulator(rewriter, reduction);
+  if (rowReduction) {
+    // getRowReduction checked what carryAccumulator needs: the loop now
+    // carries the element, which one store writes after it.
+    scf::ForOp shared;
+    body->walk([&](scf::ForOp reduction) { shared = reduction; });
+    assert(shared && shared.getNumResults() == 1 &&
+           shared.getResult(0).hasOneUse() && "the row reduction is carried");
+    // (Made here: CSE above erases what nothing uses yet.)
+    rewriter.setInsertionPointAfter(global.getDefiningOp());
+    Value lane = arith::RemUIOp::create(rewriter, loc, global, laneCount);
+    shareRowReduction(rewriter, shared, lane, inside);
+  }
 }
 
 /// `op` (a bufferized linalg op) as a launched kernel.

@@ -1,7 +1,7 @@
 // RUN: sage-opt %s --sage-launch-loops --split-input-file -verify-diagnostics | FileCheck %s
 // RUN: not sage-opt %s --sage-launch-loops=block-size=0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZE
 
-// A host function's row maxima and copy: one thread per point of the
+// A host function's row sums and copy: one thread per point of the
 // parallel loops, flattened (the last dimension fastest), the reduction
 // in order in each thread with its output element in a register, the
 // kernels named in one module per function.
@@ -23,7 +23,7 @@
 //       CHECK:         %[[INITIAL:.+]] = memref.load %[[MAX]]
 //       CHECK:         %[[RESULT:.+]] = scf.for {{.*}} iter_args(%[[ACC:.+]] = %[[INITIAL]]) -> (f32) {
 //       CHECK:           %[[ELEMENT:.+]] = memref.load %[[X]]
-//       CHECK:           %[[NEW:.+]] = arith.maximumf %[[ACC]], %[[ELEMENT]]
+//       CHECK:           %[[NEW:.+]] = arith.addf %[[ACC]], %[[ELEMENT]]
 //       CHECK:           scf.yield %[[NEW]]
 //       CHECK:         memref.store %[[RESULT]], %[[MAX]]
 //       CHECK:       gpu.terminator
@@ -40,7 +40,7 @@ func.func @rows(%x: memref<?x64xf32>, %max: memref<?xf32>, %y: memref<?x64xf32>)
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<?x64xf32>) outs(%max : memref<?xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %m = arith.maximumf %out, %in : f32
+    %m = arith.addf %out, %in : f32
     linalg.yield %m : f32
   }
   memref.copy %x, %y : memref<?x64xf32> to memref<?x64xf32>
@@ -214,4 +214,66 @@ func.func @negative_row_store_unaligned(%x: memref<?x4x16xf16>) -> memref<?x4x16
     linalg.yield %q : i8
   }
   return %y : memref<?x4x16xi8>
+}
+
+// -----
+
+// A row maximum over a static multiple of 16 contiguous elements is
+// shared by 16 lanes a row: lane l takes elements l, l + 16, ..., the
+// lanes' maxima meet by shuffles, and lane 0 stores. Every lane runs the
+// shuffles (a point past the end redoes the last row); only the store is
+// guarded. A sum keeps its order (@rows).
+// CHECK-LABEL: func.func @row_maxima
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x64xf16>, %[[MAX:.+]]: memref<?xf32>)
+//       CHECK:   %[[SIXTEEN:.+]] = arith.constant 16 : index
+//       CHECK:   %[[WORK:.+]] = arith.muli %[[POINTS:.+]], %[[SIXTEEN]] : index
+//       CHECK:   %[[BLOCKS:.+]] = arith.ceildivui %[[WORK]], %{{.+}} : index
+//       CHECK:   gpu.launch blocks(%[[BLOCK:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]]
+//       CHECK:     %[[GLOBAL:.+]] = arith.addi
+//       CHECK:     %[[LANE:.+]] = arith.remui %[[GLOBAL]], %[[SIXTEEN]]
+//       CHECK:     %[[POINT:.+]] = arith.divui %[[GLOBAL]], %[[SIXTEEN]]
+//       CHECK:     %[[INSIDE:.+]] = arith.cmpi ult, %[[POINT]], %[[POINTS]]
+//       CHECK:     %[[LAST:.+]] = arith.subi %[[POINTS]]
+//       CHECK:     %[[ROW:.+]] = arith.select %[[INSIDE]], %[[POINT]], %[[LAST]]
+//   CHECK-NOT:     scf.if
+//       CHECK:     %[[INITIAL:.+]] = memref.load %[[MAX]]
+//       CHECK:     %[[PARTIAL:.+]] = scf.for %{{.+}} = %[[LANE]] to %c64 step %{{.+}} iter_args(%[[ACC:.+]] = %[[INITIAL]]) -> (f32) {
+//       CHECK:       arith.maximumf %[[ACC]]
+//       CHECK:     %[[OTHER8:.+]], %{{.+}} = gpu.shuffle  xor %[[PARTIAL]], %c8_i32, %c32_i32 : f32
+//       CHECK:     %[[M8:.+]] = arith.maximumf %[[PARTIAL]], %[[OTHER8]]
+//       CHECK:     gpu.shuffle  xor %[[M8]], %c4_i32
+//       CHECK:     gpu.shuffle  xor %{{.+}}, %c2_i32
+//       CHECK:     gpu.shuffle  xor %{{.+}}, %c1_i32
+//       CHECK:     %[[M1:.+]] = arith.maximumf
+//       CHECK:     %[[FIRST:.+]] = arith.cmpi eq, %[[LANE]], %{{.+}}
+//       CHECK:     %[[STORES:.+]] = arith.andi %[[INSIDE]], %[[FIRST]]
+//       CHECK:     scf.if %[[STORES]] {
+//       CHECK:       memref.store %[[M1]], %[[MAX]]
+// A row of 40 (not a multiple of 16) keeps a thread a row.
+// CHECK-LABEL: func.func @negative_row_maxima_short
+//   CHECK-NOT:   gpu.shuffle
+//       CHECK:   return
+func.func @row_maxima(%x: memref<?x64xf16>, %max: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x64xf16>) outs(%max : memref<?xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    %a = math.absf %e : f32
+    %m = arith.maximumf %out, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+func.func @negative_row_maxima_short(%x: memref<?x40xf16>, %max: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x40xf16>) outs(%max : memref<?xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    %a = math.absf %e : f32
+    %m = arith.maximumf %out, %a : f32
+    linalg.yield %m : f32
+  }
+  return
 }

@@ -181,8 +181,9 @@ def SageNVVMAddressSpaces : Pass<"sage-nvvm-address-spaces",
 
 def SageBoundRegisters : Pass<"sage-bound-registers",
                               "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Three CTAs an SM for MMA kernels of one warpgroup with a "
-                "wide accumulator, where the chip's shared memory holds them";
+  let summary = "Three (four) CTAs an SM for MMA kernels of one warpgroup "
+                "with a wide (a wgmma's narrow) accumulator, where the "
+                "chip's shared memory holds them";
   let description = [{
     Sets `nvvm.minctasm = wide-mma-ctas-per-sm` (ptxas then caps a
     thread's registers so that that many CTAs fit an SM) on each kernel
@@ -196,7 +197,12 @@ def SageBoundRegisters : Pass<"sage-bound-registers",
     CTAs of 128 threads an SM; three at 168 registers ran faster on an
     H100 (docs/Levels.md, "Registers"); the wgmma kernel of 64 x 128
     tiles takes 245, one CTA an SM, and ran 769 TOPS at three
-    (benchmarks/results/2026-12-07-levels.md). Runs after
+    (benchmarks/results/2026-12-07-levels.md). Likewise
+    `nvvm.minctasm = narrow-wgmma-ctas-per-sm` on such a kernel that
+    issues `sage.warpgroup_mma` and accumulates 32 to 63 f32 elements a
+    lane (O at D = 64): four CTAs an SM at 128 registers, which the
+    kernel took unbounded until a change left it 130 (three CTAs,
+    benchmarks/results/2026-12-07-quantizers.md). Runs after
     `sage-lower-staging`, whose workgroup attributions are the kernel's
     final workgroup memory, and before `convert-sage-to-nvvm`, while the
     sage ops say what the kernel computes. A kernel whose chip shares less
@@ -207,7 +213,11 @@ def SageBoundRegisters : Pass<"sage-bound-registers",
   let options = [
     Option<"wideMmaCtasPerSm", "wide-mma-ctas-per-sm", "unsigned",
            /*default=*/"3",
-           "nvvm.minctasm for such a kernel; 0 asks nothing">
+           "nvvm.minctasm for such a kernel; 0 asks nothing">,
+    Option<"narrowWgmmaCtasPerSm", "narrow-wgmma-ctas-per-sm", "unsigned",
+           /*default=*/"4",
+           "nvvm.minctasm for a wgmma kernel with O of 32 to 63 f32 a "
+           "lane; 0 asks nothing">
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }

@@ -9,7 +9,10 @@
 // of spills) ran 769 TOPS on an H100, the hand-written kernel's fastest
 // schedule (benchmarks/results/2026-12-07-levels.md). The bound must fit
 // the workgroup memory three CTAs need, so the pass runs once that memory
-// is final.
+// is final. At D = 64 the wgmma kernel takes 128 registers unbounded, four
+// CTAs an SM (523 TOPS); the per-lane dequantization in the softmax's
+// score_scale made it 130, three CTAs, 17.27 ms against 16.82: four are
+// asked for (8 bytes of spills).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,27 +46,37 @@ static std::optional<int64_t> getWorkgroupBytes(gpu::GPUFuncOp kernel) {
   return bytes;
 }
 
-/// Whether `kernel` issues warp or warpgroup MMAs from at most 128 threads
-/// (a warpgroup) and keeps an f32 accumulator of 64 to 127 elements a
-/// lane: the O fragment at D = 128, the cases measured. A wider one
-/// (D = 256: 128 a lane) would spill heavily under 168 registers.
-static bool isWideMmaKernel(gpu::GPUFuncOp kernel) {
+/// How many CTAs an SM to ask for `kernel`, by the widest f32 accumulator
+/// a lane keeps in a `sage.accumulate`, where the kernel issues warp or
+/// warpgroup MMAs from at most 128 threads (a warpgroup): 64 to 127
+/// elements (O at D = 128) `wide`; 32 to 63 (O at D = 64) `narrowWgmma`
+/// where the MMAs are wgmma; otherwise none (0). A wider accumulator
+/// (D = 256: 128 a lane) would spill heavily under 168 registers; the
+/// narrow mma.sync kernels were not measured bounded.
+static unsigned getCtasPerSm(gpu::GPUFuncOp kernel, unsigned wide,
+                             unsigned narrowWgmma) {
   std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
   if (!size || (*size)[0] * (*size)[1] * (*size)[2] > 128)
-    return false;
-  bool mma = false, wide = false, wider = false;
+    return 0;
+  bool mma = false, warpgroup = false;
+  int64_t width = 0;
   kernel.walk([&](Operation *op) {
     mma |= isa<WarpMmaOp, WarpgroupMmaOp>(op);
+    warpgroup |= isa<WarpgroupMmaOp>(op);
     auto accumulate = dyn_cast<AccumulateOp>(op);
     if (!accumulate)
       return;
     auto buffer = dyn_cast<VectorType>(accumulate.getBuffer().getType());
-    if (!buffer || !buffer.getElementType().isF32())
-      return;
-    wide |= buffer.getNumElements() >= 64;
-    wider |= buffer.getNumElements() >= 128;
+    if (buffer && buffer.getElementType().isF32())
+      width = std::max(width, buffer.getNumElements());
   });
-  return mma && wide && !wider;
+  if (!mma)
+    return 0;
+  if (width >= 64 && width < 128)
+    return wide;
+  if (warpgroup && width >= 32 && width < 64)
+    return narrowWgmma;
+  return 0;
 }
 
 namespace {
@@ -73,8 +86,6 @@ struct SageBoundRegistersPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (!wideMmaCtasPerSm)
-      return;
     // The chip of the module's NVVM target (sage-attach-nvvm-target's).
     std::optional<Chip> chip;
     if (ArrayAttr targets = module.getTargetsAttr())
@@ -85,16 +96,16 @@ struct SageBoundRegistersPass
       return;
     StringRef name = NVVM::NVVMDialect::getMinctasmAttrName();
     for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
-      if (!kernel.isKernel() || kernel->hasAttr(name) ||
-          !isWideMmaKernel(kernel))
+      if (!kernel.isKernel() || kernel->hasAttr(name))
         continue;
+      unsigned ctas =
+          getCtasPerSm(kernel, wideMmaCtasPerSm, narrowWgmmaCtasPerSm);
       std::optional<int64_t> bytes = getWorkgroupBytes(kernel);
-      if (!bytes || int64_t(wideMmaCtasPerSm) * (*bytes + 1024) >
-                        getSharedBytesPerSm(*chip))
+      if (!ctas || !bytes ||
+          int64_t(ctas) * (*bytes + 1024) > getSharedBytesPerSm(*chip))
         continue;
-      kernel->setAttr(name,
-                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                       wideMmaCtasPerSm));
+      kernel->setAttr(
+          name, IntegerAttr::get(IntegerType::get(&getContext(), 32), ctas));
     }
   }
 };

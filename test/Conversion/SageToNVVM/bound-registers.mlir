@@ -1,9 +1,11 @@
 // sage-bound-registers: nvvm.minctasm = 3 on a kernel that issues warp
 // or warpgroup MMAs from at most 128 threads, accumulates 64 to 127 f32 elements a lane
 // (O at D = 128) and whose workgroup memory (plus 1 KiB a CTA) fits three
-// times in an SM of its module's chip (228 KiB on sm_90, 100 KiB on sm_89).
+// times in an SM of its module's chip (228 KiB on sm_90, 100 KiB on sm_89);
+// nvvm.minctasm = 4 on a wgmma one that accumulates 32 to 63 (O at D = 64).
 // RUN: sage-opt %s --pass-pipeline="builtin.module(gpu.module(sage-bound-registers))" | FileCheck %s
 // RUN: sage-opt %s --pass-pipeline="builtin.module(gpu.module(sage-bound-registers{wide-mma-ctas-per-sm=0}))" | FileCheck %s --check-prefix=OFF
+// RUN: sage-opt %s --pass-pipeline="builtin.module(gpu.module(sage-bound-registers{narrow-wgmma-ctas-per-sm=0}))" | FileCheck %s --check-prefix=NARROW-OFF
 
 #e4m3 = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = registers, acc = f32, scales = none>
 
@@ -21,6 +23,11 @@
 //   CHECK-NOT:   nvvm.minctasm
 // CHECK-LABEL: gpu.func @wide_wgmma
 //  CHECK-SAME:   nvvm.minctasm = 3 : i32
+// CHECK-LABEL: gpu.func @narrow_wgmma
+//  CHECK-SAME:   nvvm.minctasm = 4 : i32
+//   NARROW-OFF:  gpu.func @narrow_wgmma
+//   NARROW-OFF-NOT: nvvm.minctasm
+//   NARROW-OFF:  gpu.func
 // CHECK-LABEL: gpu.func @fits_on_sm89
 //  CHECK-SAME:   nvvm.minctasm = 3 : i32
 // CHECK-LABEL: gpu.func @too_much_on_sm89
@@ -99,6 +106,17 @@ module attributes {gpu.container_module} {
       %r = sage.warpgroup_mma %p, %desc {mma = #sage.mma<scope = warpgroup, m = 64, n = 128, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<64xf32>
       %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<64xf32>, vector<2xf32> -> vector<64xf32>
       vector.store %o1, %out[%c0] : memref<64xf32>, vector<64xf32>
+      gpu.return
+    }
+    // The wgmma kernel of one warpgroup at 64 x 128, D = 64: 36 KiB of
+    // stages, O a vector<32xf32> a lane; four CTAs an SM.
+    gpu.func @narrow_wgmma(%p: vector<16xf8E4M3FN>, %desc: i64, %o: vector<32xf32>,
+        %a: vector<2xf32>, %out: memref<32xf32>) workgroup(%tiles : memref<36864xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %r = sage.warpgroup_mma %p, %desc {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = f8E4M3FN, a_source = registers, b = f8E4M3FN, b_source = shared, acc = f32, scales = none>} : vector<16xf8E4M3FN> -> vector<32xf32>
+      %o1 = sage.accumulate %r into %o rescale %a {scheme = #sage.accum<f32>, fragment = #e4m3} : vector<32xf32>, vector<2xf32> -> vector<32xf32>
+      vector.store %o1, %out[%c0] : memref<32xf32>, vector<32xf32>
       gpu.return
     }
   }
