@@ -266,11 +266,11 @@ static scf::ForOp getRowReduction(scf::ParallelOp loop) {
 static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
                               Value lane, Value inside) {
   Location loc = reduction.getLoc();
+  rewriter.setInsertionPoint(reduction);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, kReductionLanes);
   rewriter.modifyOpInPlace(reduction, [&] {
     reduction.getLowerBoundMutable().assign(lane);
-    rewriter.setInsertionPoint(reduction);
-    reduction.getStepMutable().assign(
-        arith::ConstantIndexOp::create(rewriter, loc, kReductionLanes));
+    reduction.getStepMutable().assign(step);
   });
   Value partial = reduction.getResults().back();
   auto store = cast<memref::StoreOp>(*partial.getUsers().begin());

@@ -495,7 +495,10 @@ def SageLaunchLoops : Pass<"sage-launch-loops"> {
     innermost dimension (up to 16 points, no reductions) is one thread's
     loop; where its one store writes whole rows of an aligned buffer of
     at most 16 bytes a row (the stage-order copies), the loop is unrolled
-    and the row stored as one vector.
+    and the row stored as one vector. A row reduction that is exact in
+    any order (`arith.maximumf` / `minimumf` on f32) over a static
+    multiple of 16 contiguous elements is shared by 16 lanes a point,
+    combined by `gpu.shuffle`s, lane 0 storing.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
