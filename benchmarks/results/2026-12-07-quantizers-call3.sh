@@ -10,6 +10,8 @@
 # then bench_attention.py (SDPA flash / cuDNN, the hand-written kernel).
 # (2) The RUN lines of levels-{smoothing,attention,dims}.test and
 # compute-sanitizer on the new reductions, while the call's time lasts.
+# (As first run, (1)'s `cd benchmarks` was not in a subshell, so (2)
+# found no programs; call 4 ran (2) on the same warm machine.)
 set -u
 t0=$(date +%s)
 stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
@@ -38,18 +40,18 @@ timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum --csv --pr
 awk -F'","' '{t=$NF; gsub(/[",]/,"",t); n[$5]++; s[$5]+=t} END {for (k in s) printf "%-36s %3d launches %10.1f us total\n", k, n[k], s[k]/1000}' $OUT/ncu-bin.csv | sort
 stamp ncu
 } > $OUT/speed.log 2>&1
-{
+(
   cd benchmarks && timeout 200 python3 bench_attention.py ../build/gpu-q/kernels \
     --dims 64,128 --lengths 16384 --plan-suffix _k_smoothing_sm90a
-} > $OUT/baselines.log 2>&1
+) > $OUT/baselines.log 2>&1
 stamp baselines
-scripts/gpu/run-lines.sh build/gpu-q/bin $(( 520 - ($(date +%s) - t0) )) \
+scripts/gpu/run-lines.sh build/gpu-q/bin $(( 360 - ($(date +%s) - t0) )) \
   test/Integration/GPU/levels-{smoothing,attention,dims}.test > $OUT/runlines.log 2>&1
 stamp runlines
 {
 for spec in "memcheck sage-check-levels-wgmma-k-smoothing --quantizers levels --D 128" \
             "racecheck sage-check-levels-wgmma-k-smoothing --quantizers levels"; do
-  if (( $(date +%s) - t0 > 570 )); then echo "== skipped (time): $spec"; continue; fi
+  if (( $(date +%s) - t0 > 400 )); then echo "== skipped (time): $spec"; continue; fi
   read -r tool prog args <<<"$spec"
   echo "== $tool $prog $args --B 1 --H 2 --Hkv 1 --Nq 333 --Nk 200 --dist outliers"
   # shellcheck disable=SC2086
