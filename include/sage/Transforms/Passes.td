@@ -397,7 +397,7 @@ def SageFuseGatheredProducers : Pass<"sage-fuse-gathered-producers"> {
   let summary = "Compute an elementwise producer's elements where a gather reads them";
   let description = [{
     On the host side, after `sage-store-stage-order` (docs/Levels.md,
-    "Quantizing in stage order"): a `tensor.extract` outside any grid
+    "The statistics and quantizers"): a `tensor.extract` outside any grid
     whose tensor is the result of an elementwise `linalg.generic` (every
     loop parallel, an identity output map, the output's element unread,
     a body of pure ops) used only by such extracts and `tensor.dim`s
