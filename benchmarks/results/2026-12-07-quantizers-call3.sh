@@ -10,8 +10,11 @@
 # then bench_attention.py (SDPA flash / cuDNN, the hand-written kernel).
 # (2) The RUN lines of levels-{smoothing,attention,dims}.test and
 # compute-sanitizer on the new reductions, while the call's time lasts.
-# (As first run, (1)'s `cd benchmarks` was not in a subshell, so (2)
-# found no programs; call 4 ran (2) on the same warm machine.)
+# This is the script as it ran: the `cd benchmarks` of the baselines is
+# in a { } group, not a subshell, so (2) ran from benchmarks/ and found
+# neither scripts/gpu/run-lines.sh nor the programs (its logs say so);
+# call 4 ran (2) on the same warm machine. A rerun should make that group
+# a ( ) subshell.
 set -u
 t0=$(date +%s)
 stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
@@ -40,10 +43,10 @@ timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum --csv --pr
 awk -F'","' '{t=$NF; gsub(/[",]/,"",t); n[$5]++; s[$5]+=t} END {for (k in s) printf "%-36s %3d launches %10.1f us total\n", k, n[k], s[k]/1000}' $OUT/ncu-bin.csv | sort
 stamp ncu
 } > $OUT/speed.log 2>&1
-(
+{
   cd benchmarks && timeout 200 python3 bench_attention.py ../build/gpu-q/kernels \
     --dims 64,128 --lengths 16384 --plan-suffix _k_smoothing_sm90a
-) > $OUT/baselines.log 2>&1
+} > $OUT/baselines.log 2>&1
 stamp baselines
 scripts/gpu/run-lines.sh build/gpu-q/bin $(( 360 - ($(date +%s) - t0) )) \
   test/Integration/GPU/levels-{smoothing,attention,dims}.test > $OUT/runlines.log 2>&1
