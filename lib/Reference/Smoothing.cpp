@@ -13,8 +13,13 @@ std::vector<float> sage::ref::columnMean(const float *x, int64_t rows,
     return mean;
   for (int64_t c = 0; c < cols; ++c) {
     double sum = 0.0;
-    for (int64_t r = 0; r < rows; ++r)
-      sum += x[r * cols + c];
+    for (int64_t first = 0; first < rows; first += kTokensPerChunk) {
+      double chunk = 0.0;
+      for (int64_t r = first, e = std::min(rows, first + kTokensPerChunk);
+           r < e; ++r)
+        chunk += x[r * cols + c];
+      sum += chunk;
+    }
     mean[c] = static_cast<float>(sum / static_cast<double>(rows));
   }
   return mean;

@@ -193,6 +193,142 @@ static memref::StoreOp getRowStore(scf::ParallelOp loop, int64_t points) {
   return store;
 }
 
+namespace {
+/// A load of a thread loop's body that reads, over the loop's points, one
+/// contiguous run of a row: its last index is the loop's variable plus an
+/// offset, its others independent of it. Every point loads
+/// unconditionally, so the run is in bounds, and one vector load of
+/// `alignment` bytes (at most kVectorBytes) reads it where the buffer's
+/// base is aligned: known for an aligned allocation, checked at run time
+/// for a function's argument (`checkBase`), whose caller owns it.
+struct RowLoad {
+  memref::LoadOp load;
+  int64_t alignment = 0;
+  bool checkBase = false;
+};
+} // namespace
+
+/// The offset `expr` adds to operand `position` of its map (of
+/// `numDims` dimensions): `expr - operand`, where that is independent of
+/// the operand; nothing otherwise.
+static std::optional<AffineExpr> getOffsetFrom(AffineExpr expr,
+                                               unsigned position,
+                                               unsigned numDims,
+                                               unsigned numSymbols) {
+  MLIRContext *context = expr.getContext();
+  AffineExpr operand = position < numDims
+                           ? getAffineDimExpr(position, context)
+                           : getAffineSymbolExpr(position - numDims, context);
+  AffineExpr offset = simplifyAffineExpr(
+      expr.replace(operand, getAffineConstantExpr(0, context)), numDims,
+      numSymbols);
+  bool independent = position < numDims
+                         ? !offset.isFunctionOfDim(position)
+                         : !offset.isFunctionOfSymbol(position - numDims);
+  if (!independent ||
+      simplifyAffineExpr(expr - offset, numDims, numSymbols) != operand)
+    return std::nullopt;
+  return offset;
+}
+
+/// The loads of `loop`'s body that one vector load each can make over
+/// `points` consecutive values of its variable `iv` from 0 (RowLoad).
+static SmallVector<RowLoad> getRunLoads(scf::ParallelOp loop, Value iv,
+                                        int64_t points) {
+  SetVector<Operation *> dependent;
+  getForwardSlice(iv, &dependent);
+  auto dependsOnIv = [&](Value value) {
+    return value == iv ||
+           (value.getDefiningOp() && dependent.contains(value.getDefiningOp()));
+  };
+  SmallVector<RowLoad> rowLoads;
+  for (auto load : loop.getBody()->getOps<memref::LoadOp>()) {
+    auto type = cast<MemRefType>(load.getMemRef().getType());
+    if (load.use_empty() || type.getRank() == 0 ||
+        !type.getLayout().isIdentity() ||
+        type.getElementTypeBitWidth() % 8 != 0 ||
+        ShapedType::isDynamic(type.getShape().back()) ||
+        llvm::any_of(load.getIndices().drop_back(), dependsOnIv))
+      continue;
+    // The run's first element: an offset from the loop's variable.
+    Value last = load.getIndices().back();
+    std::optional<AffineExpr> offset;
+    auto isIv = [&](Value value) { return isInductionVar(value, iv); };
+    if (isIv(last)) {
+      offset = getAffineConstantExpr(0, load.getContext());
+    } else if (auto apply = last.getDefiningOp<affine::AffineApplyOp>()) {
+      AffineMap map = apply.getAffineMap();
+      ValueRange operands = apply.getMapOperands();
+      auto position = llvm::find_if(operands, isIv) - operands.begin();
+      if (llvm::count_if(operands, isIv) != 1 ||
+          llvm::any_of(operands, [&](Value operand) {
+            return !isIv(operand) && dependsOnIv(operand);
+          }))
+        continue;
+      offset = getOffsetFrom(map.getResult(0), position, map.getNumDims(),
+                             map.getNumSymbols());
+    }
+    if (!offset)
+      continue;
+    // The alignment of the run's first byte from an aligned base: the
+    // offset's known divisor, and the row's length (every row of an
+    // identity layout starts at a multiple of it).
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t bytes = points * elementBytes;
+    int64_t alignment = std::min<int64_t>(
+        kVectorBytes, int64_t(1) << llvm::countr_zero(uint64_t(bytes)));
+    auto divisible = [&](int64_t elements) {
+      return elements == 0 || (elements * elementBytes) % alignment == 0;
+    };
+    auto constantOffset = dyn_cast<AffineConstantExpr>(*offset);
+    int64_t divisor = constantOffset ? constantOffset.getValue()
+                                     : offset->getLargestKnownDivisor();
+    if (alignment <= elementBytes || !divisible(divisor) ||
+        (type.getRank() > 1 && !divisible(type.getShape().back())))
+      continue;
+    RowLoad rowLoad{load, alignment};
+    if (auto alloc = load.getMemRef().getDefiningOp<memref::AllocOp>()) {
+      if (static_cast<int64_t>(alloc.getAlignment().value_or(0)) < alignment)
+        continue;
+    } else if (isa<BlockArgument>(load.getMemRef())) {
+      rowLoad.checkBase = true;
+    } else {
+      continue;
+    }
+    rowLoads.push_back(rowLoad);
+  }
+  return rowLoads;
+}
+
+/// The points of the second innermost dimension a thread with a row store
+/// takes where the rows' loads run along that dimension (getColumnCount).
+static constexpr int64_t kColumnPoints = 8;
+
+/// How many consecutive points of `loop`'s second innermost dimension one
+/// thread takes besides its row (`rowLoads`: the loads that run along the
+/// row): kColumnPoints where some other load reads contiguous elements
+/// along that dimension (a transpose, V^T's quantizer: its row is 16
+/// tokens of one channel, its loads contiguous channels of one token) and
+/// the dimension's static extent is a multiple of it; 1 otherwise. The
+/// thread then loads each of those runs once for its rows.
+static int64_t getColumnCount(scf::ParallelOp loop,
+                              ArrayRef<RowLoad> rowLoads) {
+  int64_t dim = loop.getNumLoops() - 2;
+  std::optional<int64_t> extent =
+      getConstantIntValue(loop.getUpperBound()[dim]);
+  if (dim < 0 || getConstantIntValue(loop.getLowerBound()[dim]) != 0 ||
+      getConstantIntValue(loop.getStep()[dim]) != 1 || !extent ||
+      *extent % kColumnPoints != 0 || *extent == kColumnPoints)
+    return 1;
+  for (const RowLoad &column :
+       getRunLoads(loop, loop.getInductionVars()[dim], kColumnPoints))
+    if (llvm::none_of(rowLoads, [&](const RowLoad &row) {
+          return row.load == column.load;
+        }))
+      return kColumnPoints;
+  return 1;
+}
+
 /// Lanes that share one point's row reduction (getRowReduction).
 static constexpr int64_t kReductionLanes = 16;
 
@@ -310,14 +446,36 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.setInsertionPoint(loop);
   bool threadLoop = isThreadLoop(loop);
   int64_t gridLoops = loop.getNumLoops() - (threadLoop ? 1 : 0);
+  int64_t points =
+      threadLoop ? *getConstantIntValue(loop.getUpperBound().back()) : 0;
+  memref::StoreOp rowStore =
+      threadLoop ? getRowStore(loop, points) : memref::StoreOp();
+  SmallVector<RowLoad> rowLoads, columnLoads;
+  int64_t columns = 1;
+  if (rowStore) {
+    rowLoads = getRunLoads(loop, loop.getInductionVars().back(), points);
+    columns = getColumnCount(loop, rowLoads);
+    if (columns > 1)
+      for (const RowLoad &column :
+           getRunLoads(loop, loop.getInductionVars()[gridLoops - 1], columns))
+        if (llvm::none_of(rowLoads, [&](const RowLoad &row) {
+              return row.load == column.load;
+            }))
+          columnLoads.push_back(column);
+  }
   SmallVector<Value> counts;
   Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (auto [lower, upper, step] :
-       llvm::zip(loop.getLowerBound().take_front(gridLoops),
-                 loop.getUpperBound().take_front(gridLoops),
-                 loop.getStep().take_front(gridLoops))) {
+  for (auto [i, lower, upper, step] :
+       llvm::enumerate(loop.getLowerBound().take_front(gridLoops),
+                       loop.getUpperBound().take_front(gridLoops),
+                       loop.getStep().take_front(gridLoops))) {
     Value extent = arith::SubIOp::create(rewriter, loc, upper, lower);
-    Value count = arith::CeilDivUIOp::create(rewriter, loc, extent, step);
+    // A thread's columns (getColumnCount) are one grid point.
+    Value stride =
+        int64_t(i) == gridLoops - 1 && columns > 1
+            ? arith::ConstantIndexOp::create(rewriter, loc, columns).getResult()
+            : step;
+    Value count = arith::CeilDivUIOp::create(rewriter, loc, extent, stride);
     counts.push_back(count);
     total = arith::MulIOp::create(rewriter, loc, total, count);
   }
@@ -369,44 +527,150 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
     Value index = arith::RemUIOp::create(rewriter, loc, rest, counts[i]);
     if (i > 0)
       rest = arith::DivUIOp::create(rewriter, loc, rest, counts[i]);
-    Value offset =
-        arith::MulIOp::create(rewriter, loc, index, loop.getStep()[i]);
+    Value step =
+        i == gridLoops - 1 && columns > 1
+            ? arith::ConstantIndexOp::create(rewriter, loc, columns).getResult()
+            : loop.getStep()[i];
+    Value offset = arith::MulIOp::create(rewriter, loc, index, step);
     Value iv =
         arith::AddIOp::create(rewriter, loc, loop.getLowerBound()[i], offset);
     mapping.map(loop.getInductionVars()[i], iv);
   }
-  int64_t points =
-      threadLoop ? *getConstantIntValue(loop.getUpperBound().back()) : 0;
-  memref::StoreOp rowStore =
-      threadLoop ? getRowStore(loop, points) : memref::StoreOp();
   if (rowStore) {
     // The thread's row in one vector store: its points unrolled, their
     // elements gathered into a vector (16 one-byte stores from a warp
-    // would each write 32 partial sectors).
-    SmallVector<Value> elements;
-    for (int64_t p = 0; p < points; ++p) {
-      mapping.map(loop.getInductionVars().back(),
-                  arith::ConstantIndexOp::create(rewriter, loc, p));
-      for (Operation &op : loop.getBody()->without_terminator()) {
-        if (&op == rowStore.getOperation())
-          elements.push_back(
-              mapping.lookupOrDefault(rowStore.getValueToStore()));
-        else
-          rewriter.clone(op, mapping);
-      }
-    }
+    // would each write 32 partial sectors). The runs of rows its points
+    // read are vector loads too (16 two-byte loads from a warp would each
+    // touch 32 sectors), where their buffers are aligned.
+    // With columns (getColumnCount), the thread stores that many rows, and
+    // the runs along them are loaded once, at the first column.
     auto type = cast<MemRefType>(rowStore.getMemRef().getType());
-    Value row = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({points}, type.getElementType()),
-        elements);
-    SmallVector<Value> indices;
-    for (Value index : rowStore.getIndices().drop_back())
-      indices.push_back(mapping.lookupOrDefault(index));
-    indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
-    vector::StoreOp::create(
-        rewriter, loc, row, mapping.lookupOrDefault(rowStore.getMemRef()),
-        indices, /*nontemporal=*/false,
-        llvm::MaybeAlign(points * type.getElementTypeBitWidth() / 8));
+    auto rowType = VectorType::get({points}, type.getElementType());
+    Value rowIv = loop.getInductionVars().back();
+    Value columnIv = loop.getInductionVars()[gridLoops - 1];
+    auto findRun = [](ArrayRef<RowLoad> runs, Operation *op) {
+      return llvm::find_if(runs,
+                           [&](const RowLoad &run) { return run.load == op; });
+    };
+    // A vector load of `count` elements at `load`'s indices under `at`.
+    auto loadRun = [&](memref::LoadOp load, int64_t count, int64_t alignment,
+                       IRMapping &at) -> Value {
+      return vector::LoadOp::create(
+          rewriter, loc, VectorType::get({count}, load.getType()),
+          at.lookupOrDefault(load.getMemRef()),
+          llvm::map_to_vector(
+              load.getIndices(),
+              [&](Value index) { return at.lookupOrDefault(index); }),
+          /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+    };
+    auto unrollRows = [&](bool vectorLoads) -> SmallVector<Value> {
+      // The vectors loaded: a row run by (load, 0), a column run by (load,
+      // point).
+      DenseMap<std::pair<Operation *, int64_t>, Value> loaded;
+      SmallVector<Value> rows;
+      for (int64_t c = 0; c < columns; ++c) {
+        IRMapping pointMapping = mapping;
+        if (columns > 1)
+          pointMapping.map(
+              columnIv, arith::AddIOp::create(
+                            rewriter, loc, mapping.lookup(columnIv),
+                            arith::ConstantIndexOp::create(rewriter, loc, c)));
+        SmallVector<Value> elements;
+        for (int64_t p = 0; p < points; ++p) {
+          pointMapping.map(rowIv,
+                           arith::ConstantIndexOp::create(rewriter, loc, p));
+          for (Operation &op : loop.getBody()->without_terminator()) {
+            const RowLoad *row = findRun(rowLoads, &op);
+            const RowLoad *column = findRun(columnLoads, &op);
+            bool isRow = vectorLoads && row != rowLoads.end();
+            bool isColumn = vectorLoads && column != columnLoads.end();
+            if (&op == rowStore.getOperation()) {
+              elements.push_back(
+                  pointMapping.lookupOrDefault(rowStore.getValueToStore()));
+            } else if (isRow || isColumn) {
+              // The first point's (column's) indices are the run's start.
+              auto load = cast<memref::LoadOp>(op);
+              std::pair<Operation *, int64_t> key(&op, isRow ? 0 : p);
+              if (isRow ? p == 0 && c == 0 : c == 0)
+                loaded[key] =
+                    loadRun(load, isRow ? points : columns,
+                            (isRow ? row : column)->alignment, pointMapping);
+              pointMapping.map(load.getResult(),
+                               vector::ExtractOp::create(
+                                   rewriter, loc, loaded[key], isRow ? p : c));
+            } else {
+              rewriter.clone(op, pointMapping);
+            }
+          }
+        }
+        rows.push_back(
+            vector::FromElementsOp::create(rewriter, loc, rowType, elements));
+      }
+      return rows;
+    };
+    Value aligned;
+    for (const RowLoad &run : llvm::concat<const RowLoad>(
+             ArrayRef(rowLoads), ArrayRef(columnLoads))) {
+      if (!run.checkBase)
+        continue;
+      Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+          rewriter, loc, memref::LoadOp(run.load).getMemRef());
+      Value misalignment = arith::RemUIOp::create(
+          rewriter, loc, base,
+          arith::ConstantIndexOp::create(rewriter, loc, run.alignment));
+      Value isAligned = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, misalignment,
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
+      aligned = aligned
+                    ? arith::AndIOp::create(rewriter, loc, aligned, isAligned)
+                    : isAligned;
+    }
+    SmallVector<Value> rows;
+    if (!aligned) {
+      rows = unrollRows(/*vectorLoads=*/true);
+    } else {
+      // Both versions compute the same elements; the caller's buffers pick.
+      auto versions = scf::IfOp::create(
+          rewriter, loc, SmallVector<Type>(columns, rowType), aligned,
+          /*withElseRegion=*/true);
+      for (auto [block, vectorLoads] :
+           {std::pair(versions.thenBlock(), true),
+            std::pair(versions.elseBlock(), false)}) {
+        rewriter.setInsertionPointToStart(block);
+        scf::YieldOp::create(rewriter, loc, unrollRows(vectorLoads));
+      }
+      rewriter.setInsertionPointAfter(versions);
+      rows = llvm::to_vector_of<Value>(versions.getResults());
+    }
+    // The rows' indices, computed again here: the unrolled points'
+    // copies may sit in the versions' regions.
+    for (auto [c, row] : llvm::enumerate(rows)) {
+      IRMapping rowMapping = mapping;
+      if (columns > 1)
+        rowMapping.map(columnIv,
+                       arith::AddIOp::create(
+                           rewriter, loc, mapping.lookup(columnIv),
+                           arith::ConstantIndexOp::create(rewriter, loc, c)));
+      std::function<Value(Value)> materialize = [&](Value value) -> Value {
+        if (Value mapped = rowMapping.lookupOrNull(value))
+          return mapped;
+        Operation *def = value.getDefiningOp();
+        if (!def || def->getBlock() != loop.getBody())
+          return value;
+        for (Value operand : def->getOperands())
+          materialize(operand);
+        rewriter.clone(*def, rowMapping);
+        return rowMapping.lookup(value);
+      };
+      SmallVector<Value> indices;
+      for (Value index : rowStore.getIndices().drop_back())
+        indices.push_back(materialize(index));
+      indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
+      vector::StoreOp::create(
+          rewriter, loc, row, rowMapping.lookupOrDefault(rowStore.getMemRef()),
+          indices, /*nontemporal=*/false,
+          llvm::MaybeAlign(points * type.getElementTypeBitWidth() / 8));
+    }
   } else {
     if (threadLoop) {
       auto pointLoop = scf::ForOp::create(

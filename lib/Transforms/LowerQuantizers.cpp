@@ -6,9 +6,10 @@
 // (docs/Algorithm.md sections 1 to 3), in its order, so that the kernels
 // they become agree with it bit for bit:
 //
-// * a mean: f64 sums of each group's tokens in token order (blocks: the
-//   tokens padded with zeros to whole blocks and reshaped), divided by the
-//   group's count and rounded to f32;
+// * a mean: f64 sums of each group's tokens (all tokens: chunks of
+//   sage::ref::kTokensPerChunk in token order, then the chunks' sums in
+//   order; blocks: in token order, the tokens padded with zeros to whole
+//   blocks and reshaped), divided by the group's count and rounded to f32;
 // * a quantizer: the largest magnitude of each token's row (of x - mean in
 //   f32 where the input is a sage.smooth's result: the smoothed values
 //   are not rounded to the input type in between), the largest over each
@@ -21,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sage/Dialect/Sage/IR/SageOps.h"
+#include "sage/Reference/Smoothing.h"
 #include "sage/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -195,6 +197,24 @@ struct QuantizerInput {
       maps.push_back(getMeanMap(l));
     return maps;
   }
+  /// x (minus the mean) in f32 at (lead..., token, feature).
+  Value readAt(LinalgBuilder &l, OpBuilder &nested, ValueRange lead,
+               Value token, Value feature) const {
+    SmallVector<Value> at(lead);
+    at.append({token, feature});
+    Value x =
+        l.toF32(nested, tensor::ExtractOp::create(nested, l.loc, input, at));
+    if (!mean)
+      return x;
+    Value group = arith::ConstantIndexOp::create(nested, l.loc, 0);
+    if (meanBlock)
+      group = arith::DivUIOp::create(
+          nested, l.loc, token,
+          arith::ConstantIndexOp::create(nested, l.loc, *meanBlock));
+    at[l.lead] = group;
+    Value m = tensor::ExtractOp::create(nested, l.loc, mean, at);
+    return arith::SubFOp::create(nested, l.loc, x, m);
+  }
   /// x (minus the mean) in f32, from a generic's block arguments.
   Value read(LinalgBuilder &l, OpBuilder &nested, ValueRange args) const {
     Value x = l.toF32(nested, args[0]);
@@ -204,6 +224,92 @@ struct QuantizerInput {
   }
 };
 } // namespace
+
+/// Tokens a chunk of a reduction over the tokens holds: the CPU model's
+/// means sum in chunks of this many.
+static constexpr int64_t kTokensPerChunk = ::sage::ref::kTokensPerChunk;
+
+namespace {
+/// An element of a column reduction: x's value at (lead..., token,
+/// feature), in the reduction's type.
+using ReadElement = function_ref<Value(OpBuilder &, Location, ValueRange lead,
+                                       Value token, Value feature)>;
+/// The reduction's step: the running result and the next element.
+using CombineElement = function_ref<Value(OpBuilder &, Location, Value, Value)>;
+} // namespace
+
+/// Each column of x reduced over the tokens, [lead..., 1, features] of
+/// `type`, starting from `identity` (docs/Quantizers.md, "Reductions over
+/// the tokens"): first each chunk of sage::ref::kTokensPerChunk tokens of
+/// each column, in token order, one parallel point a chunk and column,
+/// into [lead..., chunks, features]; then the chunks' results, in chunk
+/// order. Tokens past the last add `identity`. (One running reduction
+/// over every token is a point a column: a few thousand threads walking
+/// 16k tokens each.)
+static Value reduceColumnsInChunks(LinalgBuilder &l,
+                                   ArrayRef<OpFoldResult> leadSizes,
+                                   OpFoldResult tokens, OpFoldResult features,
+                                   Type type, double identity, ReadElement read,
+                                   CombineElement combine) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  int64_t rank = l.lead + 2;
+  Value tokenCount = getValueOrCreateConstantIndexOp(b, loc, tokens);
+  Value chunks =
+      arith::CeilDivUIOp::create(b, loc, tokenCount, l.index(kTokensPerChunk));
+  SmallVector<OpFoldResult> partialSizes(leadSizes);
+  partialSizes.push_back(chunks);
+  partialSizes.push_back(features);
+  Value partialInit = tensor::EmptyOp::create(b, loc, partialSizes, type);
+  AffineMap identityMap =
+      AffineMap::getMultiDimIdentityMap(rank, l.getContext());
+  auto partials = linalg::GenericOp::create(
+      b, loc, partialInit.getType(), ValueRange(), partialInit, identityMap,
+      l.iterators(rank, {}), [&](OpBuilder &nested, Location loc, ValueRange) {
+        SmallVector<Value> lead;
+        for (int64_t i = 0; i < l.lead; ++i)
+          lead.push_back(linalg::IndexOp::create(nested, loc, i));
+        Value chunk = linalg::IndexOp::create(nested, loc, l.lead);
+        Value feature = linalg::IndexOp::create(nested, loc, l.lead + 1);
+        Value chunkSize =
+            arith::ConstantIndexOp::create(nested, loc, kTokensPerChunk);
+        Value first = arith::MulIOp::create(nested, loc, chunk, chunkSize);
+        Value zero = arith::ConstantIndexOp::create(nested, loc, 0);
+        Value one = arith::ConstantIndexOp::create(nested, loc, 1);
+        Value start = l.floatConstant(type, identity);
+        auto loop = scf::ForOp::create(
+            nested, loc, zero, chunkSize, one, start,
+            [&](OpBuilder &body, Location loc, Value t, ValueRange acc) {
+              Value token = arith::AddIOp::create(body, loc, first, t);
+              Value inside = arith::CmpIOp::create(
+                  body, loc, arith::CmpIPredicate::ult, token, tokenCount);
+              Value readToken =
+                  arith::SelectOp::create(body, loc, inside, token, zero);
+              Value element = read(body, loc, lead, readToken, feature);
+              element =
+                  arith::SelectOp::create(body, loc, inside, element, start);
+              scf::YieldOp::create(body, loc,
+                                   combine(body, loc, acc[0], element));
+            });
+        linalg::YieldOp::create(nested, loc, loop.getResult(0));
+      });
+
+  SmallVector<OpFoldResult> resultSizes(leadSizes);
+  resultSizes.push_back(b.getIndexAttr(1));
+  resultSizes.push_back(features);
+  Value init = l.filled(resultSizes, type, identity);
+  AffineExpr d = b.getAffineDimExpr(l.lead + 1);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), partials.getResult(0), init,
+             {identityMap,
+              l.map(rank, l.leading({b.getAffineConstantExpr(0), d}))},
+             l.iterators(rank, {l.lead}),
+             [&](OpBuilder &nested, Location loc, ValueRange args) {
+               linalg::YieldOp::create(nested, loc,
+                                       combine(nested, loc, args[1], args[0]));
+             })
+      .getResult(0);
+}
 
 /// The magnitude of every row, or of every column (`columns`), or of
 /// everything (`all`) of x: [lead..., tokens] / [lead..., 1, features] /
@@ -425,15 +531,24 @@ static LogicalResult lowerQuantize(RewriterBase &rewriter, QuantizeOp op) {
     scaleMap = l.map(rank, l.leading({groups->getGroupOf(n), zero}));
   } else {
     bool perChannel = quant.getGranularity() == Granularity::PerChannel;
-    SmallVector<OpFoldResult> maxSizes(leadSizes);
-    maxSizes.push_back(rewriter.getIndexAttr(1));
-    maxSizes.push_back(perChannel ? features : rewriter.getIndexAttr(1));
-    Value init = l.filled(maxSizes, f32, 0.0);
-    SmallVector<int64_t> reduced = {l.lead};
-    if (!perChannel)
-      reduced.push_back(l.lead + 1);
-    maxima =
-        reduceMagnitudes(l, x, init, {zero, perChannel ? d : zero}, reduced);
+    if (perChannel) {
+      maxima = reduceColumnsInChunks(
+          l, leadSizes, tokens, features, f32, 0.0,
+          [&](OpBuilder &nested, Location loc, ValueRange lead, Value token,
+              Value feature) {
+            return math::AbsFOp::create(
+                nested, loc, x.readAt(l, nested, lead, token, feature));
+          },
+          [](OpBuilder &nested, Location loc, Value max, Value magnitude) {
+            // maximumf keeps a NaN, as sage::ref::absMaxStep does.
+            return arith::MaximumFOp::create(nested, loc, max, magnitude);
+          });
+    } else {
+      SmallVector<OpFoldResult> maxSizes(leadSizes);
+      maxSizes.append({rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)});
+      Value init = l.filled(maxSizes, f32, 0.0);
+      maxima = reduceMagnitudes(l, x, init, {zero, zero}, {l.lead, l.lead + 1});
+    }
     scaleMap = l.map(rank, l.leading({zero, perChannel ? d : zero}));
   }
 
@@ -498,7 +613,7 @@ static void lowerSmooth(RewriterBase &rewriter, SmoothOp op) {
              d = rewriter.getAffineDimExpr(l.lead + 1);
   Value tokens = tensor::DimOp::create(rewriter, loc, op.getInput(), l.lead);
 
-  // f64 sums of each group's tokens, in token order (sage::ref::columnMean).
+  // f64 sums of each group's tokens (sage::ref::columnMean).
   SmallVector<OpFoldResult> meanSizes =
       tensor::getMixedSizes(rewriter, loc, op.getInput());
   if (block)
@@ -507,7 +622,6 @@ static void lowerSmooth(RewriterBase &rewriter, SmoothOp op) {
             .getResult();
   else
     meanSizes[l.lead] = rewriter.getIndexAttr(1);
-  Value sumInit = l.filled(meanSizes, f64, 0.0);
   AffineExpr group =
       block ? n.floorDiv(*block) : rewriter.getAffineConstantExpr(0);
   AffineMap identity =
@@ -519,11 +633,20 @@ static void lowerSmooth(RewriterBase &rewriter, SmoothOp op) {
   };
   Value sums;
   if (!block) {
-    sums = linalg::GenericOp::create(
-               rewriter, loc, sumInit.getType(), op.getInput(), sumInit,
-               {identity, l.map(rank, l.leading({group, d}))},
-               l.iterators(rank, {l.lead}), addToSum)
-               .getResult(0);
+    // Chunks of tokens, then the chunks' sums (sage::ref::columnMean).
+    sums = reduceColumnsInChunks(
+        l, ArrayRef(meanSizes).take_front(l.lead), tokens,
+        meanSizes[l.lead + 1], f64, 0.0,
+        [&](OpBuilder &nested, Location loc, ValueRange lead, Value token,
+            Value feature) -> Value {
+          SmallVector<Value> at(lead);
+          at.append({token, feature});
+          Value x = tensor::ExtractOp::create(nested, loc, op.getInput(), at);
+          return arith::ExtFOp::create(nested, loc, f64, x);
+        },
+        [](OpBuilder &nested, Location loc, Value sum, Value x) -> Value {
+          return arith::AddFOp::create(nested, loc, sum, x);
+        });
   } else {
     // Blocks: the tokens padded with zeros (which add nothing) to whole
     // blocks, [lead..., blocks, block, features], summed over the block
@@ -560,6 +683,7 @@ static void lowerSmooth(RewriterBase &rewriter, SmoothOp op) {
     Value blocks = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get(blockShape, element), padded,
         reassociation, blockSizes);
+    Value sumInit = l.filled(meanSizes, f64, 0.0);
     AffineExpr g = rewriter.getAffineDimExpr(l.lead),
                feature = rewriter.getAffineDimExpr(l.lead + 2);
     sums =
@@ -626,7 +750,8 @@ static bool isInGrid(Operation *op) {
 
 namespace {
 struct SageLowerQuantizersPass
-    : public sage::impl::SageLowerQuantizersBase<SageLowerQuantizersPass> {
+    : public mlir::sage::impl::SageLowerQuantizersBase<
+          SageLowerQuantizersPass> {
   void runOnOperation() override {
     SmallVector<QuantizeOp> quantizers;
     SmallVector<SmoothOp> smooths;
@@ -651,8 +776,17 @@ struct SageLowerQuantizersPass
       if (failed(lowerQuantize(rewriter, op)))
         return signalPassFailure();
     }
-    for (SmoothOp op : smooths)
+    for (SmoothOp op : smooths) {
+      // A block's sum runs in token order: the CPU model's, up to a chunk.
+      if (std::optional<int64_t> block = op.getBlock();
+          block && *block > kTokensPerChunk) {
+        op.emitOpError("cannot be lowered to linalg: blocks of ")
+            << *block << " tokens are summed in chunks of " << kTokensPerChunk
+            << " by the CPU model, which this lowering does not do yet";
+        return signalPassFailure();
+      }
       lowerSmooth(rewriter, op);
+    }
   }
 };
 } // namespace

@@ -151,6 +151,37 @@ matchBlockWindow(Value source, Operation *grid, DominanceInfo &dominance) {
   return window;
 }
 
+/// The most points getIndexRanges enumerates.
+static constexpr int64_t kMaxEnumeratedPoints = int64_t(1) << 20;
+
+/// The largest value each result of `map` (no symbols) takes over the
+/// points of a tile of `shape`, or nothing where a result can be negative
+/// or the tile is too large to enumerate. Indices that stay in range need
+/// no check: the row a thread reads then varies only where the map does.
+static std::optional<SmallVector<int64_t>>
+getIndexMaxima(AffineMap map, ArrayRef<int64_t> shape) {
+  int64_t points = 1;
+  for (int64_t size : shape) {
+    if (size <= 0 || points > kMaxEnumeratedPoints / size)
+      return std::nullopt;
+    points *= size;
+  }
+  SmallVector<int64_t> maxima(map.getNumResults(), 0);
+  SmallVector<int64_t> point(shape.size(), 0);
+  for (int64_t i = 0; i < points; ++i) {
+    for (int64_t r = shape.size() - 1, rest = i; r >= 0; --r) {
+      point[r] = rest % shape[r];
+      rest /= shape[r];
+    }
+    for (auto [maximum, value] : llvm::zip_equal(maxima, map.compose(point))) {
+      if (value < 0)
+        return std::nullopt;
+      maximum = std::max(maximum, value);
+    }
+  }
+  return maxima;
+}
+
 /// The operand of `window` stored as `op` stages its blocks: `[the
 /// operand's dimensions the window drops..., blocks, the tile's
 /// dimensions...]`, element `(o, j, t)` being element `t` of the tile `op`
@@ -176,6 +207,8 @@ static Value storeInStageOrder(OpBuilder &b, Location loc, BlockWindow window,
   Value init = tensor::EmptyOp::create(b, loc, sizes, element);
   unsigned outer = dropped.count(), rank = sizes.size();
   AffineMap map = *op.getIndexingMap();
+  std::optional<SmallVector<int64_t>> maxima =
+      getIndexMaxima(map, tileType.getShape());
   Value padding = op.getPadding();
   auto stored = linalg::GenericOp::create(
       b, loc, init.getType(), ValueRange(), init,
@@ -199,50 +232,76 @@ static Value storeInStageOrder(OpBuilder &b, Location loc, BlockWindow window,
           windowIndex.push_back(
               affine::AffineApplyOp::create(nb, nl, map.getSubMap({r}), tile));
         SmallVector<Value> sliceIndex = windowIndex;
+        SmallVector<std::optional<int64_t>> sliceMaxima(windowIndex.size());
+        if (maxima)
+          llvm::copy(*maxima, sliceMaxima.begin());
         if (window.collapse) {
           sliceIndex.clear();
+          sliceMaxima.clear();
           RankedTensorType expanded = window.collapse.getSrcType();
-          for (auto [position, group] : llvm::zip_equal(
-                   windowIndex, window.collapse.getReassociationIndices())) {
+          for (auto [r, group] :
+               llvm::enumerate(window.collapse.getReassociationIndices())) {
+            Value position = windowIndex[r];
+            std::optional<int64_t> positionMax =
+                maxima ? std::optional((*maxima)[r]) : std::nullopt;
             SmallVector<Value> parts(group.size());
+            SmallVector<std::optional<int64_t>> partMaxima(group.size());
             for (size_t k = group.size() - 1; k > 0; --k) {
-              Value size = constant(expanded.getDimSize(group[k]));
-              parts[k] = arith::RemUIOp::create(nb, nl, position, size);
-              position = arith::DivUIOp::create(nb, nl, position, size);
+              int64_t size = expanded.getDimSize(group[k]);
+              parts[k] =
+                  arith::RemUIOp::create(nb, nl, position, constant(size));
+              position =
+                  arith::DivUIOp::create(nb, nl, position, constant(size));
+              partMaxima[k] = size - 1;
+              if (positionMax)
+                positionMax = *positionMax / size;
             }
             parts[0] = position;
+            partMaxima[0] = positionMax;
             llvm::append_range(sliceIndex, parts);
+            llvm::append_range(sliceMaxima, partMaxima);
           }
         }
-        // The operand's coordinates, and whether they lie in the window.
+        // The operand's coordinates, and whether they lie in the window
+        // (checked where the tile's points can leave it).
         Value inside;
         auto both = [&](Value condition) {
           inside = inside ? arith::AndIOp::create(nb, nl, inside, condition)
                           : condition;
         };
+        auto below = [&](std::optional<int64_t> maximum, int64_t bound) {
+          return maximum && *maximum < bound;
+        };
         SmallVector<Value> index;
+        llvm::SmallBitVector checked(operandType.getRank());
         unsigned kept = 0, outerSeen = 0;
         for (int64_t d = 0, e = operandType.getRank(); d < e; ++d) {
           if (dropped.test(d)) {
             index.push_back(linalg::IndexOp::create(nb, nl, outerSeen++));
             continue;
           }
+          std::optional<int64_t> maximum = sliceMaxima[kept];
           Value at = sliceIndex[kept++];
           if (d == window.blockedDim) {
-            both(less(at, constant(window.blockSize)));
+            if (!below(maximum, window.blockSize))
+              both(less(at, constant(window.blockSize)));
             Value first = arith::MulIOp::create(
                 nb, nl, linalg::IndexOp::create(nb, nl, outer),
                 constant(window.blockSize));
             at = arith::AddIOp::create(nb, nl, first, at);
+            both(less(at, dims[d]));
+            checked.set(d);
+          } else if (!below(maximum, operandType.getDimSize(d))) {
+            both(less(at, dims[d]));
+            checked.set(d);
           }
-          both(less(at, dims[d]));
           index.push_back(at);
         }
-        // Past the window: read the first element, write the padding.
+        // Past the window: read the first element, write the padding. (The
+        // blocked dimension is always checked.)
         Value zero = constant(0);
-        for (int64_t d = 0, e = operandType.getRank(); d < e; ++d)
-          if (!dropped.test(d))
-            index[d] = arith::SelectOp::create(nb, nl, inside, index[d], zero);
+        for (unsigned d : checked.set_bits())
+          index[d] = arith::SelectOp::create(nb, nl, inside, index[d], zero);
         Value value = tensor::ExtractOp::create(nb, nl, operand, index);
         linalg::YieldOp::create(
             nb, nl,

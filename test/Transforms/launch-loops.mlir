@@ -175,14 +175,28 @@ func.func @long_rows(%x: memref<?x32xi8>, %y: memref<?x32xi8>) {
 // A thread loop whose one store writes whole rows of a buffer allocated
 // 16-byte aligned, 16 bytes a row, is unrolled and stores the row as one
 // vector (@thread_loop's output is an argument, of unknown alignment).
+// The row its points read from the argument %x is one run of 32 bytes:
+// where %x's base is 16-byte aligned (checked: the caller owns it), one
+// vector load reads it; elsewhere the points load one by one.
 // CHECK-LABEL: func.func @row_store
 //  CHECK-SAME:     (%[[X:.+]]: memref<?x4x16xf16>)
 //       CHECK:   %[[Y:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x4x16xi8>
 //       CHECK:   gpu.launch
 //   CHECK-NOT:     scf.for
 //   CHECK-NOT:     memref.store
-// CHECK-COUNT-16:  memref.load %[[X]]
-//       CHECK:     %[[ROW:.+]] = vector.from_elements {{.*}} : vector<16xi8>
+//       CHECK:     %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[X]]
+//       CHECK:     %[[MISALIGNMENT:.+]] = arith.remui %[[BASE]], %c16
+//       CHECK:     %[[ALIGNED:.+]] = arith.cmpi eq, %[[MISALIGNMENT]], %c0
+//       CHECK:     %[[ROW:.+]] = scf.if %[[ALIGNED]] -> (vector<16xi8>) {
+//       CHECK:       %[[READ:.+]] = vector.load %[[X]][%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x4x16xf16>, vector<16xf16>
+//   CHECK-NOT:       memref.load
+//       CHECK:       vector.extract %[[READ]][15]
+//       CHECK:       %[[FAST:.+]] = vector.from_elements {{.*}} : vector<16xi8>
+//       CHECK:       scf.yield %[[FAST]]
+//       CHECK:     } else {
+// CHECK-COUNT-16:    memref.load %[[X]]
+//       CHECK:       %[[SLOW:.+]] = vector.from_elements {{.*}} : vector<16xi8>
+//       CHECK:       scf.yield %[[SLOW]]
 //       CHECK:     vector.store %[[ROW]], %[[Y]][%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x4x16xi8>, vector<16xi8>
 //   CHECK-NOT:     memref.store
 // CHECK-LABEL: func.func @negative_row_store_unaligned
@@ -214,6 +228,82 @@ func.func @negative_row_store_unaligned(%x: memref<?x4x16xf16>) -> memref<?x4x16
     linalg.yield %q : i8
   }
   return %y : memref<?x4x16xi8>
+}
+
+// A run of an aligned allocation needs no check: 16 f32 (64 bytes) at a
+// multiple of 64 bytes, read 16 bytes at a time.
+// CHECK-LABEL: func.func @row_load_allocated
+//       CHECK:   %[[X:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x16xf32>
+//       CHECK:   gpu.launch
+//   CHECK-NOT:     memref.extract_aligned_pointer_as_index
+//   CHECK-NOT:     memref.load
+//       CHECK:     vector.load %[[X]][%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x16xf32>, vector<16xf32>
+//   CHECK-NOT:     memref.load
+//       CHECK:     vector.store
+// A row read across its points' rows (x transposed) is no run: its
+// points load one by one, and nothing checks the base.
+// CHECK-LABEL: func.func @negative_row_load_transposed
+//       CHECK:   gpu.launch
+//   CHECK-NOT:     memref.extract_aligned_pointer_as_index
+//   CHECK-NOT:     vector.load
+// CHECK-COUNT-16:  memref.load
+//       CHECK:     vector.store
+#rows2 = affine_map<(d0, d1) -> (d0, d1)>
+#transposed2 = affine_map<(d0, d1) -> (d1, d0)>
+func.func @row_load_allocated(%n: index) -> memref<?x16xi8> {
+  %x = memref.alloc(%n) {alignment = 64 : i64} : memref<?x16xf32>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x16xi8>
+  linalg.generic {indexing_maps = [#rows2, #rows2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x16xf32>) outs(%y : memref<?x16xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %q = arith.fptosi %in : f32 to i8
+    linalg.yield %q : i8
+  }
+  return %y : memref<?x16xi8>
+}
+func.func @negative_row_load_transposed(%x: memref<16x?xf16>) -> memref<?x16xi8> {
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c1 : memref<16x?xf16>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x16xi8>
+  linalg.generic {indexing_maps = [#transposed2, #rows2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<16x?xf16>) outs(%y : memref<?x16xi8>) {
+  ^bb0(%in: f16, %out: i8):
+    %q = arith.fptosi %in : f16 to i8
+    linalg.yield %q : i8
+  }
+  return %y : memref<?x16xi8>
+}
+
+// A thread whose row is a column of its input (a transpose, as V^T's
+// quantizer reads V) also takes 8 consecutive points of the next
+// dimension: each of its 16 points loads 8 contiguous f16 of one input
+// row at once, and it stores its 8 rows. The grid counts 64 / 8 of them.
+// CHECK-LABEL: func.func @column_runs
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x16x64xf16>)
+//       CHECK:   %[[Y:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x64x16xi8>
+//       CHECK:   %[[EIGHT:.+]] = arith.constant 8 : index
+//       CHECK:   arith.ceildivui %{{.+}}, %[[EIGHT]] : index
+//       CHECK:   gpu.launch
+//       CHECK:     %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[X]]
+//       CHECK:     %[[ROWS:.+]]:8 = scf.if %{{.+}} -> (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>) {
+// CHECK-COUNT-16:    vector.load %[[X]][%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-NOT:       memref.load
+//       CHECK:     } else {
+// CHECK-COUNT-128:   memref.load %[[X]]
+//       CHECK:     }
+// CHECK-COUNT-8:   vector.store %[[ROWS]]#{{[0-7]}}, %[[Y]][%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x64x16xi8>, vector<16xi8>
+#transposed3 = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+func.func @column_runs(%x: memref<?x16x64xf16>) -> memref<?x64x16xi8> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x16x64xf16>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x64x16xi8>
+  linalg.generic {indexing_maps = [#transposed3, #rows3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<?x16x64xf16>) outs(%y : memref<?x64x16xi8>) {
+  ^bb0(%in: f16, %out: i8):
+    %q = arith.fptosi %in : f16 to i8
+    linalg.yield %q : i8
+  }
+  return %y : memref<?x64x16xi8>
 }
 
 // -----

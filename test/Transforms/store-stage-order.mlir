@@ -4,7 +4,9 @@
 // ([4, 64, 16]: element (c, r, x) is window element (r, 16 c + x)): K is
 // stored once before the grid as [batch, heads, blocks, 4, 64, 16], each
 // block its stage's bytes in order, zeros past the last key, and the
-// staging copies block j of it as it is.
+// staging copies block j of it as it is. The tile's rows and columns never
+// leave the block's 64 rows and K's 64 channels: only the key is checked
+// against K's end, and a thread's 16 bytes read one contiguous run.
 //   CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1, d2) -> (d1)>
 //   CHECK-DAG: #[[$COLUMN:.*]] = affine_map<(d0, d1, d2) -> (d0 * 16 + d2)>
 // CHECK-LABEL: func @keys
@@ -23,12 +25,11 @@
 //       CHECK:     %[[J:.*]] = linalg.index 2
 //       CHECK:     %[[FIRST:.*]] = arith.muli %[[J]], %{{.*}}
 //       CHECK:     %[[KEY:.*]] = arith.addi %[[FIRST]], %[[WROW]]
-//       CHECK:     %[[IN_K:.*]] = arith.cmpi ult, %[[KEY]], %[[KEYS]]
-//       CHECK:     arith.andi
-//       CHECK:     %[[INSIDE:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+//       CHECK:     %[[INSIDE:.*]] = arith.cmpi ult, %[[KEY]], %[[KEYS]]
+//   CHECK-NOT:     arith.andi
 //       CHECK:     %[[READ_KEY:.*]] = arith.select %[[INSIDE]], %[[KEY]], %c0
-//       CHECK:     %[[READ_COL:.*]] = arith.select %[[INSIDE]], %[[WCOL]], %c0
-//       CHECK:     %[[VALUE:.*]] = tensor.extract %[[K]][%[[BATCH]], %[[HEAD]], %[[READ_KEY]], %[[READ_COL]]]
+//   CHECK-NOT:     arith.select
+//       CHECK:     %[[VALUE:.*]] = tensor.extract %[[K]][%[[BATCH]], %[[HEAD]], %[[READ_KEY]], %[[WCOL]]]
 //       CHECK:     %[[OUT:.*]] = arith.select %[[INSIDE]], %[[VALUE]], %c0_i8
 //       CHECK:     linalg.yield %[[OUT]]
 //       CHECK:   scf.forall (%[[B:.*]], %[[H:.*]]) in
@@ -57,6 +58,53 @@ func.func @keys(%k: tensor<?x?x?x64xi8>, %batches: index, %heads: index,
       %buffer = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<4x64x16xi8>
       %tile = sage.stage_tile %window pad(%zero : i8) into %buffer {indexing_map = #core}
           : tensor<?x64xi8> into tensor<4x64x16xi8> -> tensor<4x64x16xi8>
+      scf.yield %tile : tensor<4x64x16xi8>
+    }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %last into %o[%b, %h, 0, 0, 0] [1, 1, 4, 64, 16] [1, 1, 1, 1, 1]
+          : tensor<4x64x16xi8> into tensor<?x?x4x64x16xi8>
+    }
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return %r : tensor<?x?x4x64x16xi8>
+}
+
+// -----
+
+// K of 48 channels in a tile of 64 columns: columns 48 to 63 lie past K's
+// channels, so the column is checked too and clamped where it does.
+//   CHECK-DAG: #[[$COLUMN:.*]] = affine_map<(d0, d1, d2) -> (d0 * 16 + d2)>
+// CHECK-LABEL: func @keys_narrower_than_tile
+//  CHECK-SAME: (%[[K:[^:]*]]: tensor<?x?x?x48xi8>
+//       CHECK:   linalg.generic
+//       CHECK:     %[[WCOL:.*]] = affine.apply #[[$COLUMN]]
+//       CHECK:     %[[KEY:.*]] = arith.addi
+//       CHECK:     %[[IN_K:.*]] = arith.cmpi ult, %[[KEY]], %{{.*}}
+//       CHECK:     %[[IN_CHANNELS:.*]] = arith.cmpi ult, %[[WCOL]], %c48
+//       CHECK:     %[[INSIDE:.*]] = arith.andi %[[IN_K]], %[[IN_CHANNELS]]
+//       CHECK:     %[[READ_KEY:.*]] = arith.select %[[INSIDE]], %[[KEY]], %c0
+//       CHECK:     %[[READ_COL:.*]] = arith.select %[[INSIDE]], %[[WCOL]], %c0
+//       CHECK:     tensor.extract %[[K]][%{{.*}}, %{{.*}}, %[[READ_KEY]], %[[READ_COL]]]
+#core = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+func.func @keys_narrower_than_tile(%k: tensor<?x?x?x48xi8>, %batches: index, %heads: index,
+                %out: tensor<?x?x4x64x16xi8>) -> tensor<?x?x4x64x16xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0 : i8
+  %keys = tensor.dim %k, %c2 : tensor<?x?x?x48xi8>
+  %blocks = arith.ceildivui %keys, %c64 : index
+  %r = scf.forall (%b, %h) in (%batches, %heads) shared_outs(%o = %out) -> (tensor<?x?x4x64x16xi8>) {
+    %init = tensor.empty() : tensor<4x64x16xi8>
+    %last = scf.for %j = %c0 to %blocks step %c1 iter_args(%acc = %init) -> (tensor<4x64x16xi8>) {
+      %first = arith.muli %j, %c64 : index
+      %left = arith.subi %keys, %first : index
+      %count = arith.minsi %left, %c64 : index
+      %window = tensor.extract_slice %k[%b, %h, %first, 0] [1, 1, %count, 48] [1, 1, 1, 1]
+          : tensor<?x?x?x48xi8> to tensor<?x48xi8>
+      %buffer = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<4x64x16xi8>
+      %tile = sage.stage_tile %window pad(%zero : i8) into %buffer {indexing_map = #core}
+          : tensor<?x48xi8> into tensor<4x64x16xi8> -> tensor<4x64x16xi8>
       scf.yield %tile : tensor<4x64x16xi8>
     }
     scf.forall.in_parallel {

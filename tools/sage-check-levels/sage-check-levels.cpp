@@ -164,6 +164,10 @@ struct Options {
   /// additive mask, the LSE; from f16, D = 64).
   bool masked = false;
   double maxLseError = 1e9, maxModelLseError = 1e9;
+  /// --input-offset: the f16 Q, K and V start this many elements into
+  /// their device buffers (1: two bytes off the allocation's alignment,
+  /// which the levels' quantizers check before reading 16 bytes at once).
+  int64_t inputOffset = 0;
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -210,6 +214,9 @@ Options parse(int argc, char **argv) {
       options.maxModelRelL1 = number;
     else if (flag == "--bench")
       options.benchRepeats = count();
+    else if (flag == "--input-offset" && numeric && number >= 0 &&
+             number == std::floor(number))
+      options.inputOffset = static_cast<int64_t>(number);
     else if (flag == "--D" &&
              (value == "32" || value == "64" || value == "96" ||
               value == "128" || value == "256"))
@@ -228,7 +235,7 @@ Options parse(int argc, char **argv) {
            "cpu|levels "
            "--variant plain|masked --seed --dist randn|outliers --min-cossim "
            "--max-rel-l1 --max-model-rel-l1 --max-lse-error "
-           "--max-model-lse-error --bench N)");
+           "--max-model-lse-error --bench N --input-offset ELEMENTS)");
   }
   if (!options.levelsQuantize && !(kSmoothQ && kSmoothK && !kSmoothV))
     fail("this program's recipe smooths [" SAGE_LEVELS_SMOOTH
@@ -250,6 +257,8 @@ Options parse(int argc, char **argv) {
       fail("this program has no D = " + std::to_string(dim) +
            " kernel (CMake's DIMS builds one)");
   }
+  if (options.inputOffset != 0 && !options.levelsQuantize)
+    fail("--input-offset moves the f16 inputs: pass --quantizers levels");
   if (!options.shape.isValid())
     fail("--H must be a multiple of --Hkv");
   return options;
@@ -281,11 +290,13 @@ Recipe getRecipe() {
   return recipe;
 }
 
-/// A row-major host tensor of `Rank` dimensions and its device copy.
+/// A row-major host tensor of `Rank` dimensions and its device copy, which
+/// starts `offset` elements into its allocation.
 template <typename T, int Rank = 4> struct Tensor {
   int64_t sizes[Rank];
   std::vector<T> host;
   CUdeviceptr device = 0;
+  int64_t offset = 0;
 
   template <typename... Sizes>
   explicit Tensor(Sizes... dims)
@@ -300,7 +311,8 @@ template <typename T, int Rank = 4> struct Tensor {
   }
   StridedMemRefType<T, Rank> descriptor() const {
     StridedMemRefType<T, Rank> memref;
-    memref.basePtr = memref.data = reinterpret_cast<T *>(device);
+    memref.basePtr = reinterpret_cast<T *>(device);
+    memref.data = memref.basePtr + offset;
     memref.offset = 0;
     int64_t stride = 1;
     for (int d = Rank - 1; d >= 0; --d) {
@@ -321,8 +333,12 @@ void check(const CudaDriver &api, CUresult result, const std::string &what) {
 
 template <typename T, int Rank>
 void upload(const CudaDriver &api, Tensor<T, Rank> &tensor) {
-  check(api, api.memAlloc(&tensor.device, tensor.bytes()), "cuMemAlloc");
-  check(api, api.memcpyHtoD(tensor.device, tensor.host.data(), tensor.bytes()),
+  size_t before = static_cast<size_t>(tensor.offset) * sizeof(T);
+  check(api, api.memAlloc(&tensor.device, before + tensor.bytes()),
+        "cuMemAlloc");
+  check(api,
+        api.memcpyHtoD(tensor.device + before, tensor.host.data(),
+                       tensor.bytes()),
         "cuMemcpyHtoD");
 }
 
@@ -508,7 +524,7 @@ prepareQuantized(const CudaDriver &api, const AttentionShape &shape,
 
 /// `data`'s Q, K, V in f16, uploaded.
 F16Operands uploadF16Inputs(const CudaDriver &api, const AttentionShape &shape,
-                            const AttentionData &data) {
+                            const AttentionData &data, int64_t offset) {
   F16Operands o{
       Tensor<uint16_t>(shape.batch, shape.headsQ, shape.seqQ, shape.headDim),
       Tensor<uint16_t>(shape.batch, shape.headsKV, shape.seqK, shape.headDim),
@@ -520,6 +536,7 @@ F16Operands uploadF16Inputs(const CudaDriver &api, const AttentionShape &shape,
       for (size_t i = begin; i < end; ++i)
         tensor->host[i] = encodeF16((*values)[i]);
     });
+    tensor->offset = offset;
     upload(api, *tensor);
   }
   return o;
@@ -530,9 +547,10 @@ F16Operands uploadF16Inputs(const CudaDriver &api, const AttentionShape &shape,
 /// host function.
 std::function<void(Memref4<uint16_t> *)> prepareF16(const CudaDriver &api,
                                                     const AttentionShape &shape,
-                                                    const AttentionData &data) {
-  auto operands =
-      std::make_shared<F16Operands>(uploadF16Inputs(api, shape, data));
+                                                    const AttentionData &data,
+                                                    int64_t inputOffset) {
+  auto operands = std::make_shared<F16Operands>(
+      uploadF16Inputs(api, shape, data, inputOffset));
   auto *attention = getF16Attention(shape.headDim);
   return [operands, attention](Memref4<uint16_t> *out) {
     F16Operands &o = *operands;
@@ -569,10 +587,10 @@ void addMask(AttentionData &data, uint64_t seed) {
 /// `operands->lse`.
 std::function<void(Memref4<uint16_t> *)>
 prepareMasked(const CudaDriver &api, const AttentionShape &shape,
-              const AttentionData &data,
+              const AttentionData &data, int64_t inputOffset,
               std::shared_ptr<MaskedOperands> &operands) {
   operands = std::make_shared<MaskedOperands>(MaskedOperands{
-      uploadF16Inputs(api, shape, data),
+      uploadF16Inputs(api, shape, data, inputOffset),
       Tensor<float>(int64_t(1), shape.headsQ, shape.seqQ, shape.seqK),
       Tensor<float, 3>(shape.batch, shape.headsQ, shape.seqQ)});
   MaskedOperands &o = *operands;
@@ -644,9 +662,10 @@ int main(int argc, char **argv) {
         "cuDevicePrimaryCtxRetain");
   check(*api, api->ctxSetCurrent(context), "cuCtxSetCurrent");
   std::shared_ptr<MaskedOperands> masked;
-  auto attention = options.masked ? prepareMasked(*api, shape, data, masked)
+  auto attention = options.masked ? prepareMasked(*api, shape, data,
+                                                  options.inputOffset, masked)
                    : options.levelsQuantize
-                       ? prepareF16(*api, shape, data)
+                       ? prepareF16(*api, shape, data, options.inputOffset)
                        : prepareQuantized(*api, shape, data);
   // Poison the output: a NaN wherever the kernel does not write.
   Tensor<uint16_t> out(B, H, Nq, dim);

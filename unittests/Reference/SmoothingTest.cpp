@@ -18,6 +18,20 @@ TEST(SmoothingTest, TokenMean) {
   EXPECT_EQ(columnMean(x, 0, 2), (std::vector<float>{0.0f, 0.0f}));
 }
 
+TEST(SmoothingTest, MeanSumsChunksThenTheirSums) {
+  // Chunks {2^53}, {1, 1}, {-2^53}: one running sum loses each 1 to
+  // rounding (2^53 + 1 rounds to 2^53) and ends at 0; the chunks' sums
+  // 2^53, 2 and -2^53 add up exactly to 2.
+  int64_t rows = 2 * kTokensPerChunk + 1;
+  std::vector<float> x(static_cast<size_t>(rows), 0.0f);
+  x[0] = 9007199254740992.0f;
+  x[kTokensPerChunk] = 1.0f;
+  x[kTokensPerChunk + 1] = 1.0f;
+  x[2 * kTokensPerChunk] = -9007199254740992.0f;
+  float chunked = static_cast<float>(2.0 / static_cast<double>(rows));
+  EXPECT_EQ(columnMean(x.data(), rows, 1), (std::vector<float>{chunked}));
+}
+
 TEST(SmoothingTest, BlockMeansCoverValidRowsOnly) {
   // Blocks of 2 rows over 3 rows: the last block holds one row.
   const float x[] = {1.0f, 3.0f, 5.0f};

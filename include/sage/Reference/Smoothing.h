@@ -18,8 +18,15 @@
 
 namespace sage::ref {
 
+/// Tokens in one chunk of a column sum (docs/Algorithm.md section 1,
+/// "The order of a mean's sum"): the lowering sums the chunks in parallel,
+/// and this model adds in the same order, so that both round alike.
+inline constexpr int64_t kTokensPerChunk = 256;
+
 /// Returns the mean over \p rows of each column of the [rows x cols]
-/// row-major \p x (all zeros when rows == 0).
+/// row-major \p x (all zeros when rows == 0): each chunk of
+/// kTokensPerChunk rows summed in double in row order, the chunks' sums
+/// added in chunk order, divided by \p rows and rounded to f32 once.
 std::vector<float> columnMean(const float *x, int64_t rows, int64_t cols);
 
 /// Subtracts \p v[c] from every x[r][c] in f32.

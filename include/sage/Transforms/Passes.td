@@ -495,7 +495,11 @@ def SageLaunchLoops : Pass<"sage-launch-loops"> {
     innermost dimension (up to 16 points, no reductions) is one thread's
     loop; where its one store writes whole rows of an aligned buffer of
     at most 16 bytes a row (the stage-order copies), the loop is unrolled
-    and the row stored as one vector. A row reduction that is exact in
+    and the row stored as one vector; the loads that read a contiguous
+    run along the row, or along the next dimension (a transpose: the
+    thread then takes 8 rows), become vector loads, behind a run-time
+    check of the base's alignment where the buffer is an argument. A row
+    reduction that is exact in
     any order (`arith.maximumf` / `minimumf` on f32) over a static
     multiple of 16 contiguous elements is shared by 16 lanes a point,
     combined by `gpu.shuffle`s, lane 0 storing.
