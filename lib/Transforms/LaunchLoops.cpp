@@ -564,8 +564,8 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
           /*nontemporal=*/false, llvm::MaybeAlign(alignment));
     };
     auto unrollRows = [&](bool vectorLoads) -> SmallVector<Value> {
-      // The vectors loaded: a row run by (load, 0), a column run by (load,
-      // point).
+      // The vectors loaded: a row run by (load, column), a column run by
+      // (load, point).
       DenseMap<std::pair<Operation *, int64_t>, Value> loaded;
       SmallVector<Value> rows;
       for (int64_t c = 0; c < columns; ++c) {
@@ -589,9 +589,11 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
                   pointMapping.lookupOrDefault(rowStore.getValueToStore()));
             } else if (isRow || isColumn) {
               // The first point's (column's) indices are the run's start.
+              // (A row run may depend on the column, a column run not on
+              // the point.)
               auto load = cast<memref::LoadOp>(op);
-              std::pair<Operation *, int64_t> key(&op, isRow ? 0 : p);
-              if (isRow ? p == 0 && c == 0 : c == 0)
+              std::pair<Operation *, int64_t> key(&op, isRow ? c : p);
+              if (isRow ? p == 0 : c == 0)
                 loaded[key] =
                     loadRun(load, isRow ? points : columns,
                             (isRow ? row : column)->alignment, pointMapping);

@@ -306,6 +306,55 @@ func.func @column_runs(%x: memref<?x16x64xf16>) -> memref<?x64x16xi8> {
   return %y : memref<?x64x16xi8>
 }
 
+// Column runs beside row runs: %w's row depends on the thread's column
+// (channel), so each of the 8 rows loads its own 16 f16 of %w (8 loads,
+// one a row), while each of the 16 points loads 8 channels of %x once.
+// CHECK-LABEL: func.func @column_and_row_runs
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x16x64xf16>, %[[W:.+]]: memref<?x64x16xf16>)
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if %{{.+}} -> (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>) {
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[W]]{{.*}} : memref<?x64x16xf16>, vector<16xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-DAG:       vector.load %[[X]]{{.*}} : memref<?x16x64xf16>, vector<8xf16>
+//   CHECK-NOT:       memref.load
+//       CHECK:     } else {
+#rows3b = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#transposed3b = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+func.func @column_and_row_runs(%x: memref<?x16x64xf16>, %w: memref<?x64x16xf16>) -> memref<?x64x16xi8> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x16x64xf16>
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<?x64x16xi8>
+  linalg.generic {indexing_maps = [#transposed3b, #rows3b, #rows3b], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %w : memref<?x16x64xf16>, memref<?x64x16xf16>) outs(%y : memref<?x64x16xi8>) {
+  ^bb0(%in: f16, %weight: f16, %out: i8):
+    %product = arith.mulf %in, %weight : f16
+    %q = arith.fptosi %product : f16 to i8
+    linalg.yield %q : i8
+  }
+  return %y : memref<?x64x16xi8>
+}
+
 // -----
 
 // A row maximum over a static multiple of 16 contiguous elements is
