@@ -239,8 +239,9 @@ using CombineElement = function_ref<Value(OpBuilder &, Location, Value, Value)>;
 } // namespace
 
 /// Each column of x reduced over the tokens, [lead..., 1, features] of
-/// `type`, starting from `identity` (docs/Quantizers.md, "Reductions over
-/// the tokens"): first each chunk of sage::ref::kTokensPerChunk tokens of
+/// `type`, starting from `identity` (docs/Levels.md, "The statistics and
+/// quantizers"; the means' order: docs/Algorithm.md section 1): first each
+/// chunk of sage::ref::kTokensPerChunk tokens of
 /// each column, in token order, one parallel point a chunk and column,
 /// into [lead..., chunks, features]; then the chunks' results, in chunk
 /// order. Tokens past the last add `identity`. (One running reduction
