@@ -263,6 +263,7 @@ void mlir::sage::buildSageLevelsPipeline(OpPassManager &pm,
   SageTileAttentionOptions tile;
   tile.blockQ = options.blockQ;
   tile.blockK = options.blockK;
+  tile.clusterCtas = options.clusterCtas;
   pm.addPass(createSageTileAttention(tile));
   SageSelectMmaOptions select;
   select.chip = options.chip;

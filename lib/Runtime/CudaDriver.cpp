@@ -57,6 +57,7 @@ std::string CudaDriver::open() {
   need("cuFuncGetAttribute", funcGetAttribute);
   need("cuFuncSetAttribute", funcSetAttribute);
   need("cuLaunchKernel", launchKernel);
+  need("cuLaunchKernelEx", launchKernelEx);
   need("cuEventCreate", eventCreate);
   need("cuEventRecord", eventRecord);
   need("cuEventElapsedTime", eventElapsedTime);

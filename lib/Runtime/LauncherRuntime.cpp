@@ -182,6 +182,21 @@ CUfunction mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
+/// Opts `function` in to `sharedBytes` of dynamic shared memory: a kernel
+/// may use 48 KiB, static and dynamic together, unless it opts in to more
+/// (as sage-run does). Returns the error, or "".
+static std::string allowSharedBytes(const CudaDriver &api, CUfunction function,
+                                    int32_t sharedBytes) {
+  if (sharedBytes <= 0)
+    return "";
+  return api.check(
+      api.funcSetAttribute(function,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           sharedBytes),
+      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = " +
+          std::to_string(sharedBytes) + ")");
+}
+
 void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedBytes, CUstream stream,
@@ -192,16 +207,7 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   const CudaDriver *api = getDriver();
   if (!api)
     return;
-  std::string error;
-  // A kernel may use 48 KiB of shared memory, static and dynamic together,
-  // unless it opts in to more: opt in to its dynamic bytes, as sage-run does.
-  if (sharedBytes > 0)
-    error = api->check(
-        api->funcSetAttribute(function,
-                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                              sharedBytes),
-        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = " +
-            std::to_string(sharedBytes) + ")");
+  std::string error = allowSharedBytes(*api, function, sharedBytes);
   if (error.empty())
     error = api->check(
         api->launchKernel(function, unsigned(gridX), unsigned(gridY),
@@ -212,6 +218,49 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
             std::to_string(gridY) + " x " + std::to_string(gridZ) + ", block " +
             std::to_string(blockX) + ", " + std::to_string(sharedBytes) +
             " shared bytes)");
+  if (!error.empty())
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+}
+
+void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t sharedBytes, CUstream stream,
+                             void **params, void **extra) {
+  if (!function)
+    return;
+  const CudaDriver *api = getDriver();
+  if (!api)
+    return;
+  std::string error = allowSharedBytes(*api, function, sharedBytes);
+  if (!error.empty()) {
+    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+    return;
+  }
+  CUlaunchAttribute cluster = {};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = unsigned(clusterX);
+  cluster.value.clusterDim.y = unsigned(clusterY);
+  cluster.value.clusterDim.z = unsigned(clusterZ);
+  CUlaunchConfig config = {};
+  config.gridDimX = unsigned(gridX);
+  config.gridDimY = unsigned(gridY);
+  config.gridDimZ = unsigned(gridZ);
+  config.blockDimX = unsigned(blockX);
+  config.blockDimY = unsigned(blockY);
+  config.blockDimZ = unsigned(blockZ);
+  config.sharedMemBytes = unsigned(sharedBytes);
+  config.hStream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  error = api->check(
+      api->launchKernelEx(&config, function, params, extra),
+      "cuLaunchKernelEx (clusters of " + std::to_string(clusterX) + " x " +
+          std::to_string(clusterY) + " x " + std::to_string(clusterZ) +
+          ", grid " + std::to_string(gridX) + " x " + std::to_string(gridY) +
+          " x " + std::to_string(gridZ) + ", block " + std::to_string(blockX) +
+          ", " + std::to_string(sharedBytes) + " shared bytes)");
   if (!error.empty())
     record(SAGE_LAUNCHER_CUDA_ERROR, error);
 }

@@ -65,6 +65,62 @@ bool mlir::sage::isBulkCopy(StageTileOp op) {
 /// NVVM's address spaces: global, shared (the CTA's), shared::cluster.
 static constexpr unsigned kGlobal = 1, kShared = 3, kSharedCluster = 7;
 
+int64_t mlir::sage::getClusterCtas(gpu::GPUFuncOp kernel) {
+  auto shape = kernel->getAttrOfType<DenseI32ArrayAttr>(
+      NVVM::NVVMDialect::getClusterDimAttrName());
+  if (!shape)
+    return 1;
+  int64_t ctas = 1;
+  for (int32_t size : shape.asArrayRef())
+    ctas *= size;
+  return ctas;
+}
+
+/// Whether `value` is the same in every CTA of a cluster along x.
+static bool isClusterUniform(Value value) {
+  SmallVector<Value> worklist = {value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    if (auto argument = dyn_cast<BlockArgument>(next)) {
+      Operation *owner = argument.getOwner()->getParentOp();
+      if (isa<gpu::GPUFuncOp>(owner))
+        continue;
+      auto loop = dyn_cast<scf::ForOp>(owner);
+      if (!loop || argument != loop.getInductionVar())
+        return false;
+      worklist.append(
+          {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+      continue;
+    }
+    Operation *op = next.getDefiningOp();
+    if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+      if (id.getDimension() == gpu::Dimension::x)
+        return false;
+      continue;
+    }
+    // Anything else that reads the CTA's place or the memory: not known.
+    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+        isa<gpu::ThreadIdOp, gpu::ClusterBlockIdOp>(op))
+      return false;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return true;
+}
+
+bool mlir::sage::isSharedByCluster(StageTileOp op) {
+  return isClusterUniform(op.getSource()) && isClusterUniform(op.getDest());
+}
+
+void mlir::sage::createClusterBarrier(OpBuilder &b, Location loc) {
+  // Aligned: every thread of a warp reaches it together (the stagings are
+  // issued in uniform control flow).
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+}
+
 /// `buffer`'s first element as an LLVM pointer in `addressSpace` (the
 /// aligned pointer plus the view's offset), cast there from `from`.
 static Value getAddress(OpBuilder &b, Location loc, Value buffer, unsigned from,
@@ -114,7 +170,8 @@ Value mlir::sage::createStagingBarrier(RewriterBase &rewriter,
 
 Value mlir::sage::issueBulkCopies(RewriterBase &rewriter, Location loc,
                                   Value barrier, Value thread,
-                                  ArrayRef<StageTileOp> copies) {
+                                  ArrayRef<StageTileOp> copies,
+                                  int64_t clusterCtas) {
   int64_t bytes = 0;
   for (StageTileOp op : copies)
     bytes += getBytes(cast<MemRefType>(op.getSource().getType()));
@@ -130,11 +187,13 @@ Value mlir::sage::issueBulkCopies(RewriterBase &rewriter, Location loc,
     rewriter.setInsertionPointToStart(arrive.thenBlock());
     // The tiles were last read through the generic proxy (the lanes'
     // loads) or the async one (wgmma, waited for): the copies, async
-    // proxy writes, come after both.
+    // proxy writes, come after both, in every CTA they land in.
+    bool multicast = clusterCtas > 1 && llvm::any_of(copies, isSharedByCluster);
     NVVM::FenceProxyOp::create(
         rewriter, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(rewriter.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+                                   multicast ? NVVM::SharedSpace::shared_cluster
+                                             : NVVM::SharedSpace::shared_cta));
     Value expected = NVVM::MBarrierArriveExpectTxOp::create(
                          rewriter, loc, i64, address,
                          arith::ConstantIntOp::create(rewriter, loc, bytes, 32),
@@ -149,6 +208,7 @@ Value mlir::sage::issueBulkCopies(RewriterBase &rewriter, Location loc,
     scf::YieldOp::create(rewriter, loc, arrived);
   }
   // Each copy where its op stands (its window's view is made there).
+  int64_t sharedCopies = 0;
   for (StageTileOp op : copies) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
@@ -163,10 +223,48 @@ Value mlir::sage::issueBulkCopies(RewriterBase &rewriter, Location loc,
     Value source = getAddress(rewriter, opLoc, op.getSource(),
                               /*from=*/0, kGlobal);
     int64_t size = getBytes(cast<MemRefType>(op.getSource().getType()));
-    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        rewriter, opLoc, dest, source, address,
-        arith::ConstantIntOp::create(rewriter, opLoc, size, 32),
-        /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
+    if (clusterCtas == 1 || !isSharedByCluster(op)) {
+      NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+          rewriter, opLoc, dest, source, address,
+          arith::ConstantIntOp::create(rewriter, opLoc, size, 32),
+          /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
+      continue;
+    }
+    // The cluster's CTAs split the copy into pieces of whole 16 bytes,
+    // CTA r issuing the r-th; a copy too small to split is issued whole by
+    // one CTA, the next copy's by the next.
+    Value rank =
+        NVVM::ClusterId::create(rewriter, opLoc, rewriter.getI32Type());
+    Value mask = arith::ConstantIntOp::create(
+        rewriter, opLoc, (int64_t(1) << clusterCtas) - 1, 16);
+    Type i8 = rewriter.getI8Type();
+    if (size % (16 * clusterCtas) == 0) {
+      int64_t piece = size / clusterCtas;
+      Value offset = arith::MulIOp::create(
+          rewriter, opLoc, rank,
+          arith::ConstantIntOp::create(rewriter, opLoc, piece, 32));
+      dest = LLVM::GEPOp::create(rewriter, opLoc, dest.getType(), i8, dest,
+                                 ValueRange{offset});
+      source = LLVM::GEPOp::create(rewriter, opLoc, source.getType(), i8,
+                                   source, ValueRange{offset});
+      NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+          rewriter, opLoc, dest, source, address,
+          arith::ConstantIntOp::create(rewriter, opLoc, piece, 32), mask,
+          /*l2CacheHint=*/Value());
+    } else {
+      Value issuer = arith::CmpIOp::create(
+          rewriter, opLoc, arith::CmpIPredicate::eq, rank,
+          arith::ConstantIntOp::create(rewriter, opLoc,
+                                       sharedCopies % clusterCtas, 32));
+      auto mine =
+          scf::IfOp::create(rewriter, opLoc, issuer, /*withElse=*/false);
+      rewriter.setInsertionPointToStart(mine.thenBlock());
+      NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+          rewriter, opLoc, dest, source, address,
+          arith::ConstantIntOp::create(rewriter, opLoc, size, 32), mask,
+          /*l2CacheHint=*/Value());
+    }
+    ++sharedCopies;
   }
   return arrive.getResult(0);
 }

@@ -29,12 +29,31 @@ bool isBulkCopy(StageTileOp op);
 Value createStagingBarrier(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                            int64_t threads);
 
+/// The CTAs of `kernel`'s cluster (its nvvm.cluster_dim), 1 without one.
+int64_t getClusterCtas(gpu::GPUFuncOp kernel);
+
+/// Whether every CTA of a cluster stages the same window into the same
+/// tile with `op` (its source and destination computed from kernel
+/// arguments, constants, y and z block ids, and the induction variables of
+/// loops bounded by those), so that one multicast copy serves all of them.
+/// Clusters run along x: a window indexed by the x block id is the CTA's
+/// own.
+bool isSharedByCluster(StageTileOp op);
+
+/// A barrier of every thread of the cluster (`barrier.cluster.arrive`
+/// then `.wait`, release and acquire at cluster scope).
+void createClusterBarrier(OpBuilder &b, Location loc);
+
 /// Issues `copies` (isBulkCopy) on `barrier`: at the rewriter's insertion
 /// point every thread arrives on it, thread 0 expecting the copies' bytes;
-/// thread 0 then issues each copy where the op stands. Returns the phase
-/// each thread arrived on (its mbarrier state); the ops stay.
+/// thread 0 then issues each copy where the op stands. In a cluster of
+/// `clusterCtas` > 1, a copy isSharedByCluster lands in every CTA: CTA r's
+/// thread 0 issues its r-th piece, multicast to all, each CTA's barrier
+/// expecting the whole. Returns the phase each thread arrived on (its
+/// mbarrier state); the ops stay.
 Value issueBulkCopies(RewriterBase &rewriter, Location loc, Value barrier,
-                      Value thread, ArrayRef<StageTileOp> copies);
+                      Value thread, ArrayRef<StageTileOp> copies,
+                      int64_t clusterCtas);
 
 /// Waits at the rewriter's insertion point until the phase `state` of
 /// `barrier` has completed: the copies issued with it have landed.

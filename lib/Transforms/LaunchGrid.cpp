@@ -154,6 +154,14 @@ static FailureOr<SmallVector<int64_t>> checkGrid(scf::ForallOp grid) {
   if (!grid.isNormalized())
     return grid.emitOpError()
            << "has lower bounds other than 0 or steps other than 1";
+  if (auto ctas = grid->getAttrOfType<IntegerAttr>(kClusterCtasAttrName);
+      ctas && (ctas.getInt() < 1 || ctas.getInt() > kMaxClusterCtas ||
+               !llvm::is_contained(dims, 0)))
+    return grid.emitOpError()
+           << "asks for clusters of " << ctas.getInt()
+           << " CTAs along #gpu.block<x>; a grid mapped to x launches "
+              "clusters of 1 to "
+           << kMaxClusterCtas;
   return dims;
 }
 
@@ -182,9 +190,24 @@ static void launchGrid(RewriterBase &rewriter, scf::ForallOp grid,
   auto some = scf::IfOp::create(rewriter, loc, points,
                                 /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(some.thenBlock());
-  auto launch = gpu::LaunchOp::create(rewriter, loc, sizes[0], sizes[1],
-                                      sizes[2], blockThreads, one, one);
+  // A grid of clusters (sage-tile-attention's cluster-ctas) launches them
+  // along x; the cluster's size comes with the launch.
+  Value clusterX, clusterY, clusterZ;
+  if (auto ctas = grid->getAttrOfType<IntegerAttr>(kClusterCtasAttrName)) {
+    clusterX = arith::ConstantIndexOp::create(rewriter, loc, ctas.getInt());
+    clusterY = clusterZ = one;
+  }
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, sizes[0], sizes[1], sizes[2], blockThreads, one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+      /*privateAttributions=*/{}, clusterX, clusterY, clusterZ);
   Block &body = launch.getBody().front();
+  // MLIR 22's builder leaves out the cluster's ids and sizes, which the
+  // region takes after the blocks' and threads'.
+  if (clusterX && body.getNumArguments() == 12)
+    for (int i = 0; i < 6; ++i)
+      body.addArgument(rewriter.getIndexType(), loc);
   rewriter.setInsertionPointToEnd(&body);
   auto terminator = gpu::TerminatorOp::create(rewriter, loc);
 

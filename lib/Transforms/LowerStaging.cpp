@@ -512,11 +512,10 @@ struct IssuedRun {
 /// loads overlap what lies between), then the `riders` (row dots that
 /// read no workgroup memory) while the copies are in flight. With a
 /// `bulkBarrier`, copies one bulk copy can move complete on it.
-static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
-                                          ArrayRef<StageTileOp> run,
-                                          ArrayRef<RowDots> riders,
-                                          int64_t threads, bool deferStores,
-                                          Value bulkBarrier) {
+static FailureOr<IssuedRun>
+issueStageRun(RewriterBase &rewriter, ArrayRef<StageTileOp> run,
+              ArrayRef<RowDots> riders, int64_t threads, bool deferStores,
+              Value bulkBarrier, int64_t clusterCtas) {
   // Bulk copies first, then the threads' copies, then the rearranged
   // tiles, whose loads and stores overlap the copies in flight.
   SmallVector<StageTileOp> bulk, copies, gathers;
@@ -543,7 +542,12 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
   StageTileOp first = run.front(), end = run.back();
   Location loc = first.getLoc();
   rewriter.setInsertionPoint(first);
-  gpu::BarrierOp::create(rewriter, loc);
+  // A copy multicast to the cluster overwrites the tile in every CTA: all
+  // of them must be done reading it.
+  if (clusterCtas > 1 && llvm::any_of(bulk, isSharedByCluster))
+    createClusterBarrier(rewriter, loc);
+  else
+    gpu::BarrierOp::create(rewriter, loc);
   Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   IssuedRun issued{loc,
                    thread,
@@ -559,7 +563,7 @@ static FailureOr<IssuedRun> issueStageRun(RewriterBase &rewriter,
     issued.bulk = bulk;
     issued.bulkBarrier = bulkBarrier;
     issued.bulkState =
-        issueBulkCopies(rewriter, loc, bulkBarrier, thread, bulk);
+        issueBulkCopies(rewriter, loc, bulkBarrier, thread, bulk, clusterCtas);
   }
   SmallVector<Value> tokens;
   for (auto [index, op] : llvm::enumerate(copies)) {
@@ -648,7 +652,8 @@ static gpu::BarrierOp completeStageRun(RewriterBase &rewriter,
 /// run whose rearranged tiles are stored at the await, so that their loads
 /// overlap the work between.
 static LogicalResult lowerStageGroup(RewriterBase &rewriter, StageAsyncOp group,
-                                     int64_t threads, Value bulkBarrier) {
+                                     int64_t threads, Value bulkBarrier,
+                                     int64_t clusterCtas) {
   Operation *await = *group.getGroup().getUsers().begin();
   SmallVector<StageTileOp> run;
   SmallVector<RowDots> riders;
@@ -683,8 +688,9 @@ static LogicalResult lowerStageGroup(RewriterBase &rewriter, StageAsyncOp group,
               "row dots with a group's copies only";
   // Issued in the region (planning fails before anything is built), then
   // inlined where the group stands.
-  FailureOr<IssuedRun> issued = issueStageRun(
-      rewriter, run, riders, threads, /*deferStores=*/true, bulkBarrier);
+  FailureOr<IssuedRun> issued =
+      issueStageRun(rewriter, run, riders, threads, /*deferStores=*/true,
+                    bulkBarrier, clusterCtas);
   if (failed(issued))
     return failure();
   rewriter.inlineBlockBefore(&group.getBody().front(), group);
@@ -827,7 +833,8 @@ enum class Preceding { Barrier, BlockStart, Other };
 
 static Preceding getPreceding(Operation *op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isa<gpu::BarrierOp>(prev))
+    // The cluster's barrier is the CTA's too.
+    if (isa<gpu::BarrierOp, NVVM::ClusterWaitOp>(prev))
       return Preceding::Barrier;
     if (prev->getNumRegions() || !isMemoryEffectFree(prev))
       return Preceding::Other;
@@ -980,6 +987,19 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
   if (bulkCopies && llvm::any_of(stages, isBulkCopy) &&
       !hasOverlappingStagings(groups))
     bulkBarrier = createStagingBarrier(rewriter, kernel, *threads);
+  // A cluster's CTAs share their K/V blocks through multicast bulk copies
+  // (docs/Levels.md, "Clusters"): a cluster whose stagings cannot be would
+  // only cost its barriers.
+  int64_t clusterCtas = getClusterCtas(kernel);
+  if (clusterCtas > 1 &&
+      (!bulkBarrier || !llvm::any_of(stages, [](StageTileOp stage) {
+        return isBulkCopy(stage) && isSharedByCluster(stage);
+      })))
+    return kernel.emitOpError()
+           << "is launched in clusters of " << clusterCtas
+           << " CTAs, but none of its stagings is a bulk copy (bulk-copies, "
+              "sm_90a) of a window every CTA of the cluster stages, which "
+              "the cluster would multicast";
   // The groups' stagings are lowered with them.
   llvm::erase_if(stages, [](StageTileOp stage) {
     return isa<StageAsyncOp>(stage->getParentOp());
@@ -988,7 +1008,8 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
     return isa<StageAsyncOp>(product->getParentOp());
   });
   for (StageAsyncOp group : groups)
-    if (failed(lowerStageGroup(rewriter, group, *threads, bulkBarrier)))
+    if (failed(lowerStageGroup(rewriter, group, *threads, bulkBarrier,
+                               clusterCtas)))
       return failure();
   // Runs of copies nothing touching memory separates.
   SmallVector<SmallVector<StageTileOp>> runs;
@@ -1047,7 +1068,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
   for (auto [run, runRiders] : llvm::zip(runs, riders)) {
     FailureOr<IssuedRun> issued =
         issueStageRun(rewriter, run, runRiders, *threads,
-                      /*deferStores=*/false, bulkBarrier);
+                      /*deferStores=*/false, bulkBarrier, clusterCtas);
     if (failed(issued))
       return failure();
     completeStageRun(rewriter, *issued);

@@ -161,6 +161,13 @@ static std::string getTilingBlocker(QuantizedAttentionOp op,
             Twine(op.getQQuant().getBlock()) + " tokens, so block-q must be " +
             Twine(op.getQQuant().getBlock()) + ", got " + Twine(tiles.blockQ))
         .str();
+  // A cluster's CTAs take each K/V block together (docs/Levels.md,
+  // "Clusters"): their loops must run the same blocks.
+  if (tiles.clusterCtas > 1 && op.getCausal())
+    return (Twine("a cluster of ") + Twine(tiles.clusterCtas) +
+            " CTAs shares each K/V block, but causal Q blocks see different "
+            "K/V blocks; use cluster-ctas = 1")
+        .str();
   return "";
 }
 
@@ -394,7 +401,8 @@ struct TileBuilder {
 /// dS.
 static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
                             Value sum, Value queryMean, Value batch, Value head,
-                            Value kvHead, Value firstQuery, Value queryCount) {
+                            Value kvHead, Value firstQuery, Value queryCount,
+                            Value storedCount) {
   OpBuilder &b = tb.b;
   Location loc = tb.loc;
   Type f32 = b.getF32Type();
@@ -470,7 +478,7 @@ static Value buildLogSumExp(TileBuilder &tb, QuantizedAttentionOp op, Value max,
   return tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({ShapedType::kDynamic}, f32), lse,
       ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{queryCount},
+      ArrayRef<OpFoldResult>{storedCount},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
@@ -503,6 +511,13 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
     Value headRatio = tb.divu(heads, tb.dim(op.getKValues(), 1));
     Value queryBlocks = tb.ceilDiv(queries, blockQ);
     Value keyBlocks = tb.ceilDiv(keys, blockK);
+    // A cluster's CTAs are consecutive Q blocks (#gpu.block<x>): the grid
+    // has a whole number of clusters, the last one's spare blocks
+    // recomputing the last Q block and storing none of it.
+    Value gridBlocks = queryBlocks;
+    if (tiles.clusterCtas > 1)
+      gridBlocks =
+          tb.mul(tb.ceilDiv(queryBlocks, tiles.clusterCtas), tiles.clusterCtas);
     // The result is [batch, heads, queries, value features].
     SmallVector<Value> dynamicSizes,
         sizes = {batches, heads, queries, tb.index(valueDim)};
@@ -530,15 +545,28 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
          gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
          gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
     auto grid = scf::ForallOp::create(
-        rewriter, loc, ArrayRef<OpFoldResult>{batches, heads, queryBlocks},
-        outs, mapping);
+        rewriter, loc, ArrayRef<OpFoldResult>{batches, heads, gridBlocks}, outs,
+        mapping);
+    if (tiles.clusterCtas > 1)
+      grid->setAttr(kClusterCtasAttrName,
+                    rewriter.getI64IntegerAttr(tiles.clusterCtas));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(grid.getBody());
     Value batch = grid.getInductionVar(0), head = grid.getInductionVar(1);
-    Value queryBlock = grid.getInductionVar(2);
+    Value gridBlock = grid.getInductionVar(2);
+    Value queryBlock = gridBlock;
+    if (gridBlocks != queryBlocks)
+      queryBlock = tb.min(gridBlock, tb.sub(queryBlocks, tb.index(1)));
     Value kvHead = tb.divu(head, headRatio);
     Value firstQuery = tb.mul(queryBlock, blockQ);
     Value queryCount = tb.min(tb.index(blockQ), tb.sub(queries, firstQuery));
+    // The rows this grid point stores: none for a spare block, whose
+    // first row is then the end of the queries.
+    Value storedFirst = firstQuery, storedCount = queryCount;
+    if (gridBlocks != queryBlocks) {
+      storedFirst = tb.min(tb.mul(gridBlock, blockQ), queries);
+      storedCount = tb.min(tb.index(blockQ), tb.sub(queries, storedFirst));
+    }
 
     // The Q tile, its scales and its block mean stay for the whole K/V loop.
     QuantAttr queryQuant = op.getQQuant(), keyQuant = op.getKQuant();
@@ -797,27 +825,28 @@ struct TileAttention : public OpRewritePattern<QuantizedAttentionOp> {
         normalized,
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
                                rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{queryCount, rewriter.getIndexAttr(valueDim)},
+        ArrayRef<OpFoldResult>{storedCount, rewriter.getIndexAttr(valueDim)},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                rewriter.getIndexAttr(1)});
     Value lseRows;
     if (op.getLse())
-      lseRows = buildLogSumExp(tb, op, loop.getResult(1), sum, queryMean, batch,
-                               head, kvHead, firstQuery, queryCount);
+      lseRows =
+          buildLogSumExp(tb, op, loop.getResult(1), sum, queryMean, batch, head,
+                         kvHead, firstQuery, queryCount, storedCount);
     rewriter.setInsertionPointToStart(grid.getTerminator().getBody());
     OpFoldResult one = rewriter.getIndexAttr(1);
     tensor::ParallelInsertSliceOp::create(
         rewriter, loc, rows, grid.getRegionIterArgs()[0],
-        ArrayRef<OpFoldResult>{batch, head, firstQuery,
+        ArrayRef<OpFoldResult>{batch, head, storedFirst,
                                rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{one, one, queryCount,
+        ArrayRef<OpFoldResult>{one, one, storedCount,
                                rewriter.getIndexAttr(valueDim)},
         ArrayRef<OpFoldResult>{one, one, one, one});
     if (lseRows)
       tensor::ParallelInsertSliceOp::create(
           rewriter, loc, lseRows, grid.getRegionIterArgs()[1],
-          ArrayRef<OpFoldResult>{batch, head, firstQuery},
-          ArrayRef<OpFoldResult>{one, one, queryCount},
+          ArrayRef<OpFoldResult>{batch, head, storedFirst},
+          ArrayRef<OpFoldResult>{one, one, storedCount},
           ArrayRef<OpFoldResult>{one, one, one});
     rewriter.replaceOp(op, grid.getResults());
     return success();
@@ -831,6 +860,12 @@ struct SageTileAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (clusterCtas < 1 || clusterCtas > kMaxClusterCtas) {
+      getOperation()->emitError()
+          << "expected cluster-ctas from 1 to " << kMaxClusterCtas
+          << " (the CTAs of a portable cluster), got " << int64_t(clusterCtas);
+      return signalPassFailure();
+    }
     if (blockQ < 0 || blockQ % 16 != 0 || blockK < 0 || blockK % 32 != 0) {
       getOperation()->emitError()
           << "expected block-q 0 (each op's Q groups) or a positive multiple "
@@ -840,7 +875,7 @@ struct SageTileAttentionPass
           << int64_t(blockQ) << ", block-k = " << int64_t(blockK);
       return signalPassFailure();
     }
-    AttentionTileSizes tiles{blockQ, blockK};
+    AttentionTileSizes tiles{blockQ, blockK, clusterCtas};
     RewritePatternSet patterns(&getContext());
     populateTileAttentionPatterns(patterns, tiles);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

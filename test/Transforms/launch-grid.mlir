@@ -232,3 +232,34 @@ func.func @negative_buffer_per_thread(%o: vector<16xf16>) {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+// A grid of clusters (sage-tile-attention's cluster-ctas) launches them
+// along x, the cluster's shape on the launch.
+#acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                                          b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
+// CHECK-LABEL: func @clusters
+//  CHECK-SAME:   (%{{[^:]*}}: vector<16xf16>, %[[BLOCKS:[^:]*]]: index)
+//   CHECK-DAG:   %[[ONE:.*]] = arith.constant 1 : index
+//   CHECK-DAG:   %[[TWO:.*]] = arith.constant 2 : index
+//       CHECK:   gpu.launch clusters(%{{[a-z0-9, %]+}}) in (%{{[a-z0-9]+}} = %[[TWO]], %{{[a-z0-9]+}} = %[[ONE]], %{{[a-z0-9]+}} = %[[ONE]])
+//  CHECK-SAME:     blocks(%{{[a-z0-9, %]+}}) in (%{{[a-z0-9]+}} = %[[BLOCKS]], %{{[a-z0-9]+}} = %[[ONE]], %{{[a-z0-9]+}} = %[[ONE]])
+func.func @clusters(%o: vector<16xf16>, %blocks: index) {
+  scf.forall (%i) in (%blocks) {
+    %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
+  } {mapping = [#gpu.block<x>], sage.cluster_ctas = 2 : i64}
+  return
+}
+
+// -----
+
+#acc = #sage.acc_fragment<mma = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = f8E4M3FN, a_source = registers,
+                                          b = f8E4M3FN, b_source = registers, acc = f32, scales = none>, warps = 4>
+func.func @negative_clusters_off_x(%o: vector<16xf16>) {
+  // expected-error @below {{'scf.forall' op asks for clusters of 2 CTAs along #gpu.block<x>; a grid mapped to x launches clusters of 1 to 8}}
+  scf.forall (%i) in (4) {
+    %tile = sage.from_lanes %o {layout = #acc} : vector<16xf16> -> tensor<64x32xf16>
+  } {mapping = [#gpu.block<y>], sage.cluster_ctas = 2 : i64}
+  return
+}

@@ -105,8 +105,9 @@ static auto getF16Attention(int64_t dim) {
 
 // The host function of levels-attention-f16-masked.mlir (causal, an
 // additive mask [1, H, Nq, Nk], the LSE): f16 Q, K, V, the mask, then the
-// output and the LSE.
-extern "C" void
+// output and the LSE. Weak: a program whose schedule refuses causal
+// attention (clusters) does not compile it.
+extern "C" __attribute__((weak)) void
 _mlir_ciface_attention_f16_masked(Memref4<uint16_t> *q, Memref4<uint16_t> *k,
                                   Memref4<uint16_t> *v, Memref4<float> *mask,
                                   Memref4<uint16_t> *out,
@@ -244,6 +245,9 @@ Options parse(int argc, char **argv) {
   if (!options.levelsQuantize && kVariant != "int8-fp8")
     fail("this program's recipe is " SAGE_LEVELS_VARIANT
          "; its quantized inputs are int8-fp8's: pass --quantizers levels");
+  if (options.masked && !_mlir_ciface_attention_f16_masked)
+    fail("this program has no --variant masked kernel: its schedule "
+         "(" SAGE_LEVELS_OPTIONS ") refuses causal attention");
   if (options.masked &&
       (options.shape.headDim != 64 || !options.levelsQuantize))
     fail("--variant masked takes --D 64 and --quantizers levels "

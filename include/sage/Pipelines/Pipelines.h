@@ -188,6 +188,13 @@ struct SageLevelsOptions : public PassPipelineOptions<SageLevelsOptions> {
                      "chip's shared memory holds three "
                      "(sage-bound-registers), else nothing"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> clusterCtas{
+      *this, "cluster-ctas",
+      llvm::cl::desc("Consecutive Q blocks launched as one cluster whose "
+                     "CTAs share each K/V block, each CTA's bulk copies "
+                     "multicast to all (sm_90a, not causal; docs/Levels.md, "
+                     "\"Clusters\"); 1: none"),
+      llvm::cl::init(1)};
 };
 
 /// The levels of docs/Levels.md from sage.attention (or the frontend forms

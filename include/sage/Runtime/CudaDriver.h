@@ -78,6 +78,9 @@ public:
                            unsigned int blockZ, unsigned int sharedBytes,
                            CUstream stream, void **params,
                            void **extra) = nullptr;
+  /// Launches with attributes (a cluster's shape): CUDA 12 on.
+  CUresult (*launchKernelEx)(const CUlaunchConfig *config, CUfunction function,
+                             void **params, void **extra) = nullptr;
   CUresult (*eventCreate)(CUevent *event, unsigned int flags) = nullptr;
   CUresult (*eventRecord)(CUevent event, CUstream stream) = nullptr;
   CUresult (*eventElapsedTime)(float *milliseconds, CUevent start,

@@ -59,6 +59,13 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedBytes, CUstream stream,
                       void **params, void **extra, size_t paramCount);
+/* A launch of clusters (gpu.launch_func ... clusters in). */
+void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t sharedBytes, CUstream stream,
+                             void **params, void **extra);
 
 /* The streams and buffers of gpu-to-llvm's host functions (those of
  * --sage-levels, docs/Levels.md): launches are synchronous. */

@@ -105,7 +105,16 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns,
 struct AttentionTileSizes {
   int64_t blockQ = 64;
   int64_t blockK = 64;
+  /// Consecutive Q blocks launched as one cluster that shares each K/V
+  /// block (docs/Levels.md, "Clusters"); 1: no cluster.
+  int64_t clusterCtas = 1;
 };
+
+/// The attribute of a grid (scf.forall) whose Q blocks (#gpu.block<x>)
+/// launch in clusters of this many CTAs, and the most a portable cluster
+/// holds.
+inline constexpr llvm::StringLiteral kClusterCtasAttrName = "sage.cluster_ctas";
+inline constexpr int64_t kMaxClusterCtas = 8;
 
 /// Adds the pattern that tiles sage.quantized_attention into an scf.forall
 /// over (batch, head, Q block) and an scf.for over K/V blocks of sage.qmma,

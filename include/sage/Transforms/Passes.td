@@ -247,7 +247,11 @@ def SageTileAttention : Pass<"sage-tile-attention"> {
            "op's per_thread or per_block Q groups, else 64">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",
            "Key/value tokens per K/V block (one loop iteration); a "
-           "multiple of 32; 0: the tokens of each op's K groups, else 64">
+           "multiple of 32; 0: the tokens of each op's K groups, else 64">,
+    Option<"clusterCtas", "cluster-ctas", "int64_t", /*default=*/"1",
+           "Consecutive Q blocks launched as one cluster, which shares "
+           "each K/V block (the grid carries sage.cluster_ctas, its "
+           "#gpu.block<x> extent a whole number of clusters); 1: none">
   ];
 }
 

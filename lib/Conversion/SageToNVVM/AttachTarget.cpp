@@ -14,6 +14,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include <algorithm>
 
@@ -41,9 +43,54 @@ struct SageAttachNVVMTargetPass
           << "unknown chip '" << chip << "'; expected sm_<version>[a]";
       return signalPassFailure();
     }
+    if (failed(markClusterKernels(*target)))
+      return signalPassFailure();
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
       if (failed(attach(module, *target)))
         return signalPassFailure();
+  }
+
+  /// The kernels launched in clusters get their cluster's shape as
+  /// `nvvm.cluster_dim` (PTX `.reqnctapercluster`): the passes below read
+  /// it (sage-lower-staging multicasts to the cluster), and the driver
+  /// refuses a launch of another shape.
+  LogicalResult markClusterKernels(Chip target) {
+    StringRef name = NVVM::NVVMDialect::getClusterDimAttrName();
+    WalkResult walk = getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      if (!launch.hasClusterSize())
+        return WalkResult::advance();
+      if (target.sm < 90) {
+        launch.emitOpError() << "launches clusters, which need sm_90 or "
+                                "newer; the kernels are compiled for "
+                             << chip;
+        return WalkResult::interrupt();
+      }
+      SmallVector<int32_t> shape;
+      for (Value size : {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                         launch.getClusterSizeZ()}) {
+        std::optional<int64_t> constant = getConstantIntValue(size);
+        if (!constant) {
+          launch.emitOpError() << "launches clusters of a size known only at "
+                                  "run time; a kernel's cluster is static";
+          return WalkResult::interrupt();
+        }
+        shape.push_back(int32_t(*constant));
+      }
+      auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch, launch.getKernel());
+      if (!kernel)
+        return WalkResult::advance();
+      auto attr = DenseI32ArrayAttr::get(&getContext(), shape);
+      if (auto known = kernel->getAttr(name); known && known != attr) {
+        launch.emitOpError()
+            << "launches @" << kernel.getName() << " in clusters of " << attr
+            << ", another launch in " << known;
+        return WalkResult::interrupt();
+      }
+      kernel->setAttr(name, attr);
+      return WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
   }
 
   /// Whether `kernel` issues wgmmas, all at most 64 columns wide, from at
