@@ -872,6 +872,33 @@ static void dropRepeatedBarriers(gpu::GPUFuncOp kernel) {
     barrier.erase();
 }
 
+/// Splits the cluster barrier before a pipelined loop's copies (arrive,
+/// then wait, where the next block is issued): each thread arrives at the
+/// end of the iteration, once it is done with the stage the next
+/// iteration's copies overwrite, and waits where they are issued, so that
+/// the other CTAs of the cluster have the work between to catch up. An
+/// arrival before the loop pairs with the first iteration's wait, a wait
+/// after it with the last iteration's arrival (docs/Levels.md,
+/// "Clusters").
+static void splitLoopClusterBarriers(RewriterBase &rewriter,
+                                     gpu::GPUFuncOp kernel) {
+  SmallVector<NVVM::ClusterArriveOp> arrivals;
+  kernel.walk([&](NVVM::ClusterArriveOp arrive) {
+    if (isa<scf::ForOp>(arrive->getParentOp()) &&
+        isa_and_nonnull<NVVM::ClusterWaitOp>(arrive->getNextNode()))
+      arrivals.push_back(arrive);
+  });
+  for (NVVM::ClusterArriveOp arrive : arrivals) {
+    auto loop = cast<scf::ForOp>(arrive->getParentOp());
+    UnitAttr aligned = arrive.getAlignedAttr();
+    rewriter.moveOpBefore(arrive, loop.getBody()->getTerminator());
+    rewriter.setInsertionPoint(loop);
+    NVVM::ClusterArriveOp::create(rewriter, arrive.getLoc(), aligned);
+    rewriter.setInsertionPointAfter(loop);
+    NVVM::ClusterWaitOp::create(rewriter, arrive.getLoc(), aligned);
+  }
+}
+
 /// The most threads a CTA holds (CUDA, every chip since sm_20).
 constexpr int32_t kMaxThreadsPerBlock = 1024;
 
@@ -1084,6 +1111,7 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
     if (failed(lowerCooperative(rewriter, product, *threads)))
       return failure();
   dropRepeatedBarriers(kernel);
+  splitLoopClusterBarriers(rewriter, kernel);
   return success();
 }
 

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkCopies.h"
 #include "Staging.h"
 #include "sage/Dialect/Sage/IR/SageOps.h"
 #include "sage/Dialect/Sage/IR/WorkgroupStaging.h"
@@ -337,6 +338,16 @@ static void pipeline(RewriterBase &rewriter, scf::ForOp loop,
     Value current = createStageView(rewriter, loc, stages, stage);
     replaceRetyped(rewriter, tile->getResult(0), current);
     rewriter.eraseOp(tile);
+  }
+  // In a cluster the next block's copies wait for every CTA to be done
+  // with the stage they overwrite: issued once block j's first wgmmas (its
+  // scores) are in flight, that wait overlaps them and leaves the other
+  // CTAs that much time to catch up (docs/Levels.md, "Clusters").
+  auto kernel = loop->getParentOfType<gpu::GPUFuncOp>();
+  if (kernel && getClusterCtas(kernel) > 1) {
+    auto waits = body.getOps<WarpgroupWaitOp>();
+    if (!waits.empty())
+      rewriter.moveOpBefore(group, *waits.begin());
   }
 }
 

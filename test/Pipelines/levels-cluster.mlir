@@ -2,7 +2,7 @@
 // K-smoothing recipe at D = 128 (the schedule's 64 x 128 tiles): the host
 // launches the attention kernel in clusters of two CTAs along x over a
 // whole number of clusters of Q blocks; the kernel's PTX requires that
-// cluster shape, passes a cluster barrier before each K/V block and
+// cluster shape, waits on a cluster barrier before each K/V block and
 // multicasts its half of the K and V tiles (8192 of 16384 bytes each) to
 // both CTAs, while Q's tile stays each CTA's own copy. ptxas assembles it
 // for sm_90a. Causal attention is refused by name. With clusters on sm_89
@@ -34,10 +34,18 @@
 //      PTX: mov.b32 %[[HALF:r[0-9]+]], 8192;
 // PTX-NEXT: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [{{.*}}], [{{.*}}], %[[HALF]], [{{.*}}], %rs{{[0-9]+}};
 //      PTX: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [{{.*}}], [{{.*}}], %[[HALF]], [{{.*}}], %rs{{[0-9]+}};
-// The loop's next block, the same way:
+// The loop's next block: the cluster barrier split, an arrival before
+// the loop and at the end of each iteration, the wait once block j's score
+// wgmmas are committed, before the copies, and once after the loop.
 //      PTX: barrier.cluster.arrive.aligned;
+//  PTX-NOT: barrier.cluster.wait.aligned;
+//      PTX: barrier.cluster.arrive.aligned;
+//      PTX: wgmma.commit_group.sync.aligned;
 // PTX-NEXT: barrier.cluster.wait.aligned;
 //      PTX: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+//      PTX: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+//      PTX: wgmma.wait_group.sync.aligned 0;
+//      PTX: barrier.cluster.wait.aligned;
 
 // CAUSAL: error: 'sage.quantized_attention' op cannot be tiled: a cluster of 2 CTAs shares each K/V block, but causal Q blocks see different K/V blocks; use cluster-ctas = 1
 // SM89: error: 'gpu.launch_func' op launches clusters, which need sm_90 or newer; the kernels are compiled for sm_89

@@ -4,11 +4,14 @@
 // which sage-attach-nvvm-target copies from the launch). Q's window is
 // indexed by the x block id: each CTA copies its own, as without a
 // cluster. K's block is the same in both CTAs (the y block id and the
-// loop's block): before it is issued every thread of the cluster passes a
-// cluster barrier (the other CTA may still read the stage it overwrites),
-// thread 0 fences the async proxy at cluster scope and arms its barrier
-// with the whole block (4096 bytes), and CTA r's thread 0 copies bytes
-// [2048 r, 2048 r + 2048), multicast to both CTAs (mask 0b11).
+// loop's block): before it is issued every thread of the cluster waits on
+// the cluster barrier (the other CTA may still read the stage it
+// overwrites), thread 0 fences the async proxy at cluster scope and arms
+// its barrier with the whole block (4096 bytes), and CTA r's thread 0
+// copies bytes [2048 r, 2048 r + 2048), multicast to both CTAs (mask
+// 0b11). The barrier is split: each thread arrives at the end of an
+// iteration (and once before the loop) and waits where the next block is
+// issued (and once after the loop).
 // CHECK-LABEL: gpu.func @cluster
 //       CHECK:   nvvm.mbarrier.init
 //       CHECK:   %[[Q_STATE:.*]] = scf.if
@@ -16,9 +19,10 @@
 //       CHECK:     nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32
 //       CHECK:   scf.if
 //       CHECK:     nvvm.cp.async.bulk.shared.cluster.global %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}}, %c4096_i32 : !llvm.ptr<7>, <1>
-//       CHECK:   scf.for
-//       CHECK:     nvvm.cluster.arrive {aligned}
-//  CHECK-NEXT:     nvvm.cluster.wait {aligned}
+//       CHECK:   nvvm.cluster.arrive {aligned}
+//  CHECK-NEXT:   scf.for
+//   CHECK-NOT:     nvvm.cluster.arrive
+//       CHECK:     nvvm.cluster.wait {aligned}
 //       CHECK:     scf.if %{{.*}} -> (i64) {
 //       CHECK:       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cluster>}
 //       CHECK:       nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c4096_i32
@@ -30,7 +34,9 @@
 //       CHECK:       nvvm.cp.async.bulk.shared.cluster.global %[[DST]], %[[SRC]], %{{[^ ]*}}, %c2048_i32 multicast_mask = %c3_i16
 //       CHECK:     llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait
 //       CHECK:     gpu.barrier
+//  CHECK-NEXT:     nvvm.cluster.arrive {aligned}
 //  CHECK-NEXT:   }
+//  CHECK-NEXT:   nvvm.cluster.wait {aligned}
 gpu.module @kernels {
   gpu.func @cluster(%q: memref<?x4x64x16xi8>, %k: memref<?x?x4x64x16xi8>, %blocks: index,
                     %out: memref<1xi64>) kernel
