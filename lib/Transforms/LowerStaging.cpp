@@ -884,8 +884,15 @@ static void splitLoopClusterBarriers(RewriterBase &rewriter,
                                      gpu::GPUFuncOp kernel) {
   SmallVector<NVVM::ClusterArriveOp> arrivals;
   kernel.walk([&](NVVM::ClusterArriveOp arrive) {
-    if (isa<scf::ForOp>(arrive->getParentOp()) &&
-        isa_and_nonnull<NVVM::ClusterWaitOp>(arrive->getNextNode()))
+    auto loop = dyn_cast<scf::ForOp>(arrive->getParentOp());
+    if (!loop || !isa_and_nonnull<NVVM::ClusterWaitOp>(arrive->getNextNode()))
+      return;
+    // A thread arrives once between waits: one barrier a loop.
+    int64_t barriers = 0;
+    loop.walk([&](Operation *op) {
+      barriers += isa<NVVM::ClusterArriveOp, NVVM::ClusterWaitOp>(op);
+    });
+    if (barriers == 2)
       arrivals.push_back(arrive);
   });
   for (NVVM::ClusterArriveOp arrive : arrivals) {
@@ -1018,6 +1025,13 @@ static LogicalResult lowerKernel(gpu::GPUFuncOp kernel, bool bulkCopies) {
   // (docs/Levels.md, "Clusters"): a cluster whose stagings cannot be would
   // only cost its barriers.
   int64_t clusterCtas = getClusterCtas(kernel);
+  auto shape = kernel->getAttrOfType<DenseI32ArrayAttr>(
+      NVVM::NVVMDialect::getClusterDimAttrName());
+  if (shape && clusterCtas != shape.asArrayRef().front())
+    return kernel.emitOpError()
+           << "is launched in clusters of shape " << shape
+           << "; sage-lower-staging shares stages in clusters along x only "
+              "(the Q blocks of sage-tile-attention's cluster-ctas)";
   if (clusterCtas > 1 &&
       (!bulkBarrier || !llvm::any_of(stages, [](StageTileOp stage) {
         return isBulkCopy(stage) && isSharedByCluster(stage);

@@ -119,3 +119,25 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Clusters run along x (the Q blocks): a kernel's y block ids are the
+// same in each CTA of the cluster only then.
+gpu.module @kernels {
+  // expected-error @+1 {{is launched in clusters of shape array<i32: 1, 2, 1>; sage-lower-staging shares stages in clusters along x only (the Q blocks of sage-tile-attention's cluster-ctas)}}
+  gpu.func @negative_cluster_along_y(%k: memref<?x4x64x16xi8>, %out: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.cluster_dim = array<i32: 1, 2, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i8
+    %y = gpu.block_id y
+    %kt = memref.alloc() : memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    %kw = memref.subview %k[%y, 0, 0, 0] [1, 4, 64, 16] [1, 1, 1, 1] : memref<?x4x64x16xi8> to memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>>
+    sage.stage_tile %kw pad(%i0 : i8) into %kt : memref<4x64x16xi8, strided<[1024, 16, 1], offset: ?>> into memref<4x64x16xi8, #gpu.address_space<workgroup>>
+    %dk = sage.tile_descriptor %kt[%c0, %c0] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32,
+        a = i8, a_source = shared, b = i8, b_source = shared, acc = i32, scales = none>}
+        : memref<4x64x16xi8, #gpu.address_space<workgroup>> -> i64
+    memref.store %dk, %out[%c0] : memref<1xi64>
+    gpu.return
+  }
+}
