@@ -231,10 +231,10 @@ static std::optional<AffineExpr> getOffsetFrom(AffineExpr expr,
   return offset;
 }
 
-/// The loads of `loop`'s body that one vector load each can make over
-/// `points` consecutive values of its variable `iv` from 0 (RowLoad).
-static SmallVector<RowLoad> getRunLoads(scf::ParallelOp loop, Value iv,
-                                        int64_t points) {
+/// The loads of `body` that one vector load each can make over `points`
+/// consecutive values of the variable `iv` from a multiple of `points`
+/// (RowLoad).
+static SmallVector<RowLoad> getRunLoads(Block *body, Value iv, int64_t points) {
   SetVector<Operation *> dependent;
   getForwardSlice(iv, &dependent);
   auto dependsOnIv = [&](Value value) {
@@ -242,7 +242,7 @@ static SmallVector<RowLoad> getRunLoads(scf::ParallelOp loop, Value iv,
            (value.getDefiningOp() && dependent.contains(value.getDefiningOp()));
   };
   SmallVector<RowLoad> rowLoads;
-  for (auto load : loop.getBody()->getOps<memref::LoadOp>()) {
+  for (auto load : body->getOps<memref::LoadOp>()) {
     auto type = cast<MemRefType>(load.getMemRef().getType());
     if (load.use_empty() || type.getRank() == 0 ||
         !type.getLayout().isIdentity() ||
@@ -300,6 +300,29 @@ static SmallVector<RowLoad> getRunLoads(scf::ParallelOp loop, Value iv,
   return rowLoads;
 }
 
+/// Whether the caller's buffers among `runs`' are aligned for their vector
+/// loads, checked at run time (RowLoad::checkBase); null where none needs
+/// the check.
+static Value createAlignmentCheck(RewriterBase &rewriter, Location loc,
+                                  ArrayRef<RowLoad> runs) {
+  Value aligned;
+  for (const RowLoad &run : runs) {
+    if (!run.checkBase)
+      continue;
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, memref::LoadOp(run.load).getMemRef());
+    Value misalignment = arith::RemUIOp::create(
+        rewriter, loc, base,
+        arith::ConstantIndexOp::create(rewriter, loc, run.alignment));
+    Value isAligned = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, misalignment,
+        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, isAligned)
+                      : isAligned;
+  }
+  return aligned;
+}
+
 /// The points of the second innermost dimension a thread with a row store
 /// takes where the rows' loads run along that dimension (getColumnCount).
 static constexpr int64_t kColumnPoints = 8;
@@ -321,7 +344,7 @@ static int64_t getColumnCount(scf::ParallelOp loop,
       *extent % kColumnPoints != 0 || *extent == kColumnPoints)
     return 1;
   for (const RowLoad &column :
-       getRunLoads(loop, loop.getInductionVars()[dim], kColumnPoints))
+       getRunLoads(loop.getBody(), loop.getInductionVars()[dim], kColumnPoints))
     if (llvm::none_of(rowLoads, [&](const RowLoad &row) {
           return row.load == column.load;
         }))
@@ -395,10 +418,119 @@ static scf::ForOp getRowReduction(scf::ParallelOp loop) {
   return rows ? reduction : scf::ForOp();
 }
 
+/// The most consecutive elements of a row one lane of a shared row
+/// reduction takes at a time (getLaneRuns).
+static constexpr int64_t kLaneRunElements = 8;
+
+/// How many consecutive positions of the row reduction `reduction` one
+/// lane takes at a time, and the loads that then become one vector load a
+/// run (`runs`, at most kVectorBytes each; a longer run is several):
+/// the widest power of two up to kLaneRunElements that divides the
+/// reduction's extent among kReductionLanes lanes and lets some load's
+/// runs be aligned (getRunLoads' rules: an aligned allocation, or the
+/// caller's buffer checked at run time). 1 where none can be.
+static int64_t getLaneRuns(scf::ForOp reduction,
+                           SmallVectorImpl<RowLoad> &runs) {
+  int64_t extent = *getConstantIntValue(reduction.getUpperBound());
+  for (int64_t width = kLaneRunElements; width > 1; width /= 2) {
+    if (extent % (kReductionLanes * width) != 0)
+      continue;
+    runs.assign(
+        getRunLoads(reduction.getBody(), reduction.getInductionVar(), width));
+    if (!runs.empty())
+      return width;
+  }
+  return 1;
+}
+
+/// Erases what nothing in `block` uses any more (the unrolled copies'
+/// index computations of loads that became vector loads).
+static void eraseDeadOps(RewriterBase &rewriter, Block *block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+    if (isOpTriviallyDead(&op))
+      rewriter.eraseOp(&op);
+}
+
+/// A copy of the carried row reduction `reduction` in which lane `lane`
+/// takes `width` consecutive positions at a time (lane * width, then
+/// lanes * width further), its body unrolled over them and each of `runs`
+/// loaded as vectors of at most kVectorBytes. Built at the insertion
+/// point; returns its result. The maximum or minimum it carries is exact
+/// in any order, so the lanes' partial results are the same set of
+/// elements combined.
+static Value createLaneRunReduction(RewriterBase &rewriter,
+                                    scf::ForOp reduction, Value lane,
+                                    int64_t width, ArrayRef<RowLoad> runs) {
+  Location loc = reduction.getLoc();
+  Value widthValue = arith::ConstantIndexOp::create(rewriter, loc, width);
+  Value lower = arith::MulIOp::create(rewriter, loc, lane, widthValue);
+  Value step =
+      arith::ConstantIndexOp::create(rewriter, loc, kReductionLanes * width);
+  auto runLoop =
+      scf::ForOp::create(rewriter, loc, lower, reduction.getUpperBound(), step,
+                         reduction.getInitArgs());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(runLoop.getBody());
+  Value start = runLoop.getInductionVar();
+  Value carried = runLoop.getRegionIterArgs().back();
+  // Each run's elements, loaded at the first position.
+  DenseMap<Operation *, SmallVector<Value>> loaded;
+  for (int64_t i = 0; i < width; ++i) {
+    IRMapping mapping;
+    mapping.map(reduction.getRegionIterArgs().back(), carried);
+    mapping.map(reduction.getInductionVar(),
+                i == 0 ? start
+                       : arith::AddIOp::create(
+                             rewriter, loc, start,
+                             arith::ConstantIndexOp::create(rewriter, loc, i))
+                             .getResult());
+    for (Operation &op : reduction.getBody()->without_terminator()) {
+      auto run = llvm::find_if(
+          runs, [&](const RowLoad &row) { return row.load == &op; });
+      if (run == runs.end()) {
+        rewriter.clone(op, mapping);
+        continue;
+      }
+      auto load = cast<memref::LoadOp>(op);
+      int64_t piece =
+          run->alignment * 8 / load.getType().getIntOrFloatBitWidth();
+      SmallVector<Value> &pieces = loaded[&op];
+      if (i == 0) {
+        SmallVector<Value> indices =
+            llvm::map_to_vector(load.getIndices(), [&](Value index) {
+              return mapping.lookupOrDefault(index);
+            });
+        for (int64_t first = 0; first < width; first += piece) {
+          SmallVector<Value> at = indices;
+          if (first > 0)
+            at.back() = arith::AddIOp::create(
+                rewriter, loc, start,
+                arith::ConstantIndexOp::create(rewriter, loc, first));
+          pieces.push_back(vector::LoadOp::create(
+              rewriter, loc, VectorType::get({piece}, load.getType()),
+              load.getMemRef(), at, /*nontemporal=*/false,
+              llvm::MaybeAlign(run->alignment)));
+        }
+      }
+      mapping.map(load.getResult(),
+                  vector::ExtractOp::create(rewriter, loc, pieces[i / piece],
+                                            i % piece));
+    }
+    carried = mapping.lookupOrDefault(
+        reduction.getBody()->getTerminator()->getOperands().back());
+  }
+  scf::YieldOp::create(rewriter, loc, carried);
+  eraseDeadOps(rewriter, runLoop.getBody());
+  return runLoop.getResults().back();
+}
+
 /// Splits the carried row reduction `reduction` (after carryAccumulator)
 /// among the kReductionLanes lanes of a group: lane `lane` runs positions
-/// lane, lane + lanes, ..., the lanes' results are combined by shuffles
-/// within the group, and lane 0 stores, where `inside`.
+/// lane, lane + lanes, ..., or runs of consecutive positions loaded as
+/// vectors where getLaneRuns finds them (behind a run-time check of the
+/// caller's buffers' alignment, the positions one at a time otherwise);
+/// the lanes' results are combined by shuffles within the group, and lane
+/// 0 stores, where `inside`.
 static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
                               Value lane, Value inside) {
   Location loc = reduction.getLoc();
@@ -414,6 +546,31 @@ static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
                            ->getTerminator()
                            ->getOperand(reduction.getNumResults() - 1)
                            .getDefiningOp();
+  SmallVector<RowLoad> runs;
+  if (int64_t width = getLaneRuns(reduction, runs); width > 1) {
+    rewriter.setInsertionPointAfter(reduction);
+    Value aligned = createAlignmentCheck(rewriter, loc, runs);
+    if (!aligned) {
+      Value runPartial =
+          createLaneRunReduction(rewriter, reduction, lane, width, runs);
+      rewriter.replaceAllUsesWith(partial, runPartial);
+      rewriter.eraseOp(reduction);
+      partial = runPartial;
+    } else {
+      // Both versions reduce the same elements; the caller's buffers pick.
+      auto versions = scf::IfOp::create(rewriter, loc, partial.getType(),
+                                        aligned, /*withElseRegion=*/true);
+      rewriter.replaceAllUsesWith(partial, versions.getResult(0));
+      rewriter.setInsertionPointToStart(versions.thenBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          createLaneRunReduction(rewriter, reduction, lane, width, runs));
+      rewriter.setInsertionPointToStart(versions.elseBlock());
+      auto elementWise = scf::YieldOp::create(rewriter, loc, partial);
+      rewriter.moveOpBefore(reduction, elementWise);
+      partial = versions.getResult(0);
+    }
+  }
   rewriter.setInsertionPoint(store);
   Value result = partial;
   for (int64_t offset = kReductionLanes / 2; offset >= 1; offset /= 2) {
@@ -438,6 +595,151 @@ static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
   rewriter.eraseOp(store);
 }
 
+/// Consecutive points of the innermost dimension one thread takes where
+/// each point runs a reduction along another dimension (getColumnReduction).
+static constexpr int64_t kReductionColumns = 8;
+
+/// The reduction of `loop`'s points that a thread can run for
+/// kReductionColumns consecutive points of the innermost dimension at once
+/// (a column reduction: K's means and V's channel maxima, a point a chunk
+/// of tokens and a channel): the body's one loop, its bounds constants or
+/// defined outside `loop`, which only reads memory, holds no loop, and loads
+/// runs along that dimension (`runs`: getRunLoads); the dimension from 0 by 1
+/// to a static multiple of the columns. Null otherwise.
+static scf::ForOp getColumnReduction(scf::ParallelOp loop,
+                                     SmallVectorImpl<RowLoad> &runs) {
+  int64_t dim = loop.getNumLoops() - 1;
+  std::optional<int64_t> extent =
+      getConstantIntValue(loop.getUpperBound()[dim]);
+  auto loops = llvm::to_vector(loop.getBody()->getOps<scf::ForOp>());
+  if (getConstantIntValue(loop.getLowerBound()[dim]) != 0 ||
+      getConstantIntValue(loop.getStep()[dim]) != 1 || !extent ||
+      *extent % kReductionColumns != 0 || loops.size() != 1)
+    return {};
+  scf::ForOp reduction = loops[0];
+  auto invariant = [&](Value value) {
+    return loop.isDefinedOutsideOfLoop(value) ||
+           matchPattern(value, m_Constant());
+  };
+  if (!invariant(reduction.getLowerBound()) ||
+      !invariant(reduction.getUpperBound()) || !invariant(reduction.getStep()))
+    return {};
+  // Only reads: the columns' iterations may interleave.
+  WalkResult readsOnly = reduction.getBody()->walk([&](Operation *op) {
+    return isPure(op) || isa<memref::LoadOp>(op) ? WalkResult::advance()
+                                                 : WalkResult::interrupt();
+  });
+  if (readsOnly.wasInterrupted())
+    return {};
+  runs.assign(getRunLoads(reduction.getBody(), loop.getInductionVars()[dim],
+                          kReductionColumns));
+  return runs.empty() ? scf::ForOp() : reduction;
+}
+
+/// `loop`'s body (getColumnReduction) for `columns` consecutive points of
+/// its innermost dimension, the first at `mapping`'s: what precedes and
+/// follows the reduction once a column, the columns' reductions one loop
+/// carrying each column's values, in which `runs` are vector loads (behind
+/// a run-time check of the caller's buffers' alignment, the columns'
+/// elements one at a time otherwise). Each column reduces its elements in
+/// its own order, as before.
+static void cloneReductionColumns(RewriterBase &rewriter, scf::ParallelOp loop,
+                                  scf::ForOp reduction, IRMapping &mapping,
+                                  int64_t columns, ArrayRef<RowLoad> runs) {
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVars().back();
+  SmallVector<IRMapping> columnMappings(columns, mapping);
+  for (int64_t c = 1; c < columns; ++c)
+    columnMappings[c].map(
+        iv, arith::AddIOp::create(
+                rewriter, loc, mapping.lookup(iv),
+                arith::ConstantIndexOp::create(rewriter, loc, c)));
+  Block *body = loop.getBody();
+  auto before = llvm::make_range(body->begin(), reduction->getIterator());
+  auto after = llvm::make_range(std::next(reduction->getIterator()),
+                                body->getTerminator()->getIterator());
+  for (IRMapping &columnMapping : columnMappings)
+    for (Operation &op : before)
+      rewriter.clone(op, columnMapping);
+  int64_t carried = reduction.getNumRegionIterArgs();
+  auto createFused = [&](bool vectorLoads) -> ValueRange {
+    SmallVector<Value> inits;
+    for (IRMapping &columnMapping : columnMappings)
+      for (Value init : reduction.getInitArgs())
+        inits.push_back(columnMapping.lookupOrDefault(init));
+    IRMapping &first = columnMappings.front();
+    auto fused = scf::ForOp::create(
+        rewriter, loc, first.lookupOrDefault(reduction.getLowerBound()),
+        first.lookupOrDefault(reduction.getUpperBound()),
+        first.lookupOrDefault(reduction.getStep()), inits);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(fused.getBody());
+    DenseMap<std::pair<Operation *, int64_t>, Value> loaded;
+    SmallVector<Value> yields;
+    for (auto [c, columnMapping] : llvm::enumerate(columnMappings)) {
+      IRMapping iteration = columnMapping;
+      iteration.map(reduction.getInductionVar(), fused.getInductionVar());
+      iteration.map(reduction.getRegionIterArgs(),
+                    fused.getRegionIterArgs().slice(c * carried, carried));
+      for (Operation &op : reduction.getBody()->without_terminator()) {
+        auto run = llvm::find_if(
+            runs, [&](const RowLoad &row) { return row.load == &op; });
+        if (!vectorLoads || run == runs.end()) {
+          rewriter.clone(op, iteration);
+          continue;
+        }
+        // A vector of `piece` columns, loaded at its first column's
+        // indices.
+        auto load = cast<memref::LoadOp>(op);
+        int64_t piece =
+            run->alignment * 8 / load.getType().getIntOrFloatBitWidth();
+        std::pair<Operation *, int64_t> key(&op, int64_t(c) / piece);
+        if (c % piece == 0)
+          loaded[key] = vector::LoadOp::create(
+              rewriter, loc, VectorType::get({piece}, load.getType()),
+              iteration.lookupOrDefault(load.getMemRef()),
+              llvm::map_to_vector(load.getIndices(),
+                                  [&](Value index) {
+                                    return iteration.lookupOrDefault(index);
+                                  }),
+              /*nontemporal=*/false, llvm::MaybeAlign(run->alignment));
+        iteration.map(load.getResult(),
+                      vector::ExtractOp::create(rewriter, loc, loaded[key],
+                                                int64_t(c) % piece));
+      }
+      for (Value yielded : reduction.getBody()->getTerminator()->getOperands())
+        yields.push_back(iteration.lookupOrDefault(yielded));
+    }
+    scf::YieldOp::create(rewriter, loc, yields);
+    eraseDeadOps(rewriter, fused.getBody());
+    return fused.getResults();
+  };
+  SmallVector<Value> results;
+  if (Value aligned = createAlignmentCheck(rewriter, loc, runs)) {
+    // Both versions compute the same values; the caller's buffers pick.
+    SmallVector<Type> types;
+    for (int64_t c = 0; c < columns; ++c)
+      llvm::append_range(types, reduction.getResultTypes());
+    auto versions = scf::IfOp::create(rewriter, loc, types, aligned,
+                                      /*withElseRegion=*/true);
+    for (auto [block, vectorLoads] : {std::pair(versions.thenBlock(), true),
+                                      std::pair(versions.elseBlock(), false)}) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(block);
+      scf::YieldOp::create(rewriter, loc, createFused(vectorLoads));
+    }
+    llvm::append_range(results, versions.getResults());
+  } else {
+    llvm::append_range(results, createFused(/*vectorLoads=*/true));
+  }
+  for (auto [c, columnMapping] : llvm::enumerate(columnMappings)) {
+    columnMapping.map(reduction.getResults(),
+                      ArrayRef(results).slice(c * carried, carried));
+    for (Operation &op : after)
+      rewriter.clone(op, columnMapping);
+  }
+}
+
 /// `loop` run by one thread of a grid of its points each (of the others,
 /// where the innermost dimension is a thread's loop: isThreadLoop).
 static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
@@ -453,15 +755,31 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   SmallVector<RowLoad> rowLoads, columnLoads;
   int64_t columns = 1;
   if (rowStore) {
-    rowLoads = getRunLoads(loop, loop.getInductionVars().back(), points);
+    rowLoads =
+        getRunLoads(loop.getBody(), loop.getInductionVars().back(), points);
     columns = getColumnCount(loop, rowLoads);
     if (columns > 1)
-      for (const RowLoad &column :
-           getRunLoads(loop, loop.getInductionVars()[gridLoops - 1], columns))
+      for (const RowLoad &column : getRunLoads(
+               loop.getBody(), loop.getInductionVars()[gridLoops - 1], columns))
         if (llvm::none_of(rowLoads, [&](const RowLoad &row) {
               return row.load == column.load;
             }))
           columnLoads.push_back(column);
+  }
+  // A row reduction is shared by a group of lanes a point (the loop's
+  // indices computed once first: linalg's loops compute the output's for
+  // its load and again for its store); a column reduction's thread takes
+  // several columns.
+  scf::ForOp rowReduction, columnReduction;
+  SmallVector<RowLoad> columnRuns;
+  if (!threadLoop) {
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, loop);
+    rowReduction = getRowReduction(loop);
+    if (!rowReduction)
+      columnReduction = getColumnReduction(loop, columnRuns);
+    if (columnReduction)
+      columns = kReductionColumns;
   }
   SmallVector<Value> counts;
   Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -470,7 +788,8 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
                        loop.getUpperBound().take_front(gridLoops),
                        loop.getStep().take_front(gridLoops))) {
     Value extent = arith::SubIOp::create(rewriter, loc, upper, lower);
-    // A thread's columns (getColumnCount) are one grid point.
+    // A thread's columns (getColumnCount, getColumnReduction) are one grid
+    // point.
     Value stride =
         int64_t(i) == gridLoops - 1 && columns > 1
             ? arith::ConstantIndexOp::create(rewriter, loc, columns).getResult()
@@ -478,15 +797,6 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
     Value count = arith::CeilDivUIOp::create(rewriter, loc, extent, stride);
     counts.push_back(count);
     total = arith::MulIOp::create(rewriter, loc, total, count);
-  }
-  // A row reduction is shared by a group of lanes a point (the loop's
-  // indices computed once first: linalg's loops compute the output's for
-  // its load and again for its store).
-  scf::ForOp rowReduction;
-  if (!threadLoop) {
-    DominanceInfo dominance;
-    eliminateCommonSubExpressions(rewriter, dominance, loop);
-    rowReduction = getRowReduction(loop);
   }
   int64_t lanes = rowReduction ? kReductionLanes : 1;
   Value threads = arith::ConstantIndexOp::create(rewriter, loc, blockSize);
@@ -610,23 +920,9 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
       }
       return rows;
     };
-    Value aligned;
-    for (const RowLoad &run : llvm::concat<const RowLoad>(
-             ArrayRef(rowLoads), ArrayRef(columnLoads))) {
-      if (!run.checkBase)
-        continue;
-      Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-          rewriter, loc, memref::LoadOp(run.load).getMemRef());
-      Value misalignment = arith::RemUIOp::create(
-          rewriter, loc, base,
-          arith::ConstantIndexOp::create(rewriter, loc, run.alignment));
-      Value isAligned = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, misalignment,
-          arith::ConstantIndexOp::create(rewriter, loc, 0));
-      aligned = aligned
-                    ? arith::AndIOp::create(rewriter, loc, aligned, isAligned)
-                    : isAligned;
-    }
+    SmallVector<RowLoad> runs(rowLoads);
+    runs.append(columnLoads);
+    Value aligned = createAlignmentCheck(rewriter, loc, runs);
     SmallVector<Value> rows;
     if (!aligned) {
       rows = unrollRows(/*vectorLoads=*/true);
@@ -673,6 +969,9 @@ static void launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
           indices, /*nontemporal=*/false,
           llvm::MaybeAlign(points * type.getElementTypeBitWidth() / 8));
     }
+  } else if (columnReduction) {
+    cloneReductionColumns(rewriter, loop, columnReduction, mapping, columns,
+                          columnRuns);
   } else {
     if (threadLoop) {
       auto pointLoop = scf::ForOp::create(

@@ -185,7 +185,7 @@ func.func @long_rows(%x: memref<?x32xi8>, %y: memref<?x32xi8>) {
 //   CHECK-NOT:     scf.for
 //   CHECK-NOT:     memref.store
 //       CHECK:     %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[X]]
-//       CHECK:     %[[MISALIGNMENT:.+]] = arith.remui %[[BASE]], %c16
+//       CHECK:     %[[MISALIGNMENT:.+]] = arith.remui %[[BASE]], %c16{{[_0-9]*}}
 //       CHECK:     %[[ALIGNED:.+]] = arith.cmpi eq, %[[MISALIGNMENT]], %c0
 //       CHECK:     %[[ROW:.+]] = scf.if %[[ALIGNED]] -> (vector<16xi8>) {
 //       CHECK:       %[[READ:.+]] = vector.load %[[X]][%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x4x16xf16>, vector<16xf16>
@@ -358,10 +358,12 @@ func.func @column_and_row_runs(%x: memref<?x16x64xf16>, %w: memref<?x64x16xf16>)
 // -----
 
 // A row maximum over a static multiple of 16 contiguous elements is
-// shared by 16 lanes a row: lane l takes elements l, l + 16, ..., the
-// lanes' maxima meet by shuffles, and lane 0 stores. Every lane runs the
-// shuffles (a point past the end redoes the last row); only the store is
-// guarded. A sum keeps its order (@rows).
+// shared by 16 lanes a row, the lanes' maxima meet by shuffles, and lane 0
+// stores. Every lane runs the shuffles (a point past the end redoes the
+// last row); only the store is guarded. A lane takes runs of consecutive
+// elements, here 4 (64 / 16) as one 8-byte vector load, where the
+// caller's buffer is aligned for it (checked at run time); else elements
+// l, l + 16, ... one at a time. A sum keeps its order (@rows).
 // CHECK-LABEL: func.func @row_maxima
 //  CHECK-SAME:     (%[[X:.+]]: memref<?x64xf16>, %[[MAX:.+]]: memref<?xf32>)
 //       CHECK:   %[[SIXTEEN:.+]] = arith.constant 16 : index
@@ -376,8 +378,26 @@ func.func @column_and_row_runs(%x: memref<?x16x64xf16>, %w: memref<?x64x16xf16>)
 //       CHECK:     %[[ROW:.+]] = arith.select %[[INSIDE]], %[[POINT]], %[[LAST]]
 //   CHECK-NOT:     scf.if
 //       CHECK:     %[[INITIAL:.+]] = memref.load %[[MAX]]
-//       CHECK:     %[[PARTIAL:.+]] = scf.for %{{.+}} = %[[LANE]] to %c64 step %{{.+}} iter_args(%[[ACC:.+]] = %[[INITIAL]]) -> (f32) {
-//       CHECK:       arith.maximumf %[[ACC]]
+//       CHECK:     %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[X]]
+//       CHECK:     %[[OFF:.+]] = arith.remui %[[BASE]], %c8
+//       CHECK:     %[[ALIGNED:.+]] = arith.cmpi eq, %[[OFF]]
+//       CHECK:     %[[PARTIAL:.+]] = scf.if %[[ALIGNED]] -> (f32) {
+//       CHECK:       %[[FIRST4:.+]] = arith.muli %[[LANE]], %c4
+//       CHECK:       %[[RUNS:.+]] = scf.for %[[AT:.+]] = %[[FIRST4]] to %c64 step %{{.+}} iter_args(%[[RACC:.+]] = %[[INITIAL]]) -> (f32) {
+//       CHECK:         %[[LOADED:.+]] = vector.load %[[X]][%{{.+}}, %{{.+}}] {alignment = 8 : i64} : memref<?x64xf16>, vector<4xf16>
+//       CHECK:         vector.extract %[[LOADED]][0]
+//       CHECK:         %[[R0:.+]] = arith.maximumf %[[RACC]]
+//       CHECK:         vector.extract %[[LOADED]][1]
+//       CHECK:         arith.maximumf %[[R0]]
+//       CHECK:         vector.extract %[[LOADED]][3]
+//   CHECK-NOT:         memref.load
+//       CHECK:         scf.yield
+//       CHECK:       scf.yield %[[RUNS]] : f32
+//       CHECK:     } else {
+//       CHECK:       %[[ONES:.+]] = scf.for %{{.+}} = %[[LANE]] to %c64 step %{{.+}} iter_args(%[[ACC:.+]] = %[[INITIAL]]) -> (f32) {
+//       CHECK:         memref.load %[[X]]
+//       CHECK:         arith.maximumf %[[ACC]]
+//       CHECK:       scf.yield %[[ONES]] : f32
 //       CHECK:     %[[OTHER8:.+]], %{{.+}} = gpu.shuffle  xor %[[PARTIAL]], %c8_i32, %c32_i32 : f32
 //       CHECK:     %[[M8:.+]] = arith.maximumf %[[PARTIAL]], %[[OTHER8]]
 //       CHECK:     gpu.shuffle  xor %[[M8]], %c4_i32
@@ -388,6 +408,20 @@ func.func @column_and_row_runs(%x: memref<?x16x64xf16>, %w: memref<?x64x16xf16>)
 //       CHECK:     %[[STORES:.+]] = arith.andi %[[INSIDE]], %[[FIRST]]
 //       CHECK:     scf.if %[[STORES]] {
 //       CHECK:       memref.store %[[M1]], %[[MAX]]
+// Rows of 128 f16 less an allocated f32 mean (K's row maxima after its
+// smoothing): runs of 8, one 16-byte load of the row, two of the mean (an
+// allocation aligned for them, so only the caller's row is checked).
+// CHECK-LABEL: func.func @row_maxima_smoothed
+//       CHECK:     %[[MBASE:.+]] = memref.extract_aligned_pointer_as_index %arg0
+//       CHECK:     arith.remui %[[MBASE]], %c16{{[_0-9]*}}
+//       CHECK:     scf.if %{{.+}} -> (f32) {
+//       CHECK:       scf.for %[[AT8:.+]] = %{{.+}} to %c128 step %{{.+}} iter_args
+//       CHECK:         vector.load %arg0[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x128xf16>, vector<8xf16>
+//       CHECK:         vector.load %[[MEAN:.+]][%{{.+}}] {alignment = 16 : i64} : memref<128xf32>, vector<4xf32>
+//       CHECK:         %[[AT4:.+]] = arith.addi %[[AT8]], %c4
+//       CHECK:         vector.load %[[MEAN]][%[[AT4]]] {alignment = 16 : i64} : memref<128xf32>, vector<4xf32>
+//   CHECK-NOT:         memref.load
+//       CHECK:     } else {
 // A row of 40 (not a multiple of 16) keeps a thread a row.
 // CHECK-LABEL: func.func @negative_row_maxima_short
 //   CHECK-NOT:   gpu.shuffle
@@ -404,6 +438,21 @@ func.func @row_maxima(%x: memref<?x64xf16>, %max: memref<?xf32>) {
   }
   return
 }
+func.func @row_maxima_smoothed(%x: memref<?x128xf16>, %max: memref<?xf32>) {
+  %mean = memref.alloc() {alignment = 64 : i64} : memref<128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : memref<?x128xf16>, memref<128xf32>) outs(%max : memref<?xf32>) {
+  ^bb0(%in: f16, %m: f32, %out: f32):
+    %e = arith.extf %in : f16 to f32
+    %s = arith.subf %e, %m : f32
+    %a = math.absf %s : f32
+    %r = arith.maximumf %out, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
 func.func @negative_row_maxima_short(%x: memref<?x40xf16>, %max: memref<?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
@@ -413,6 +462,57 @@ func.func @negative_row_maxima_short(%x: memref<?x40xf16>, %max: memref<?xf32>) 
     %a = math.absf %e : f32
     %m = arith.maximumf %out, %a : f32
     linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A column reduction (K's means: a point a chunk of tokens and a channel,
+// its loop carrying the sum): a thread takes 8 consecutive channels, their
+// loops fused into one carrying 8 sums, each token's 8 channels one
+// 16-byte load where the caller's buffer is aligned (checked at run time);
+// each channel's sum keeps its order.
+// CHECK-LABEL: func.func @column_chunks
+//  CHECK-SAME:     (%[[X:.+]]: memref<?x64xf16>, %{{.+}}: index, %[[SUMS:.+]]: memref<?x64xf64>)
+//       CHECK:   gpu.launch
+//       CHECK:     %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[X]]
+//       CHECK:     arith.remui %[[BASE]], %c16{{[_0-9]*}}
+//       CHECK:     %[[COLUMNS:.+]]:8 = scf.if %{{.+}} -> (f64, f64, f64, f64, f64, f64, f64, f64) {
+//       CHECK:       scf.for {{.+}} -> (f64, f64, f64, f64, f64, f64, f64, f64) {
+//       CHECK:         %[[LOADED:.+]] = vector.load %[[X]][%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x64xf16>, vector<8xf16>
+//       CHECK:         vector.extract %[[LOADED]][0]
+//       CHECK:         vector.extract %[[LOADED]][7]
+//   CHECK-NOT:         memref.load
+//       CHECK:         scf.yield
+//       CHECK:     } else {
+//       CHECK:       scf.for
+// CHECK-COUNT-8:         memref.load %[[X]]
+//       CHECK:     memref.store %[[COLUMNS]]#0, %[[SUMS]]
+//       CHECK:     memref.store %[[COLUMNS]]#7, %[[SUMS]]
+func.func @column_chunks(%x: memref<?x64xf16>, %n: index, %sums: memref<?x64xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      outs(%sums : memref<?x64xf64>) {
+  ^bb0(%out: f64):
+    %chunk = linalg.index 0 : index
+    %f = linalg.index 1 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f64
+    %first = arith.muli %chunk, %c256 : index
+    %s = scf.for %t = %c0 to %c256 step %c1 iter_args(%acc = %zero) -> (f64) {
+      %token = arith.addi %first, %t : index
+      %inside = arith.cmpi ult, %token, %n : index
+      %read = arith.select %inside, %token, %c0 : index
+      %v = memref.load %x[%read, %f] : memref<?x64xf16>
+      %e = arith.extf %v : f16 to f64
+      %kept = arith.select %inside, %e, %zero : f64
+      %sum = arith.addf %acc, %kept : f64
+      scf.yield %sum : f64
+    }
+    linalg.yield %s : f64
   }
   return
 }
