@@ -10,6 +10,7 @@
 #include "sage/Runtime/CudaDriver.h"
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -197,11 +198,21 @@ static std::string allowSharedBytes(const CudaDriver &api, CUfunction function,
           std::to_string(sharedBytes) + ")");
 }
 
-void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t sharedBytes, CUstream stream,
-                      void **params, void **extra, size_t paramCount) {
-  // A failed module load or lookup is recorded already.
+/// The launch shape, as a launch error names it.
+static std::string describeLaunch(intptr_t gridX, intptr_t gridY,
+                                  intptr_t gridZ, intptr_t blockX,
+                                  int32_t sharedBytes) {
+  return "grid " + std::to_string(gridX) + " x " + std::to_string(gridY) +
+         " x " + std::to_string(gridZ) + ", block " + std::to_string(blockX) +
+         ", " + std::to_string(sharedBytes) + " shared bytes";
+}
+
+/// Runs `launch` (which returns the error, or "") once `function` exists,
+/// the driver is loaded and the kernel may use `sharedBytes`; records the
+/// first error. A failed module load or lookup is recorded already.
+static void
+launchChecked(CUfunction function, int32_t sharedBytes,
+              const std::function<std::string(const CudaDriver &)> &launch) {
   if (!function)
     return;
   const CudaDriver *api = getDriver();
@@ -209,17 +220,24 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
     return;
   std::string error = allowSharedBytes(*api, function, sharedBytes);
   if (error.empty())
-    error = api->check(
-        api->launchKernel(function, unsigned(gridX), unsigned(gridY),
-                          unsigned(gridZ), unsigned(blockX), unsigned(blockY),
-                          unsigned(blockZ), unsigned(sharedBytes), stream,
-                          params, extra),
-        "cuLaunchKernel (grid " + std::to_string(gridX) + " x " +
-            std::to_string(gridY) + " x " + std::to_string(gridZ) + ", block " +
-            std::to_string(blockX) + ", " + std::to_string(sharedBytes) +
-            " shared bytes)");
+    error = launch(*api);
   if (!error.empty())
     record(SAGE_LAUNCHER_CUDA_ERROR, error);
+}
+
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedBytes, CUstream stream,
+                      void **params, void **extra, size_t paramCount) {
+  launchChecked(function, sharedBytes, [&](const CudaDriver &api) {
+    return api.check(
+        api.launchKernel(function, unsigned(gridX), unsigned(gridY),
+                         unsigned(gridZ), unsigned(blockX), unsigned(blockY),
+                         unsigned(blockZ), unsigned(sharedBytes), stream,
+                         params, extra),
+        "cuLaunchKernel (" +
+            describeLaunch(gridX, gridY, gridZ, blockX, sharedBytes) + ")");
+  });
 }
 
 void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
@@ -228,41 +246,29 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t sharedBytes, CUstream stream,
                              void **params, void **extra) {
-  if (!function)
-    return;
-  const CudaDriver *api = getDriver();
-  if (!api)
-    return;
-  std::string error = allowSharedBytes(*api, function, sharedBytes);
-  if (!error.empty()) {
-    record(SAGE_LAUNCHER_CUDA_ERROR, error);
-    return;
-  }
-  CUlaunchAttribute cluster = {};
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim.x = unsigned(clusterX);
-  cluster.value.clusterDim.y = unsigned(clusterY);
-  cluster.value.clusterDim.z = unsigned(clusterZ);
-  CUlaunchConfig config = {};
-  config.gridDimX = unsigned(gridX);
-  config.gridDimY = unsigned(gridY);
-  config.gridDimZ = unsigned(gridZ);
-  config.blockDimX = unsigned(blockX);
-  config.blockDimY = unsigned(blockY);
-  config.blockDimZ = unsigned(blockZ);
-  config.sharedMemBytes = unsigned(sharedBytes);
-  config.hStream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  error = api->check(
-      api->launchKernelEx(&config, function, params, extra),
-      "cuLaunchKernelEx (clusters of " + std::to_string(clusterX) + " x " +
-          std::to_string(clusterY) + " x " + std::to_string(clusterZ) +
-          ", grid " + std::to_string(gridX) + " x " + std::to_string(gridY) +
-          " x " + std::to_string(gridZ) + ", block " + std::to_string(blockX) +
-          ", " + std::to_string(sharedBytes) + " shared bytes)");
-  if (!error.empty())
-    record(SAGE_LAUNCHER_CUDA_ERROR, error);
+  launchChecked(function, sharedBytes, [&](const CudaDriver &api) {
+    CUlaunchAttribute cluster = {};
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = unsigned(clusterX);
+    cluster.value.clusterDim.y = unsigned(clusterY);
+    cluster.value.clusterDim.z = unsigned(clusterZ);
+    CUlaunchConfig config = {};
+    config.gridDimX = unsigned(gridX);
+    config.gridDimY = unsigned(gridY);
+    config.gridDimZ = unsigned(gridZ);
+    config.blockDimX = unsigned(blockX);
+    config.blockDimY = unsigned(blockY);
+    config.blockDimZ = unsigned(blockZ);
+    config.sharedMemBytes = unsigned(sharedBytes);
+    config.hStream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    return api.check(
+        api.launchKernelEx(&config, function, params, extra),
+        "cuLaunchKernelEx (clusters of " + std::to_string(clusterX) + " x " +
+            std::to_string(clusterY) + " x " + std::to_string(clusterZ) + ", " +
+            describeLaunch(gridX, gridY, gridZ, blockX, sharedBytes) + ")");
+  });
 }
 
 // A synchronous gpu.launch_func (the host functions of --sage-levels,
