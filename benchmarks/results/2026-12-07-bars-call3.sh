@@ -2,15 +2,16 @@
 # one, trimmed to one call's time (machines were scarce). build/gpu-q/bin:
 # this tree's programs (d79d2f4: the split cluster barrier, the
 # quantizers' reductions with vector loads); build/gpu-q/prev: 56c35af's
-# K-smoothing programs. Steps past LIMIT seconds are skipped.
+# K-smoothing programs; build/gpu-q/magic: bin's K-smoothing program with
+# the scores converted to f32 without cvt.rn.f32.s32 (an integer add and a
+# float subtract). Steps past LIMIT seconds are skipped.
 # (1) Numerics: the RUN lines of levels-cluster.test, levels-smoothing.test
 #     and levels-dims.test; memcheck with misaligned inputs.
 # (2) B = 4, H = 32, N = 16k, D = 128 and 64: end to end (median of 5),
-#     prev, bin and bin's cluster program; the attention kernel alone
-#     (ncu, --clock-control none, first launch) of bin and cluster.
+#     prev, bin, magic and bin's cluster program; the attention kernel
+#     alone (ncu, --clock-control none, first launch) of all but prev.
 # (3) SDPA flash and cuDNN (bench_sdpa.py), same call.
-# (4) Every kernel of one host call at D = 128 (ncu), prev and bin.
-# (5) ncu sections of bin's D = 128 attention kernel.
+# Call 4 (2026-12-07-bars-call4.sh) profiles, on the same machine.
 set -u
 LIMIT=${LIMIT:-540}
 t0=$(date +%s)
@@ -20,6 +21,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 K=sage-check-levels-wgmma-k-smoothing
 scripts/gpu/run-lines.sh build/gpu-q/bin 110 test/Integration/GPU/levels-cluster.test \
   test/Integration/GPU/levels-smoothing.test test/Integration/GPU/levels-dims.test > $OUT/runlines.log 2>&1
+scripts/gpu/run-lines.sh build/gpu-q/magic 40 test/Integration/GPU/levels-smoothing.test > $OUT/runlines-magic.log 2>&1
 for pd in "$K-cluster 128" "sage-check-levels-wgmma-dims 96"; do
   read -r p d <<<"$pd"
   echo "== memcheck $p --D $d --input-offset 1" >> $OUT/runlines.log
@@ -27,7 +29,7 @@ for pd in "$K-cluster 128" "sage-check-levels-wgmma-dims 96"; do
     --input-offset 1 --B 1 --H 2 --Hkv 1 --Nq 1029 --Nk 600 --dist outliers 2>&1 | tail -3 >> $OUT/runlines.log
 done
 stamp numerics
-grep -E "RESULT BAD|run-lines|ERROR SUMMARY|skipped" $OUT/runlines.log
+grep -E "RESULT BAD|run-lines|ERROR SUMMARY|skipped" $OUT/runlines.log $OUT/runlines-magic.log
 shape="--B 4 --H 32 --Hkv 32 --Nq 16384 --Nk 16384"
 kernel() {  # program, D: the attention kernel's time (ncu, first launch)
   timeout 60 ncu --clock-control none --kernel-name regex:'attention.*_kernel$' --launch-count 1 \
@@ -35,7 +37,7 @@ kernel() {  # program, D: the attention kernel's time (ncu, first launch)
     grep -E "gpu__time_duration|==ERROR"
 }
 for d in 128 64; do
-  for p in prev/$K bin/$K bin/$K-cluster; do
+  for p in prev/$K bin/$K magic/$K bin/$K-cluster; do
     left 60 || continue
     echo "== $p D=$d end to end: $(timeout 60 build/gpu-q/$p --D $d --quantizers levels $shape --bench 5 2>&1 | grep -E '^bench|FAIL|rror')"
     [[ $p == prev/* ]] && continue
@@ -45,16 +47,3 @@ for d in 128 64; do
 done
 left 90 && (cd benchmarks && timeout 90 python3 bench_sdpa.py --dims 64,128 --lengths 16384 --causal 0)
 stamp sdpa
-for which in prev bin; do
-  left 60 || continue
-  echo "== $which $K D=128: every kernel of one host call (ncu)"
-  timeout 60 ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
-    build/gpu-q/$which/$K --D 128 --quantizers levels $shape --bench 1 2>/dev/null |
-    grep gpu__time_duration > $OUT/ncu-$which.csv
-  awk -F'","' '{t=$NF; gsub(/[",]/,"",t); n[$5]++; s[$5]+=t} END {for (k in s) printf "%-36s %3d launches %10.1f us total\n", k, n[k], s[k]/1000}' $OUT/ncu-$which.csv | sort
-done
-stamp ncu-kernels
-left 60 && timeout 60 ncu --clock-control none --kernel-name regex:'attention.*_kernel$' --launch-count 1 \
-  --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
-  build/gpu-q/bin/$K --D 128 --quantizers levels $shape --bench 1 > $OUT/ncu-d128.txt 2>&1
-stamp ncu-sections
