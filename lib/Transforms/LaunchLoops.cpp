@@ -542,10 +542,12 @@ static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
   });
   Value partial = reduction.getResults().back();
   auto store = cast<memref::StoreOp>(*partial.getUsers().begin());
-  Operation *combine = reduction.getBody()
-                           ->getTerminator()
-                           ->getOperand(reduction.getNumResults() - 1)
-                           .getDefiningOp();
+  // (Read now: a lane-run version replaces the loop and its combiner.)
+  bool maximum =
+      isa<arith::MaximumFOp>(reduction.getBody()
+                                 ->getTerminator()
+                                 ->getOperand(reduction.getNumResults() - 1)
+                                 .getDefiningOp());
   SmallVector<RowLoad> runs;
   if (int64_t width = getLaneRuns(reduction, runs); width > 1) {
     rewriter.setInsertionPointAfter(reduction);
@@ -577,11 +579,10 @@ static void shareRowReduction(RewriterBase &rewriter, scf::ForOp reduction,
     Value other = gpu::ShuffleOp::create(rewriter, loc, result, offset,
                                          /*width=*/32, gpu::ShuffleMode::XOR)
                       .getShuffleResult();
-    result = isa<arith::MaximumFOp>(combine)
-                 ? arith::MaximumFOp::create(rewriter, loc, result, other)
-                       .getResult()
-                 : arith::MinimumFOp::create(rewriter, loc, result, other)
-                       .getResult();
+    result = maximum ? arith::MaximumFOp::create(rewriter, loc, result, other)
+                           .getResult()
+                     : arith::MinimumFOp::create(rewriter, loc, result, other)
+                           .getResult();
   }
   Value first =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
