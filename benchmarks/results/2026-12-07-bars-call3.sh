@@ -3,7 +3,7 @@
 # this tree's programs (d79d2f4: the split cluster barrier, the
 # quantizers' reductions with vector loads); build/gpu-q/prev: 56c35af's
 # K-smoothing programs; build/gpu-q/magic: bin's K-smoothing program with
-# the scores converted to f32 without cvt.rn.f32.s32 (an integer add and a
+# the scores converted to f32 without cvt.rn.f32.s32 (c81649d: an integer add and a
 # float subtract). Steps past LIMIT seconds are skipped.
 # (1) Numerics: the RUN lines of levels-cluster.test, levels-smoothing.test
 #     and levels-dims.test; memcheck with misaligned inputs.
@@ -19,9 +19,9 @@ stamp() { echo "## $1 at +$(( $(date +%s) - t0 )) s"; }
 left() { (( $(date +%s) - t0 < LIMIT - ${1:-0} )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 K=sage-check-levels-wgmma-k-smoothing
-scripts/gpu/run-lines.sh build/gpu-q/bin 110 test/Integration/GPU/levels-cluster.test \
+scripts/gpu/run-lines.sh build/gpu-q/bin 90 test/Integration/GPU/levels-cluster.test \
   test/Integration/GPU/levels-smoothing.test test/Integration/GPU/levels-dims.test > $OUT/runlines.log 2>&1
-scripts/gpu/run-lines.sh build/gpu-q/magic 40 test/Integration/GPU/levels-smoothing.test > $OUT/runlines-magic.log 2>&1
+scripts/gpu/run-lines.sh build/gpu-q/magic 30 test/Integration/GPU/levels-smoothing.test > $OUT/runlines-magic.log 2>&1
 for pd in "$K-cluster 128" "sage-check-levels-wgmma-dims 96"; do
   read -r p d <<<"$pd"
   echo "== memcheck $p --D $d --input-offset 1" >> $OUT/runlines.log
@@ -36,14 +36,16 @@ kernel() {  # program, D: the attention kernel's time (ncu, first launch)
     --metrics gpu__time_duration.sum build/gpu-q/$1 --D $2 --quantizers levels $shape --bench 1 2>&1 |
     grep -E "gpu__time_duration|==ERROR"
 }
-for d in 128 64; do
+speed() {  # D
   for p in prev/$K bin/$K magic/$K bin/$K-cluster; do
-    left 60 || continue
-    echo "== $p D=$d end to end: $(timeout 60 build/gpu-q/$p --D $d --quantizers levels $shape --bench 5 2>&1 | grep -E '^bench|FAIL|rror')"
+    left 45 || continue
+    echo "== $p D=$1 end to end: $(timeout 60 build/gpu-q/$p --D $1 --quantizers levels $shape --bench 5 2>&1 | grep -E '^bench|FAIL|rror')"
     [[ $p == prev/* ]] && continue
-    echo "== $p D=$d kernel: $(kernel $p $d)"
+    echo "== $p D=$1 kernel: $(kernel $p $1)"
   done
-  stamp "D=$d"
-done
-left 90 && (cd benchmarks && timeout 90 python3 bench_sdpa.py --dims 64,128 --lengths 16384 --causal 0)
+  stamp "D=$1"
+}
+speed 128
+left 60 && (cd benchmarks && timeout 60 python3 bench_sdpa.py --dims 64,128 --lengths 16384 --causal 0)
 stamp sdpa
+speed 64

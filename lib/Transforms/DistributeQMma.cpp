@@ -271,37 +271,6 @@ static Value getFactors(LaneIndices &ix, QMmaOp op, Value aScales,
   return vector::FromElementsOp::create(ix.b, ix.loc, type, factors);
 }
 
-/// `sum`, an integer product of `op`'s operands, as f32 elements of
-/// `wideType`, exactly. Where every such product lies within +-2^22 (the
-/// operands' largest magnitudes times the reduction's length: 128 * 128 *
-/// 256 at most for i8 and D <= 256), the sum's bits are added to those of
-/// 1.5 * 2^23, whose ulp is 1, and that float subtracted: an integer add
-/// and a float subtract instead of a conversion (`cvt.rn.f32.s32`), which
-/// runs on the pipe that `ex2` needs for the softmax (docs/Levels.md,
-/// "Distribute"). Otherwise `arith.sitofp`.
-static Value convertIntegerSum(OpBuilder &b, Location loc, QMmaOp op, Value sum,
-                               VectorType wideType) {
-  auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t length = aType.getShape().back();
-  int64_t aBits = aType.getElementTypeBitWidth();
-  int64_t bBits = bType.getElementTypeBitWidth();
-  auto sumType = cast<VectorType>(sum.getType());
-  if (!wideType.getElementType().isF32() ||
-      !sumType.getElementType().isInteger(32) ||
-      ShapedType::isDynamic(length) || aBits > 8 || bBits > 8 ||
-      (aBits - 1) + (bBits - 1) + llvm::Log2_64_Ceil(length) > 22)
-    return arith::SIToFPOp::create(b, loc, wideType, sum);
-  constexpr int32_t kMagicBits = 0x4B400000; // 1.5 * 2^23 as f32
-  Value magicBits = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(sumType, b.getI32IntegerAttr(kMagicBits)));
-  Value magic = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(wideType, b.getF32FloatAttr(12582912.0f)));
-  Value biased = arith::AddIOp::create(b, loc, sum, magicBits);
-  Value asFloat = arith::BitcastOp::create(b, loc, wideType, biased);
-  return arith::SubFOp::create(b, loc, asFloat, magic);
-}
-
 void mlir::sage::replaceWithScaledSum(ConversionPatternRewriter &rewriter,
                                       LaneIndices &ix, QMmaOp op, Value acc,
                                       Value aScales, Value bScales, Value sum,
@@ -314,7 +283,7 @@ void mlir::sage::replaceWithScaledSum(ConversionPatternRewriter &rewriter,
                                   resultElement);
   Type sumElement = getElementTypeOrSelf(sum.getType());
   if (sumElement.isInteger())
-    sum = convertIntegerSum(rewriter, ix.loc, op, sum, wideType);
+    sum = arith::SIToFPOp::create(rewriter, ix.loc, wideType, sum);
   else if (sumElement != resultElement)
     sum = arith::ExtFOp::create(rewriter, ix.loc, wideType, sum);
   auto contract = arith::FastMathFlags::contract;

@@ -27,11 +27,7 @@
 // Both products start from zero: the chains' scaled sums are the results,
 // with no addition of a zero accumulator.
 //   CHECK-NOT:     arith.addf
-// The i8 sums (64 products a score, within +-2^22) become floats by an
-// integer add and a float subtract, not a conversion.
-//       CHECK:     %[[BIASED:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<32xi32>
-//       CHECK:     %[[BITS:.*]] = arith.bitcast %[[BIASED]] : vector<32xi32> to vector<32xf32>
-//       CHECK:     %[[SUM:.*]] = arith.subf %[[BITS]], %{{.*}} : vector<32xf32>
+//       CHECK:     %[[SUM:.*]] = arith.sitofp %{{.*}} : vector<32xi32> to vector<32xf32>
 //       CHECK:     %[[S:.*]] = arith.mulf %[[SUM]], %{{.*}} fastmath<contract> : vector<32xf32>
 //       CHECK:     %[[SCALES:.*]] = vector.broadcast %[[SCALE]] : f32 to vector<32xf32>
 //       CHECK:     %[[SCALED:.*]] = arith.mulf %[[S]], %[[SCALES]] : vector<32xf32>
@@ -205,9 +201,7 @@ func.func @negative_measured_scale(%p: tensor<64x64xf32, #sage.acc_fragment<mma 
 //       CHECK:   %[[B1:.*]] = sage.warp_load_matrices %[[K]][%[[EIGHT]], %{{.*}}] rows [0, 0] columns [0, 16]
 //       CHECK:   %[[S1:.*]] = sage.warp_mma %[[A]], %[[B1]], %[[ZERO]]
 //       CHECK:   %[[SUMS:.*]] = vector.shuffle %[[S0]], %[[S1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
-//       CHECK:   %[[BIASED:.*]] = arith.addi %[[SUMS]], %{{.*}} : vector<8xi32>
-//       CHECK:   %[[BITS:.*]] = arith.bitcast %[[BIASED]] : vector<8xi32> to vector<8xf32>
-//       CHECK:   %[[FLOATS:.*]] = arith.subf %[[BITS]], %{{.*}} : vector<8xf32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<8xi32> to vector<8xf32>
 //       CHECK:   %[[DQ:.*]] = tensor.extract %[[QS]]
 //       CHECK:   %[[DK:.*]] = tensor.extract %[[KS]]
 //       CHECK:   %[[F:.*]] = arith.mulf %[[DQ]], %[[DK]] : f32
@@ -235,7 +229,7 @@ func.func @scores(%q: tensor<16x32xi8>, %qs: tensor<8x1xf32>, %k: tensor<16x32xi
 #S = #sage.acc_fragment<mma = #qk, warps = 1>
 // CHECK-LABEL: func @scores_per_token
 //  CHECK-SAME: (%{{[^:]*}}: tensor<16x32xi8>, %[[QS:[^:]*]]: tensor<16x1xf32>, %{{[^:]*}}: tensor<16x32xi8>, %[[KS:[^:]*]]: tensor<16x1xf32>
-//       CHECK:   %[[FLOATS:.*]] = arith.subf
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp
 //       CHECK:   %[[DQ0:.*]] = tensor.extract %[[QS]]
 //       CHECK:   %[[DK0:.*]] = tensor.extract %[[KS]]
 //       CHECK:   %[[F0:.*]] = arith.mulf %[[DQ0]], %[[DK0]] : f32
@@ -256,26 +250,6 @@ func.func @scores_per_token(%q: tensor<16x32xi8>, %qs: tensor<16x1xf32>, %k: ten
 
 // -----
 
-// Sums of 512 i8 products can pass 2^22, past which the add-and-subtract
-// conversion is not exact: they are converted.
-#qk = #sage.mma<scope = warp, m = 16, n = 8, k = 32, a = i8, a_source = registers,
-                b = i8, b_source = registers, acc = i32, scales = none>
-#S = #sage.acc_fragment<mma = #qk, warps = 1>
-// CHECK-LABEL: func @negative_long_scores_converted
-//   CHECK-NOT:   arith.bitcast
-//       CHECK:   arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf32>
-//   CHECK-NOT:   arith.bitcast
-func.func @negative_long_scores_converted(%q: tensor<16x512xi8>, %qs: tensor<16x1xf32>,
-    %k: tensor<16x512xi8>, %ks: tensor<16x1xf32>, %acc: tensor<16x16xf32, #S>) -> tensor<16x16xf32, #S> {
-  %s = sage.qmma %q scaled %qs, %k scaled %ks, %acc {accumulator = i32,
-      a_quant = #sage.quant<i8, per_token, block = 16>,
-      b_quant = #sage.quant<i8, per_token, block = 16>, mma = #qk}
-    : tensor<16x512xi8>, tensor<16x1xf32>, tensor<16x512xi8>, tensor<16x1xf32> -> tensor<16x16xf32, #S>
-  return %s : tensor<16x16xf32, #S>
-}
-
-// -----
-
 // Scores that start from zero (no dS) with one factor a lane, read by the
 // mask of the blocks that need one and by a softmax with a score_scale:
 // the softmax takes the raw sums and scales them by c * max(f, the
@@ -287,7 +261,7 @@ func.func @negative_long_scores_converted(%q: tensor<16x512xi8>, %qs: tensor<16x
 #R = #sage.row_fragment<m = 16, warps = 1>
 // CHECK-LABEL: func @score_factor_in_softmax
 //  CHECK-SAME: (%{{[^:]*}}: tensor<16x32xi8>, %[[QS:[^:]*]]: tensor<8x1xf32>, %{{[^:]*}}: tensor<16x32xi8>, %[[KS:[^:]*]]: tensor<4x1xf32>
-//       CHECK:   %[[FLOATS:.*]] = arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf32>
 //       CHECK:   %[[F:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 //   CHECK-NOT:   arith.mulf %[[FLOATS]]
 //       CHECK:   %[[SCORES:.*]] = scf.if %{{.*}} -> (vector<8xf32>) {
@@ -573,11 +547,7 @@ func.func @partial_sums_in_and_out(%l: tensor<32xf32>, %one: f32)
 //       CHECK:   %[[R:.*]] = sage.warpgroup_mma %[[A]], %[[B]] {mma = #sage.mma<scope = warpgroup, m = 64, n = 64, k = 32, a = i8{{.*}}>} : i64 -> vector<32xi32>
 //       CHECK:   %[[GROUP:.*]] = sage.warpgroup_commit(%[[R]] : vector<32xi32>)
 //       CHECK:   %[[SUMS:.*]] = sage.warpgroup_wait 0 on %[[GROUP]], %[[R]] : vector<32xi32>
-//   CHECK-DAG:   %[[MAGIC_BITS:.*]] = arith.constant dense<1262485504> : vector<32xi32>
-//   CHECK-DAG:   %[[MAGIC:.*]] = arith.constant dense<0x4B400000> : vector<32xf32>
-//       CHECK:   %[[BIASED:.*]] = arith.addi %[[SUMS]], %[[MAGIC_BITS]] : vector<32xi32>
-//       CHECK:   %[[BITS:.*]] = arith.bitcast %[[BIASED]] : vector<32xi32> to vector<32xf32>
-//       CHECK:   %[[FLOATS:.*]] = arith.subf %[[BITS]], %[[MAGIC]] : vector<32xf32>
+//       CHECK:   %[[FLOATS:.*]] = arith.sitofp %[[SUMS]] : vector<32xi32> to vector<32xf32>
 //       CHECK:   arith.mulf %[[FLOATS]], %{{.*}} : vector<32xf32>
 func.func @warpgroup_scores(%q: tensor<64x32xi8>, %qs: tensor<32x1xf32>, %k: tensor<64x32xi8>,
     %ks: tensor<4x1xf32>, %acc: tensor<64x64xf32, #S>) -> tensor<64x64xf32, #S> {
