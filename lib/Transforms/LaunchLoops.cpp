@@ -300,9 +300,9 @@ static SmallVector<RowLoad> getRunLoads(Block *body, Value iv, int64_t points) {
   return rowLoads;
 }
 
-/// Whether the caller's buffers among `runs`' are aligned for their vector
-/// loads, checked at run time (RowLoad::checkBase); null where none needs
-/// the check.
+/// Whether the caller's buffers that `runs` read are aligned for their
+/// vector loads, checked at run time (RowLoad::checkBase); null where none
+/// needs the check.
 static Value createAlignmentCheck(RewriterBase &rewriter, Location loc,
                                   ArrayRef<RowLoad> runs) {
   Value aligned;
@@ -604,7 +604,7 @@ static constexpr int64_t kReductionColumns = 8;
 /// kReductionColumns consecutive points of the innermost dimension at once
 /// (a column reduction: K's means and V's channel maxima, a point a chunk
 /// of tokens and a channel): the body's one loop, its bounds constants or
-/// defined outside `loop`, which only reads memory, holds no loop, and loads
+/// defined outside `loop`, which only reads memory and loads
 /// runs along that dimension (`runs`: getRunLoads); the dimension from 0 by 1
 /// to a static multiple of the columns. Null otherwise.
 static scf::ForOp getColumnReduction(scf::ParallelOp loop,
