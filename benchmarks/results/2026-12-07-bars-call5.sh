@@ -1,6 +1,6 @@
 # Device call 5 of the fourteenth session (2026-12-07): call 3's
 # questions in the little device time the failed machine starts left.
-# Programs as in 2026-12-07-bars-call3.sh (build/gpu-q/prev: 56c35af;
+# Programs (build/gpu-q/prev: 56c35af;
 # bin: d79d2f4; magic: c81649d). (1) The RUN lines of levels-cluster.test
 # (bin) and levels-smoothing.test (magic, which holds bin's quantizers).
 # (2) B = 4, H = 32, N = 16k: end to end (median of 5) of prev, bin, magic
